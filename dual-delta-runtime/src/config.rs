@@ -1,0 +1,321 @@
+//! Run settings, and the one place where they are read at run time.
+//!
+//! Precedence, highest first: the environment (`DUAL_DELTA_N`,
+//! `DUAL_DELTA_SEED`, `DUAL_DELTA_ALPHA`), then what the test or builder set,
+//! then the defaults. An environment variable that is set but invalid is an
+//! error naming the variable; it is never ignored.
+
+use core::fmt;
+
+use crate::metric::Metric;
+use crate::verdict::{AccuracyTest, Expect};
+
+/// Number of trials when nothing else is said.
+pub const DEFAULT_N: usize = 1000;
+/// Significance level when nothing else is said.
+pub const DEFAULT_ALPHA: f64 = 0.01;
+
+/// Environment variable overriding the number of trials.
+pub const ENV_N: &str = "DUAL_DELTA_N";
+/// Environment variable overriding the base seed (a `u64`, decimal or
+/// `0x`-prefixed hexadecimal, or `random` for a fresh one that is printed).
+pub const ENV_SEED: &str = "DUAL_DELTA_SEED";
+/// Environment variable overriding the significance level α.
+pub const ENV_ALPHA: &str = "DUAL_DELTA_ALPHA";
+/// Environment variable limiting the number of threads running trials
+/// (`1` runs them serially; results are identical either way).
+pub const ENV_THREADS: &str = "DUAL_DELTA_THREADS";
+
+/// The settings a test or builder gives; `None` leaves the default.
+///
+/// This is what `#[dual_delta_test]` fills from its attribute.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// Number of trials.
+    pub n: Option<usize>,
+    /// Base seed.
+    pub seed: Option<u64>,
+    /// Significance level.
+    pub alpha: Option<f64>,
+    /// Error metric.
+    pub metric: Option<Metric>,
+    /// The accuracy expectation that decides pass or fail.
+    pub expect: Option<Expect>,
+    /// The paired test deciding accuracy.
+    pub test: Option<AccuracyTest>,
+    /// Non-inferiority margin δ ≥ 0.
+    pub margin: Option<f64>,
+    /// The stability expectation, if any.
+    pub stability: Option<Expect>,
+    /// Threads for trials (`Some(1)` for implementations that must not run
+    /// concurrently).
+    pub threads: Option<usize>,
+}
+
+/// Fully resolved settings of one run. Invariants: `n ≥ 1`,
+/// `0 < alpha < 1`, `margin ≥ 0` and finite, `threads ≥ 1` when set.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Number of trials.
+    pub n: usize,
+    /// Base seed; trial `i` uses [`crate::trial_seed`]`(seed, i)`.
+    pub seed: u64,
+    /// Where the seed came from, for the report.
+    pub seed_source: SeedSource,
+    /// Significance level α.
+    pub alpha: f64,
+    /// Error metric.
+    pub metric: Metric,
+    /// Accuracy expectation.
+    pub expect: Expect,
+    /// Paired test for accuracy.
+    pub test: AccuracyTest,
+    /// Non-inferiority margin δ (0 when none).
+    pub margin: f64,
+    /// Stability expectation, if any.
+    pub stability: Option<Expect>,
+    /// Thread limit (`None`: all cores).
+    pub threads: Option<usize>,
+}
+
+/// Where a run's base seed came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeedSource {
+    /// The default: derived from the test's name, so fixed per test.
+    Default,
+    /// Set by the test's attribute or the builder.
+    Explicit,
+    /// Set by `DUAL_DELTA_SEED`.
+    Environment,
+    /// Drawn fresh because `DUAL_DELTA_SEED=random`.
+    Random,
+}
+
+/// A setting that could not be used.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigError {
+    /// The environment variable or setting at fault.
+    pub source: String,
+    /// The value given.
+    pub value: String,
+    /// What a valid value looks like.
+    pub expected: &'static str,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid {}={:?}: expected {}",
+            self.source, self.value, self.expected
+        )
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+const N_EXPECTED: &str = "a whole number of trials, at least 1";
+const SEED_EXPECTED: &str = "an unsigned 64-bit integer (decimal or 0x-hex), or `random`";
+const ALPHA_EXPECTED: &str = "a number strictly between 0 and 1";
+const MARGIN_EXPECTED: &str = "a finite number >= 0";
+const THREADS_EXPECTED: &str = "a whole number of threads, at least 1";
+
+impl Settings {
+    /// Resolves settings from the process environment over `overrides` over
+    /// the defaults. `name` seeds the default base seed.
+    pub fn resolve(name: &str, overrides: &Overrides) -> Result<Settings, ConfigError> {
+        Self::resolve_with(name, overrides, |key| std::env::var(key).ok())
+    }
+
+    /// [`Settings::resolve`] with an explicit environment lookup (for tests).
+    pub fn resolve_with(
+        name: &str,
+        overrides: &Overrides,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<Settings, ConfigError> {
+        let n = match env(ENV_N) {
+            Some(v) => parse_n(ENV_N, &v)?,
+            None => overrides.n.unwrap_or(DEFAULT_N),
+        };
+        if n == 0 {
+            return Err(invalid("n", "0", N_EXPECTED));
+        }
+
+        let (seed, seed_source) = match env(ENV_SEED) {
+            Some(v) if v.trim() == "random" => (rand::random::<u64>(), SeedSource::Random),
+            Some(v) => (
+                parse_seed(&v).ok_or_else(|| invalid(ENV_SEED, &v, SEED_EXPECTED))?,
+                SeedSource::Environment,
+            ),
+            None => match overrides.seed {
+                Some(s) => (s, SeedSource::Explicit),
+                None => (crate::rng::seed_from_name(name), SeedSource::Default),
+            },
+        };
+
+        let alpha = match env(ENV_ALPHA) {
+            Some(v) => v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|a| valid_alpha(*a))
+                .ok_or_else(|| invalid(ENV_ALPHA, &v, ALPHA_EXPECTED))?,
+            None => overrides.alpha.unwrap_or(DEFAULT_ALPHA),
+        };
+        if !valid_alpha(alpha) {
+            return Err(invalid("alpha", &alpha.to_string(), ALPHA_EXPECTED));
+        }
+
+        let margin = overrides.margin.unwrap_or(0.0);
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(invalid("margin", &margin.to_string(), MARGIN_EXPECTED));
+        }
+
+        let threads = match env(ENV_THREADS) {
+            Some(v) => Some(
+                v.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&t| t >= 1)
+                    .ok_or_else(|| invalid(ENV_THREADS, &v, THREADS_EXPECTED))?,
+            ),
+            None => overrides.threads,
+        };
+        if threads == Some(0) {
+            return Err(invalid("threads", "0", THREADS_EXPECTED));
+        }
+
+        Ok(Settings {
+            n,
+            seed,
+            seed_source,
+            alpha,
+            metric: overrides.metric.clone().unwrap_or_default(),
+            expect: overrides.expect.unwrap_or_default(),
+            test: overrides.test.unwrap_or_default(),
+            margin,
+            stability: overrides.stability,
+            threads,
+        })
+    }
+}
+
+fn valid_alpha(a: f64) -> bool {
+    a > 0.0 && a < 1.0
+}
+
+fn parse_n(key: &str, v: &str) -> Result<usize, ConfigError> {
+    v.trim()
+        .replace('_', "")
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| invalid(key, v, N_EXPECTED))
+}
+
+/// Parses a seed as printed by reports: decimal or `0x`-prefixed hex.
+pub fn parse_seed(v: &str) -> Option<u64> {
+    let v = v.trim().replace('_', "");
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => v.parse().ok(),
+    }
+}
+
+fn invalid(source: &str, value: &str, expected: &'static str) -> ConfigError {
+    ConfigError {
+        source: source.to_owned(),
+        value: value.to_owned(),
+        expected,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn env_over_attribute_over_default() {
+        let attr = Overrides {
+            n: Some(200),
+            alpha: Some(0.05),
+            seed: Some(9),
+            ..Overrides::default()
+        };
+        let s = Settings::resolve_with("t", &attr, env(&[])).unwrap();
+        assert_eq!((s.n, s.alpha, s.seed), (200, 0.05, 9));
+        assert_eq!(s.seed_source, SeedSource::Explicit);
+
+        let s = Settings::resolve_with(
+            "t",
+            &attr,
+            env(&[(ENV_N, "50"), (ENV_ALPHA, "0.001"), (ENV_SEED, "0x10")]),
+        )
+        .unwrap();
+        assert_eq!((s.n, s.alpha, s.seed), (50, 0.001, 16));
+        assert_eq!(s.seed_source, SeedSource::Environment);
+
+        let s = Settings::resolve_with("t", &Overrides::default(), env(&[])).unwrap();
+        assert_eq!((s.n, s.alpha), (DEFAULT_N, DEFAULT_ALPHA));
+        assert_eq!(s.seed, crate::rng::seed_from_name("t"));
+        assert_eq!(s.seed_source, SeedSource::Default);
+    }
+
+    #[test]
+    fn invalid_env_names_the_variable() {
+        for (k, v) in [
+            (ENV_N, "0"),
+            (ENV_N, "ten"),
+            (ENV_ALPHA, "1.5"),
+            (ENV_ALPHA, "nan"),
+            (ENV_SEED, "-3"),
+            (ENV_THREADS, "0"),
+        ] {
+            let e = Settings::resolve_with("t", &Overrides::default(), env(&[(k, v)])).unwrap_err();
+            assert_eq!(e.source, k);
+            assert!(e.to_string().contains(k), "{e}");
+        }
+    }
+
+    #[test]
+    fn invalid_overrides_are_errors() {
+        let bad = [
+            Overrides {
+                n: Some(0),
+                ..Overrides::default()
+            },
+            Overrides {
+                alpha: Some(0.0),
+                ..Overrides::default()
+            },
+            Overrides {
+                margin: Some(-0.1),
+                ..Overrides::default()
+            },
+            Overrides {
+                threads: Some(0),
+                ..Overrides::default()
+            },
+        ];
+        for o in bad {
+            assert!(Settings::resolve_with("t", &o, env(&[])).is_err(), "{o:?}");
+        }
+    }
+
+    #[test]
+    fn random_seed_is_recorded_as_random() {
+        let s = Settings::resolve_with("t", &Overrides::default(), env(&[(ENV_SEED, "random")]))
+            .unwrap();
+        assert_eq!(s.seed_source, SeedSource::Random);
+    }
+}

@@ -1,0 +1,177 @@
+//! Why a run could not produce a verdict.
+
+use core::fmt;
+
+use crate::config::ConfigError;
+use crate::stats::StatsError;
+
+/// One of the functions a run calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The implementation under test, f1.
+    Candidate,
+    /// The reference implementation, f2.
+    Baseline,
+    /// The high-precision oracle, fΩ.
+    Oracle,
+    /// The input generator.
+    Input,
+    /// The error metric.
+    Metric,
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Role::Candidate => "candidate",
+            Role::Baseline => "baseline",
+            Role::Oracle => "oracle",
+            Role::Input => "input generator",
+            Role::Metric => "metric",
+        })
+    }
+}
+
+/// Where a trial failed: enough to replay it alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrialId {
+    /// The trial's index in the run.
+    pub index: usize,
+    /// The trial's seed ([`crate::TrialRng::from_trial_seed`] replays it).
+    pub seed: u64,
+    /// The run's base seed (`DUAL_DELTA_SEED` replays the run).
+    pub base_seed: u64,
+}
+
+impl fmt::Display for TrialId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "trial {} (trial seed {:#018x}; replay the run with DUAL_DELTA_SEED={:#x})",
+            self.index, self.seed, self.base_seed
+        )
+    }
+}
+
+/// Why a run produced no verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunError {
+    /// A setting is invalid.
+    Config(ConfigError),
+    /// Fewer trials than the accuracy test needs to ever reject at α.
+    TooFewTrials {
+        /// The test.
+        test: &'static str,
+        /// The number of trials asked for.
+        n: usize,
+        /// The smallest number that can reject.
+        min: usize,
+        /// The significance level.
+        alpha: f64,
+    },
+    /// A function panicked.
+    Panicked {
+        /// Which function.
+        role: Role,
+        /// The trial.
+        trial: TrialId,
+        /// The panic message.
+        message: String,
+    },
+    /// The oracle produced a NaN or an infinity: no error can be measured
+    /// against it.
+    OracleNotFinite {
+        /// The trial.
+        trial: TrialId,
+        /// Position in the oracle's output.
+        position: usize,
+        /// The value.
+        value: f64,
+    },
+    /// An implementation's output length differs from the oracle's.
+    LengthMismatch {
+        /// The implementation at fault.
+        role: Role,
+        /// The trial.
+        trial: TrialId,
+        /// Its output length.
+        len: usize,
+        /// The oracle's output length.
+        oracle_len: usize,
+    },
+    /// A custom metric returned NaN or a negative error.
+    InvalidError {
+        /// The implementation whose error it was.
+        role: Role,
+        /// The trial.
+        trial: TrialId,
+        /// The value returned.
+        value: f64,
+    },
+    /// A statistic could not be computed.
+    Stats(StatsError),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Config(e) => write!(f, "{e}"),
+            RunError::TooFewTrials {
+                test,
+                n,
+                min,
+                alpha,
+            } => write!(
+                f,
+                "n = {n} trials is too few for the one-sided {test} at α = {alpha}: it could never \
+                 reject; use n >= {min}"
+            ),
+            RunError::Panicked {
+                role,
+                trial,
+                message,
+            } => {
+                write!(f, "the {role} panicked in {trial}: {message}")
+            }
+            RunError::OracleNotFinite {
+                trial,
+                position,
+                value,
+            } => write!(
+                f,
+                "the oracle returned {value} at position {position} in {trial}; an oracle must be \
+                 finite"
+            ),
+            RunError::LengthMismatch {
+                role,
+                trial,
+                len,
+                oracle_len,
+            } => write!(
+                f,
+                "the {role} returned {len} values but the oracle {oracle_len}, in {trial}"
+            ),
+            RunError::InvalidError { role, trial, value } => write!(
+                f,
+                "the metric returned {value} for the {role} in {trial}; errors must be >= 0 \
+                 (+inf allowed)"
+            ),
+            RunError::Stats(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<ConfigError> for RunError {
+    fn from(e: ConfigError) -> Self {
+        RunError::Config(e)
+    }
+}
+
+impl From<StatsError> for RunError {
+    fn from(e: StatsError) -> Self {
+        RunError::Stats(e)
+    }
+}

@@ -1,0 +1,134 @@
+//! # dual-delta
+//!
+//! Dual-Delta Testing for low-precision numeric code: a custom implementation
+//! f1 (the *candidate*) and a reference f2 (the *baseline*) are both measured
+//! against a high-precision oracle fΩ on N generated inputs, giving two error
+//! samples paired by input, Δ1 and Δ2. Their distributions are described and
+//! tested, and the candidate is judged more accurate, less accurate or
+//! equivalent, and more or less stable.
+//!
+//! Use it through the attribute (re-exported here):
+//!
+//! ```ignore
+//! use dual_delta_runtime::prelude::*;
+//!
+//! #[dual_delta_test(oracle = sum_f64, baseline = sum_kahan, input = random_vec, n = 1000)]
+//! fn sum_naive(x: &Vec<f32>) -> f32 { x.iter().sum() }
+//! ```
+//!
+//! or through [`DualDelta`] from any test, benchmark or program.
+
+#![warn(missing_docs)]
+
+pub mod config;
+mod error;
+mod harness;
+pub mod metric;
+mod output;
+pub mod report;
+mod rng;
+pub mod stats;
+pub mod verdict;
+
+pub use crate::config::{Overrides, Settings};
+pub use crate::error::{Role, RunError, TrialId};
+pub use crate::harness::{DualDelta, Names, Outcome, Summaries};
+pub use crate::metric::Metric;
+pub use crate::output::{Element, NumberFormat, Output};
+pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
+pub use crate::verdict::{Accuracy, AccuracyTest, Equivalence, Expect, Stability, Verdict};
+
+#[doc(inline)]
+pub use dual_delta_macros::dual_delta_test;
+
+/// Everything a test file needs.
+pub mod prelude {
+    pub use crate::{
+        Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, NumberFormat, Output,
+        Stability, TrialRng, dual_delta_test,
+    };
+}
+
+/// Support for the code `#[dual_delta_test]` generates. Not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::config::Overrides;
+    pub use crate::metric::Metric;
+    pub use crate::verdict::{AccuracyTest, Expect};
+    pub use core::option::Option::{None, Some};
+    pub use core::{file, line, module_path, stringify};
+
+    use crate::harness::{DualDelta, Names};
+    use crate::output::Output;
+    use crate::rng::TrialRng;
+
+    /// Where an annotated test is and what it calls.
+    #[derive(Debug)]
+    pub struct TestIdentity {
+        /// `module_path!()` at the test.
+        pub module_path: &'static str,
+        /// The annotated function's name.
+        pub function: &'static str,
+        /// The baseline expression as written.
+        pub baseline: &'static str,
+        /// The oracle expression as written.
+        pub oracle: &'static str,
+        /// The input expression as written.
+        pub input: &'static str,
+        /// `file!()`.
+        pub file: &'static str,
+        /// `line!()`.
+        pub line: u32,
+    }
+
+    /// Runs an annotated test: resolves the settings (env over attribute
+    /// over defaults), runs the trials, prints the table, writes the report,
+    /// and panics with the failure message unless the expectations hold.
+    #[track_caller]
+    pub fn run_test<I, C, B, O, G, O1, O2, OO>(
+        id: TestIdentity,
+        overrides: Overrides,
+        candidate: C,
+        baseline: B,
+        oracle: O,
+        input: G,
+    ) where
+        C: Fn(&I) -> O1 + Sync,
+        B: Fn(&I) -> O2 + Sync,
+        O: Fn(&I) -> OO + Sync,
+        G: Fn(&mut TrialRng) -> I + Sync,
+        O1: Output,
+        O2: Output,
+        OO: Output,
+    {
+        let test = format!("{}::{}", id.module_path, id.function);
+        let names = Names {
+            test,
+            candidate: id.function.to_owned(),
+            baseline: id.baseline.to_owned(),
+            oracle: id.oracle.to_owned(),
+            input: id.input.to_owned(),
+        };
+        let run = DualDelta::new(candidate, baseline, oracle, input)
+            .names(names)
+            .overrides(overrides);
+        let outcome = match run.run() {
+            Ok(o) => o,
+            Err(e) => panic!(
+                "dual-delta test `{}::{}` ({}:{}) could not run: {e}",
+                id.module_path, id.function, id.file, id.line
+            ),
+        };
+        let report = crate::report::write(&outcome);
+        let report_path = report.as_ref().ok().map(|p| p.as_path());
+        if outcome.passed() {
+            println!("{}", crate::report::terminal::table(&outcome, report_path));
+        } else {
+            let mut message = crate::report::terminal::failure(&outcome, report_path);
+            if let Err(e) = &report {
+                message.push_str(&format!("  (report not written: {e})\n"));
+            }
+            panic!("{message}");
+        }
+    }
+}

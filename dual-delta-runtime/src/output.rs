@@ -1,0 +1,293 @@
+//! What implementations return: anything viewable as a flat sequence of
+//! numbers in a known format.
+
+use core::fmt;
+
+use half::{bf16, f16};
+
+/// A floating-point format, used to measure errors in units in the last place
+/// and to say in reports what an implementation computes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NumberFormat {
+    /// IEEE 754 binary16.
+    F16,
+    /// bfloat16.
+    Bf16,
+    /// IEEE 754 binary32.
+    F32,
+    /// IEEE 754 binary64.
+    F64,
+}
+
+impl NumberFormat {
+    /// Number of explicitly stored significand bits.
+    pub const fn mantissa_bits(self) -> u32 {
+        match self {
+            NumberFormat::F16 => 10,
+            NumberFormat::Bf16 => 7,
+            NumberFormat::F32 => 23,
+            NumberFormat::F64 => 52,
+        }
+    }
+
+    /// The smallest normal exponent (`emin`).
+    pub const fn min_exponent(self) -> i32 {
+        match self {
+            NumberFormat::F16 => -14,
+            NumberFormat::Bf16 | NumberFormat::F32 => -126,
+            NumberFormat::F64 => -1022,
+        }
+    }
+
+    /// The largest finite value.
+    pub fn max_finite(self) -> f64 {
+        match self {
+            NumberFormat::F16 => f16::MAX.to_f64(),
+            NumberFormat::Bf16 => bf16::MAX.to_f64(),
+            NumberFormat::F32 => f64::from(f32::MAX),
+            NumberFormat::F64 => f64::MAX,
+        }
+    }
+
+    /// The spacing of this format's values at magnitude `|x|`: the distance
+    /// from `|x|` rounded down to the format to the next larger value. For
+    /// subnormal magnitudes it is the smallest subnormal.
+    pub fn ulp(self, x: f64) -> f64 {
+        let a = x.abs();
+        let p = self.mantissa_bits() as i32;
+        let emin = self.min_exponent();
+        let e = if a == 0.0 || !a.is_finite() {
+            emin
+        } else {
+            (exponent_of(a)).max(emin)
+        };
+        pow2(e - p)
+    }
+
+    /// Rounds an `f64` to the nearest value of this format (ties to even)
+    /// and widens it back.
+    pub fn round(self, x: f64) -> f64 {
+        match self {
+            NumberFormat::F16 => f16::from_f64(x).to_f64(),
+            NumberFormat::Bf16 => bf16::from_f64(x).to_f64(),
+            NumberFormat::F32 => f64::from(x as f32),
+            NumberFormat::F64 => x,
+        }
+    }
+
+    /// The format's name as written in reports (`f16`, `bf16`, `f32`, `f64`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            NumberFormat::F16 => "f16",
+            NumberFormat::Bf16 => "bf16",
+            NumberFormat::F32 => "f32",
+            NumberFormat::F64 => "f64",
+        }
+    }
+}
+
+impl fmt::Display for NumberFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// `floor(log2(a))` for a finite positive `a`, exact.
+fn exponent_of(a: f64) -> i32 {
+    let bits = a.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    if biased == 0 {
+        // f64 subnormal: mant × 2^-1074.
+        let mant = bits & ((1u64 << 52) - 1);
+        (63 - mant.leading_zeros() as i32) - 1074
+    } else {
+        biased - 1023
+    }
+}
+
+fn pow2(e: i32) -> f64 {
+    if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074).max(0))
+    }
+}
+
+/// A floating-point element type that outputs can be made of.
+pub trait Element: Copy + Send + Sync + 'static {
+    /// The element's format.
+    const FORMAT: NumberFormat;
+    /// The value widened exactly to `f64`.
+    fn to_f64(self) -> f64;
+}
+
+impl Element for f16 {
+    const FORMAT: NumberFormat = NumberFormat::F16;
+    #[inline]
+    fn to_f64(self) -> f64 {
+        f16::to_f64(self)
+    }
+}
+
+impl Element for bf16 {
+    const FORMAT: NumberFormat = NumberFormat::Bf16;
+    #[inline]
+    fn to_f64(self) -> f64 {
+        bf16::to_f64(self)
+    }
+}
+
+impl Element for f32 {
+    const FORMAT: NumberFormat = NumberFormat::F32;
+    #[inline]
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+impl Element for f64 {
+    const FORMAT: NumberFormat = NumberFormat::F64;
+    #[inline]
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+/// The output of an implementation or oracle: a flat sequence of numbers in
+/// one format.
+///
+/// Implemented for the scalars `f16`, `bf16`, `f32`, `f64`, and for `Vec`s,
+/// slices, boxed slices and arrays of them. Implement it for your own output
+/// type (a matrix, a tensor) by handing out its elements:
+///
+/// ```
+/// use dual_delta_runtime::{NumberFormat, Output};
+///
+/// struct Matrix { rows: usize, cols: usize, data: Vec<f32> }
+///
+/// impl Output for Matrix {
+///     fn format(&self) -> NumberFormat { NumberFormat::F32 }
+///     fn len(&self) -> usize { self.data.len() }
+///     fn extend_f64(&self, out: &mut Vec<f64>) {
+///         out.extend(self.data.iter().map(|&v| f64::from(v)));
+///     }
+/// }
+/// ```
+pub trait Output {
+    /// The format of the elements.
+    fn format(&self) -> NumberFormat;
+    /// The number of elements.
+    fn len(&self) -> usize;
+    /// Whether there are no elements.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Appends every element, widened exactly to `f64`, in order.
+    fn extend_f64(&self, out: &mut Vec<f64>);
+}
+
+macro_rules! scalar_output {
+    ($($t:ty),*) => {$(
+        impl Output for $t {
+            fn format(&self) -> NumberFormat { <$t as Element>::FORMAT }
+            fn len(&self) -> usize { 1 }
+            fn extend_f64(&self, out: &mut Vec<f64>) { out.push(Element::to_f64(*self)); }
+        }
+    )*};
+}
+scalar_output!(f16, bf16, f32, f64);
+
+impl<E: Element> Output for [E] {
+    fn format(&self) -> NumberFormat {
+        E::FORMAT
+    }
+    fn len(&self) -> usize {
+        <[E]>::len(self)
+    }
+    fn extend_f64(&self, out: &mut Vec<f64>) {
+        out.extend(self.iter().map(|&v| v.to_f64()));
+    }
+}
+
+impl<E: Element> Output for Vec<E> {
+    fn format(&self) -> NumberFormat {
+        E::FORMAT
+    }
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn extend_f64(&self, out: &mut Vec<f64>) {
+        self.as_slice().extend_f64(out);
+    }
+}
+
+impl<E: Element> Output for Box<[E]> {
+    fn format(&self) -> NumberFormat {
+        E::FORMAT
+    }
+    fn len(&self) -> usize {
+        <[E]>::len(self)
+    }
+    fn extend_f64(&self, out: &mut Vec<f64>) {
+        (**self).extend_f64(out);
+    }
+}
+
+impl<E: Element, const N: usize> Output for [E; N] {
+    fn format(&self) -> NumberFormat {
+        E::FORMAT
+    }
+    fn len(&self) -> usize {
+        N
+    }
+    fn extend_f64(&self, out: &mut Vec<f64>) {
+        self.as_slice().extend_f64(out);
+    }
+}
+
+impl<T: Output + ?Sized> Output for &T {
+    fn format(&self) -> NumberFormat {
+        (**self).format()
+    }
+    fn len(&self) -> usize {
+        (**self).len()
+    }
+    fn extend_f64(&self, out: &mut Vec<f64>) {
+        (**self).extend_f64(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ulp_matches_the_formats_spacing() {
+        assert_eq!(NumberFormat::F16.ulp(1.0), 2f64.powi(-10));
+        assert_eq!(NumberFormat::F16.ulp(1.5), 2f64.powi(-10));
+        assert_eq!(NumberFormat::F16.ulp(2.0), 2f64.powi(-9));
+        assert_eq!(NumberFormat::F16.ulp(0.0), 2f64.powi(-24));
+        assert_eq!(NumberFormat::F16.ulp(1e-7), 2f64.powi(-24));
+        assert_eq!(NumberFormat::F32.ulp(1.0), f64::from(f32::EPSILON));
+        assert_eq!(NumberFormat::F64.ulp(1.0), f64::EPSILON);
+        assert_eq!(NumberFormat::F64.ulp(0.0), f64::from_bits(1));
+        assert_eq!(NumberFormat::Bf16.ulp(-3.0), 2f64.powi(-6));
+        // f64 subnormal input to a wider format's ulp.
+        assert_eq!(NumberFormat::F64.ulp(f64::from_bits(5)), f64::from_bits(1));
+        // Next f16 after 1.0 is exactly one ulp away.
+        let next = f16::from_bits(f16::ONE.to_bits() + 1).to_f64();
+        assert_eq!(next - 1.0, NumberFormat::F16.ulp(1.0));
+    }
+
+    #[test]
+    fn outputs_flatten_in_order() {
+        let mut buf = Vec::new();
+        vec![f16::from_f32(1.5), f16::from_f32(-2.0)].extend_f64(&mut buf);
+        [0.25f32; 2].extend_f64(&mut buf);
+        3.0f64.extend_f64(&mut buf);
+        assert_eq!(buf, vec![1.5, -2.0, 0.25, 0.25, 3.0]);
+        assert_eq!(vec![bf16::ONE].format(), NumberFormat::Bf16);
+        assert_eq!(Output::len(&[1.0f32; 3]), 3);
+    }
+}

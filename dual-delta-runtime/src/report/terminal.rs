@@ -1,0 +1,199 @@
+//! The compact terminal table and the failure message.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::harness::Outcome;
+use crate::stats::{Summary, TestResult};
+use crate::verdict::{AccuracyTest, Expect, TestOutcome};
+
+/// Formats an error value compactly (`4.5708e-4`, `inf`).
+pub fn num(v: f64) -> String {
+    if v.is_infinite() {
+        if v > 0.0 { "inf".into() } else { "-inf".into() }
+    } else if v == 0.0 {
+        "0".into()
+    } else {
+        format!("{v:.4e}")
+    }
+}
+
+/// Formats a p-value (`< 1e-300` under the smallest double).
+pub fn pval(p: f64) -> String {
+    if p == 0.0 {
+        "< 1e-300".into()
+    } else if p >= 1e-3 {
+        format!("{p:.4}")
+    } else {
+        format!("{p:.3e}")
+    }
+}
+
+fn summary_row(out: &mut String, label: &str, s: &Summary) {
+    let _ = writeln!(
+        out,
+        "  {label:<26} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}{}",
+        num(s.mean),
+        num(s.median),
+        num(s.std),
+        num(s.min),
+        num(s.p90),
+        num(s.p95),
+        num(s.p99),
+        num(s.max),
+        if s.non_finite > 0 {
+            format!("  ({} non-finite)", s.non_finite)
+        } else {
+            String::new()
+        }
+    );
+}
+
+fn truncate(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        s.to_owned()
+    } else {
+        let mut t: String = s.chars().take(width - 1).collect();
+        t.push('…');
+        t
+    }
+}
+
+fn test_line(r: &TestOutcome, alpha: f64) -> String {
+    match r {
+        Ok(TestResult {
+            statistic,
+            p_value,
+            method,
+        }) => format!(
+            "statistic {} , p = {} {} α = {alpha} ({method})",
+            num(*statistic),
+            pval(*p_value),
+            if *p_value < alpha { "<" } else { ">=" }
+        ),
+        Err(e) => format!("not computed: {e}"),
+    }
+}
+
+/// The compact table: both distributions, the deciding test, the verdicts,
+/// the seeds and (if written) the report's path.
+pub fn table(o: &Outcome, report: Option<&Path>) -> String {
+    let s = &o.settings;
+    let n = &o.names;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "dual-delta {}: {} (candidate) vs {} (baseline), oracle {}, metric {}, n = {}, α = {}",
+        n.test, n.candidate, n.baseline, n.oracle, s.metric, s.n, s.alpha
+    );
+    let _ = writeln!(
+        out,
+        "  {:<26} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}",
+        "error", "mean", "median", "std", "min", "P90", "P95", "P99", "max"
+    );
+    summary_row(
+        &mut out,
+        &format!("Δ1 {}", truncate(&n.candidate, 23)),
+        &o.summaries.candidate,
+    );
+    summary_row(
+        &mut out,
+        &format!("Δ2 {}", truncate(&n.baseline, 23)),
+        &o.summaries.baseline,
+    );
+    summary_row(&mut out, "Δ1 - Δ2", &o.summaries.differences);
+    if let Ok(r) = &o.ratio_of_means {
+        let _ = writeln!(
+            out,
+            "  mean Δ1 / mean Δ2 = {:.4} (95% bootstrap interval {:.4} .. {:.4})",
+            r.ratio, r.lower, r.upper
+        );
+    }
+
+    let a = &o.analysis;
+    let test = a.accuracy_test;
+    if let Some(why) = &a.fallback {
+        let _ = writeln!(out, "  note: {why}");
+    }
+    let margin = if s.margin > 0.0 {
+        format!(" than (1 + {}) × baseline", s.margin)
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "  {} H1 candidate worse{margin}: {}",
+        test_label(test),
+        test_line(&a.worse, s.alpha)
+    );
+    let _ = writeln!(
+        out,
+        "  {} H1 candidate better: {}",
+        test_label(test),
+        test_line(&a.better, s.alpha)
+    );
+    let _ = writeln!(
+        out,
+        "  KS two-sample (equivalence): {}",
+        test_line(&a.ks, s.alpha)
+    );
+    let _ = writeln!(
+        out,
+        "  Pitman-Morgan variance, H1 candidate less stable: {}",
+        test_line(&a.variance_greater, s.alpha)
+    );
+    let _ = writeln!(
+        out,
+        "  verdict: {} {}",
+        o.verdict.accuracy_sentence(&n.candidate, &n.baseline),
+        o.verdict.stability_sentence(&n.candidate, &n.baseline)
+    );
+    let worst = o.worst_trial();
+    let _ = writeln!(
+        out,
+        "  worst candidate trial: #{worst} (error {}, trial seed {:#018x})",
+        num(o.delta1.get(worst).copied().unwrap_or(0.0)),
+        o.trial_seed(worst)
+    );
+    let _ = writeln!(
+        out,
+        "  replay: DUAL_DELTA_SEED={:#x} (base seed, {:?})",
+        s.seed, s.seed_source
+    );
+    if let Some(p) = report {
+        let _ = writeln!(out, "  report: {}", p.display());
+    }
+    out
+}
+
+fn test_label(t: AccuracyTest) -> String {
+    format!("one-sided {}", t.name())
+}
+
+/// The failure message: what was expected, then the table.
+pub fn failure(o: &Outcome, report: Option<&Path>) -> String {
+    let s = &o.settings;
+    let mut out = String::new();
+    let accuracy_ok = o.verdict.meets_accuracy(s.expect);
+    let _ = writeln!(
+        out,
+        "dual-delta test `{}` failed: {}",
+        o.names.test,
+        if accuracy_ok {
+            format!(
+                "stability expectation `{}` not met",
+                s.stability.map(Expect::name).unwrap_or("none")
+            )
+        } else {
+            format!("accuracy expectation `{}` not met", s.expect.name())
+        }
+    );
+    out.push_str(&table(o, report));
+    let _ = writeln!(
+        out,
+        "  to replay exactly this run: DUAL_DELTA_SEED={:#x} cargo test {}",
+        s.seed,
+        o.names.test.rsplit("::").next().unwrap_or(&o.names.test)
+    );
+    out
+}

@@ -1,0 +1,1 @@
+//! Ranking. (placeholder: being written)

@@ -1,0 +1,394 @@
+//! Verdicts: the paper's three propositions (accuracy, equivalence,
+//! stability) decided at significance α, and the expectations a test asserts.
+
+use core::fmt;
+
+use crate::stats::{self, Alternative, StatsError, TestResult, ZeroMethod};
+
+/// The paired test that decides accuracy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AccuracyTest {
+    /// One-sided Wilcoxon signed-rank test on the paired differences (the
+    /// paper's recommendation; the default).
+    #[default]
+    Wilcoxon,
+    /// Exact sign test on the paired differences.
+    Sign,
+    /// One-sided paired t-test, used only when Shapiro-Wilk does not reject
+    /// normality of the differences at α; otherwise the run falls back to
+    /// Wilcoxon and says so.
+    PairedT,
+}
+
+impl AccuracyTest {
+    /// The test's name in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            AccuracyTest::Wilcoxon => "Wilcoxon signed-rank",
+            AccuracyTest::Sign => "sign test",
+            AccuracyTest::PairedT => "paired t-test",
+        }
+    }
+
+    /// The smallest number of trials at which the test can reject at `alpha`.
+    ///
+    /// The one-sided exact Wilcoxon and sign tests cannot produce a p-value
+    /// below `2^-n`; the t-test additionally needs 3 observations for the
+    /// Shapiro-Wilk check of normality.
+    pub fn min_trials(self, alpha: f64) -> usize {
+        let mut n = 1;
+        while 0.5f64.powi(n as i32) >= alpha {
+            n += 1;
+        }
+        match self {
+            AccuracyTest::PairedT => n.max(3),
+            _ => n,
+        }
+    }
+}
+
+impl fmt::Display for AccuracyTest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a test expects of the candidate, for accuracy or for stability.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expect {
+    /// Fail iff the candidate is significantly worse (the default CI gate).
+    #[default]
+    NoWorse,
+    /// Pass iff no significant difference is found (for accuracy, the KS test
+    /// must also find the distributions indistinguishable).
+    Equivalent,
+    /// Pass iff the candidate is significantly better.
+    Better,
+    /// Pass iff the candidate is significantly worse: a test proving that a
+    /// bad configuration is caught.
+    Worse,
+}
+
+impl Expect {
+    /// The expectation as written in the attribute (`no_worse`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Expect::NoWorse => "no_worse",
+            Expect::Equivalent => "equivalent",
+            Expect::Better => "better",
+            Expect::Worse => "worse",
+        }
+    }
+}
+
+impl fmt::Display for Expect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Proposition 2 (numerical accuracy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Accuracy {
+    /// Δ1 is significantly smaller than Δ2.
+    MoreAccurate,
+    /// Δ1 is significantly larger than Δ2 (beyond the margin, if any).
+    LessAccurate,
+    /// Neither one-sided test is significant.
+    NoSignificantDifference,
+}
+
+/// Proposition 1 (equivalence), by the two-sample Kolmogorov-Smirnov test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Equivalence {
+    /// KS does not reject that Δ1 and Δ2 come from one distribution.
+    Indistinguishable,
+    /// KS rejects it.
+    Distinguishable,
+}
+
+/// Proposition 3 (numerical stability), by the Pitman-Morgan test of the
+/// variances of paired samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stability {
+    /// Var Δ1 is significantly smaller than Var Δ2.
+    MoreStable,
+    /// Var Δ1 is significantly larger than Var Δ2.
+    LessStable,
+    /// Neither one-sided test is significant.
+    NoSignificantDifference,
+    /// The variances cannot be compared (non-finite errors, or a constant
+    /// sample); the reason is in the analysis.
+    Undetermined,
+}
+
+/// A test's result, or why it could not be computed.
+pub type TestOutcome = Result<TestResult, StatsError>;
+
+/// All tests run on a pair of error samples.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The paired test that decided accuracy (after any fallback).
+    pub accuracy_test: AccuracyTest,
+    /// Why the requested test was replaced, if it was.
+    pub fallback: Option<String>,
+    /// The accuracy test with alternative "candidate worse", on
+    /// `Δ1 - (1 + margin) Δ2`.
+    pub worse: TestOutcome,
+    /// The accuracy test with alternative "candidate better", on `Δ1 - Δ2`.
+    pub better: TestOutcome,
+    /// One-sided Wilcoxon, candidate worse (always reported).
+    pub wilcoxon_greater: TestOutcome,
+    /// One-sided Wilcoxon, candidate better (always reported).
+    pub wilcoxon_less: TestOutcome,
+    /// Sign test, candidate worse.
+    pub sign_greater: TestOutcome,
+    /// Sign test, candidate better.
+    pub sign_less: TestOutcome,
+    /// Paired t-test, candidate worse.
+    pub t_greater: TestOutcome,
+    /// Paired t-test, candidate better.
+    pub t_less: TestOutcome,
+    /// Shapiro-Wilk on the differences.
+    pub shapiro_differences: TestOutcome,
+    /// Two-sided two-sample Kolmogorov-Smirnov.
+    pub ks: TestOutcome,
+    /// Pitman-Morgan, candidate less stable (larger variance).
+    pub variance_greater: TestOutcome,
+    /// Pitman-Morgan, candidate more stable.
+    pub variance_less: TestOutcome,
+    /// Brown-Forsythe (Levene with medians), two-sided.
+    pub brown_forsythe: TestOutcome,
+    /// Hodges-Lehmann estimate of the shift `Δ1 - Δ2`.
+    pub hodges_lehmann: Result<f64, StatsError>,
+}
+
+/// The verdicts on the three propositions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Verdict {
+    /// Proposition 2.
+    pub accuracy: Accuracy,
+    /// Proposition 1.
+    pub equivalence: Equivalence,
+    /// Proposition 3.
+    pub stability: Stability,
+    /// Δ1 and Δ2 are equal on every trial.
+    pub identical: bool,
+}
+
+/// Runs every test on the error samples and decides the verdicts.
+///
+/// `delta1`, `delta2` are paired, NaN-free, and of equal length `n ≥ 1`.
+pub fn analyse(
+    delta1: &[f64],
+    delta2: &[f64],
+    test: AccuracyTest,
+    alpha: f64,
+    margin: f64,
+) -> (Analysis, Verdict) {
+    let identical = delta1.iter().zip(delta2).all(|(a, b)| a == b);
+    let scaled: Vec<f64> = delta2.iter().map(|&b| b * (1.0 + margin)).collect();
+    let worse_rhs: &[f64] = if margin > 0.0 { &scaled } else { delta2 };
+
+    let wilcoxon =
+        |a: &[f64], b: &[f64], alt| stats::wilcoxon(a, b, alt, ZeroMethod::Wilcox, false);
+    let differences = stats::paired_differences(delta1, delta2);
+    let shapiro_differences = match &differences {
+        Ok(d) => stats::shapiro_wilk(d),
+        Err(e) => Err(e.clone()),
+    };
+
+    let (accuracy_test, fallback) = match test {
+        AccuracyTest::PairedT => match &shapiro_differences {
+            Ok(sw) if sw.p_value >= alpha => (AccuracyTest::PairedT, None),
+            Ok(sw) => (
+                AccuracyTest::Wilcoxon,
+                Some(format!(
+                    "paired t-test replaced by Wilcoxon: Shapiro-Wilk rejects normality of the \
+                     differences (W = {:.4}, p = {:.3e} < α = {alpha})",
+                    sw.statistic, sw.p_value
+                )),
+            ),
+            Err(e) => (
+                AccuracyTest::Wilcoxon,
+                Some(format!(
+                    "paired t-test replaced by Wilcoxon: normality of the differences cannot be \
+                     checked ({e})"
+                )),
+            ),
+        },
+        other => (other, None),
+    };
+    let run = |a: &[f64], b: &[f64], alt| match accuracy_test {
+        AccuracyTest::Wilcoxon => wilcoxon(a, b, alt),
+        AccuracyTest::Sign => stats::sign_test(a, b, alt),
+        AccuracyTest::PairedT => stats::paired_t(a, b, alt),
+    };
+
+    let analysis = Analysis {
+        accuracy_test,
+        fallback,
+        worse: run(delta1, worse_rhs, Alternative::Greater),
+        better: run(delta1, delta2, Alternative::Less),
+        wilcoxon_greater: wilcoxon(delta1, delta2, Alternative::Greater),
+        wilcoxon_less: wilcoxon(delta1, delta2, Alternative::Less),
+        sign_greater: stats::sign_test(delta1, delta2, Alternative::Greater),
+        sign_less: stats::sign_test(delta1, delta2, Alternative::Less),
+        t_greater: stats::paired_t(delta1, delta2, Alternative::Greater),
+        t_less: stats::paired_t(delta1, delta2, Alternative::Less),
+        shapiro_differences,
+        ks: stats::ks_2samp(delta1, delta2, Alternative::TwoSided),
+        variance_greater: stats::pitman_morgan(delta1, delta2, Alternative::Greater),
+        variance_less: stats::pitman_morgan(delta1, delta2, Alternative::Less),
+        brown_forsythe: stats::brown_forsythe(delta1, delta2),
+        hodges_lehmann: stats::hodges_lehmann(delta1, delta2),
+    };
+
+    let significant = |r: &TestOutcome| matches!(r, Ok(t) if t.p_value < alpha);
+    let verdict = if identical {
+        Verdict {
+            accuracy: Accuracy::NoSignificantDifference,
+            equivalence: Equivalence::Indistinguishable,
+            stability: Stability::NoSignificantDifference,
+            identical: true,
+        }
+    } else {
+        let accuracy = if significant(&analysis.worse) {
+            Accuracy::LessAccurate
+        } else if significant(&analysis.better) {
+            Accuracy::MoreAccurate
+        } else {
+            Accuracy::NoSignificantDifference
+        };
+        let equivalence = if significant(&analysis.ks) {
+            Equivalence::Distinguishable
+        } else {
+            Equivalence::Indistinguishable
+        };
+        let stability = match (&analysis.variance_greater, &analysis.variance_less) {
+            (Ok(g), _) if g.p_value < alpha => Stability::LessStable,
+            (_, Ok(l)) if l.p_value < alpha => Stability::MoreStable,
+            (Ok(_), Ok(_)) => Stability::NoSignificantDifference,
+            _ => Stability::Undetermined,
+        };
+        Verdict {
+            accuracy,
+            equivalence,
+            stability,
+            identical: false,
+        }
+    };
+    (analysis, verdict)
+}
+
+impl Verdict {
+    /// Whether the accuracy expectation holds.
+    pub fn meets_accuracy(&self, expect: Expect) -> bool {
+        match expect {
+            Expect::NoWorse => self.accuracy != Accuracy::LessAccurate,
+            Expect::Equivalent => {
+                self.accuracy == Accuracy::NoSignificantDifference
+                    && self.equivalence == Equivalence::Indistinguishable
+            }
+            Expect::Better => self.accuracy == Accuracy::MoreAccurate,
+            Expect::Worse => self.accuracy == Accuracy::LessAccurate,
+        }
+    }
+
+    /// Whether the stability expectation holds.
+    pub fn meets_stability(&self, expect: Expect) -> bool {
+        match expect {
+            Expect::NoWorse => !matches!(
+                self.stability,
+                Stability::LessStable | Stability::Undetermined
+            ),
+            Expect::Equivalent => self.stability == Stability::NoSignificantDifference,
+            Expect::Better => self.stability == Stability::MoreStable,
+            Expect::Worse => self.stability == Stability::LessStable,
+        }
+    }
+
+    /// The accuracy verdict in one sentence.
+    pub fn accuracy_sentence(&self, candidate: &str, baseline: &str) -> String {
+        if self.identical {
+            return format!("{candidate} and {baseline} were identical on every trial.");
+        }
+        match self.accuracy {
+            Accuracy::MoreAccurate => {
+                format!("{candidate} is significantly more accurate than {baseline}.")
+            }
+            Accuracy::LessAccurate => {
+                format!("{candidate} is significantly less accurate than {baseline}.")
+            }
+            Accuracy::NoSignificantDifference => format!(
+                "No significant accuracy difference between {candidate} and {baseline}{}.",
+                match self.equivalence {
+                    Equivalence::Indistinguishable =>
+                        "; their error distributions are indistinguishable",
+                    Equivalence::Distinguishable =>
+                        ", though their error distributions differ (KS)",
+                }
+            ),
+        }
+    }
+
+    /// The stability verdict in one sentence.
+    pub fn stability_sentence(&self, candidate: &str, baseline: &str) -> String {
+        match self.stability {
+            Stability::MoreStable => {
+                format!("{candidate} is significantly more stable than {baseline}.")
+            }
+            Stability::LessStable => {
+                format!("{candidate} is significantly less stable than {baseline}.")
+            }
+            Stability::NoSignificantDifference => {
+                format!("No significant stability difference between {candidate} and {baseline}.")
+            }
+            Stability::Undetermined => "Stability could not be compared.".to_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_trials_is_where_the_exact_tests_can_reject() {
+        assert_eq!(AccuracyTest::Wilcoxon.min_trials(0.01), 7);
+        assert_eq!(AccuracyTest::Sign.min_trials(0.05), 5);
+        assert_eq!(AccuracyTest::PairedT.min_trials(0.5), 3);
+    }
+
+    #[test]
+    fn expectations_against_verdicts() {
+        let v = |accuracy, equivalence| Verdict {
+            accuracy,
+            equivalence,
+            stability: Stability::NoSignificantDifference,
+            identical: false,
+        };
+        let worse = v(Accuracy::LessAccurate, Equivalence::Distinguishable);
+        assert!(!worse.meets_accuracy(Expect::NoWorse));
+        assert!(worse.meets_accuracy(Expect::Worse));
+        let same = v(
+            Accuracy::NoSignificantDifference,
+            Equivalence::Indistinguishable,
+        );
+        assert!(same.meets_accuracy(Expect::NoWorse));
+        assert!(same.meets_accuracy(Expect::Equivalent));
+        assert!(!same.meets_accuracy(Expect::Better));
+        let differ = v(
+            Accuracy::NoSignificantDifference,
+            Equivalence::Distinguishable,
+        );
+        assert!(!differ.meets_accuracy(Expect::Equivalent));
+        let better = v(Accuracy::MoreAccurate, Equivalence::Distinguishable);
+        assert!(better.meets_accuracy(Expect::Better) && better.meets_accuracy(Expect::NoWorse));
+    }
+}

@@ -1,0 +1,1 @@
+//! wgpu FP16 matmul. (being written)

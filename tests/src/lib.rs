@@ -1,0 +1,1 @@
+//! End-to-end tests of dual-delta; see `tests/` and `examples/`.
