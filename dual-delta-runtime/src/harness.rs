@@ -248,6 +248,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             verdict,
             trial_time,
             elapsed: start.elapsed(),
+            environment: crate::environment::environment(),
             settings,
         })
     }
@@ -436,6 +437,10 @@ pub struct Outcome {
     pub trial_time: Duration,
     /// Total time of the run.
     pub elapsed: Duration,
+    /// Facts about the process recorded with
+    /// [`crate::record_environment`] (such as the GPU adapter), at the end
+    /// of the run.
+    pub environment: std::collections::BTreeMap<String, String>,
 }
 
 impl Outcome {

@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+mod environment;
 mod error;
 mod harness;
 pub mod metric;
@@ -31,6 +32,7 @@ pub mod stats;
 pub mod verdict;
 
 pub use crate::config::{Overrides, Settings};
+pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId};
 pub use crate::harness::{DualDelta, Names, Outcome, Summaries};
 pub use crate::metric::Metric;

@@ -1,0 +1,140 @@
+//! What the harness does with bad input: a clear error naming the trial,
+//! its seed and the implementation at fault; nothing silently dropped.
+
+use dual_delta_runtime::prelude::*;
+use dual_delta_runtime::{Role, RunError};
+use rand::RngExt;
+
+fn input(rng: &mut TrialRng) -> Vec<f64> {
+    (0..8).map(|_| rng.random_range(-1.0..1.0)).collect()
+}
+fn f32_copy(x: &Vec<f64>) -> Vec<f32> {
+    x.iter().map(|&v| v as f32).collect()
+}
+fn exact(x: &Vec<f64>) -> Vec<f64> {
+    x.clone()
+}
+
+#[test]
+fn a_panicking_candidate_names_the_trial_and_seed() {
+    let candidate = |x: &Vec<f64>| -> Vec<f32> {
+        assert!(x[0] < 0.9, "candidate overflowed on {}", x[0]);
+        f32_copy(x)
+    };
+    let err = DualDelta::new(candidate, f32_copy, exact, input)
+        .n(200)
+        .threads(1)
+        .run()
+        .unwrap_err();
+    match &err {
+        RunError::Panicked { role, trial, message } => {
+            assert_eq!(*role, Role::Candidate);
+            assert!(message.contains("candidate overflowed"), "{message}");
+            // The named trial really is the first that panics.
+            let mut rng = TrialRng::from_trial_seed(trial.seed);
+            assert!(input(&mut rng)[0] >= 0.9);
+            for i in 0..trial.index {
+                let mut rng = TrialRng::for_trial(trial.base_seed, i);
+                assert!(input(&mut rng)[0] < 0.9, "trial {i} should not panic");
+            }
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    let text = err.to_string();
+    assert!(text.contains("the candidate panicked in trial"), "{text}");
+    assert!(text.contains("DUAL_DELTA_SEED="), "{text}");
+}
+
+#[test]
+fn a_panicking_generator_is_caught() {
+    let bad_input = |_: &mut TrialRng| -> Vec<f64> { panic!("no input") };
+    let err = DualDelta::new(f32_copy, f32_copy, exact, bad_input)
+        .n(10)
+        .run()
+        .unwrap_err();
+    assert!(matches!(err, RunError::Panicked { role: Role::Input, .. }), "{err:?}");
+}
+
+#[test]
+fn a_non_finite_oracle_is_an_error() {
+    let oracle = |x: &Vec<f64>| -> Vec<f64> {
+        let mut y = x.clone();
+        y[3] = f64::NAN;
+        y
+    };
+    let err = DualDelta::new(f32_copy, f32_copy, oracle, input)
+        .n(10)
+        .threads(1)
+        .run()
+        .unwrap_err();
+    match err {
+        RunError::OracleNotFinite { trial, position, value } => {
+            assert_eq!(trial.index, 0);
+            assert_eq!(position, 3);
+            assert!(value.is_nan());
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn outputs_of_different_lengths_are_an_error() {
+    let short = |x: &Vec<f64>| -> Vec<f32> { f32_copy(x)[..7].to_vec() };
+    let err = DualDelta::new(f32_copy, short, exact, input)
+        .n(10)
+        .threads(1)
+        .run()
+        .unwrap_err();
+    match &err {
+        RunError::LengthMismatch { role, len, oracle_len, .. } => {
+            assert_eq!((*role, *len, *oracle_len), (Role::Baseline, 7, 8));
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(err.to_string().contains("baseline returned 7 values but the oracle 8"));
+}
+
+#[test]
+fn too_few_trials_says_the_minimum() {
+    let err = DualDelta::new(f32_copy, f32_copy, exact, input)
+        .n(5)
+        .run()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        RunError::TooFewTrials { test: "Wilcoxon signed-rank", n: 5, min: 7, alpha: 0.01 }
+    );
+    assert!(err.to_string().contains("use n >= 7"));
+}
+
+#[test]
+fn non_finite_outputs_are_the_worst_error_and_counted() {
+    // The candidate returns NaN on about a tenth of the trials.
+    let candidate = |x: &Vec<f64>| -> Vec<f32> {
+        let mut y = f32_copy(x);
+        if x[1] > 0.8 {
+            y[0] = f32::NAN;
+        }
+        y
+    };
+    let outcome = DualDelta::new(candidate, f32_copy, exact, input)
+        .n(400)
+        .run()
+        .unwrap();
+    let bad = outcome.delta1.iter().filter(|d| d.is_infinite()).count();
+    assert!(bad > 10, "{bad}");
+    assert_eq!(outcome.summaries.candidate.non_finite, bad);
+    assert_eq!(outcome.summaries.baseline.non_finite, 0);
+    assert_eq!(outcome.verdict.accuracy, Accuracy::LessAccurate);
+    assert!(outcome.table().contains(&format!("({bad} non-finite)")));
+}
+
+#[test]
+fn a_custom_metric_returning_nan_is_an_error() {
+    let err = DualDelta::new(f32_copy, f32_copy, exact, input)
+        .n(10)
+        .metric(Metric::custom("broken", |_, _| f64::NAN))
+        .run()
+        .unwrap_err();
+    assert!(matches!(err, RunError::InvalidError { role: Role::Candidate, .. }), "{err:?}");
+}
