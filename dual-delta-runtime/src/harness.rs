@@ -211,6 +211,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         let trial_time = start.elapsed();
         let (delta1, delta2): (Vec<f64>, Vec<f64>) =
             trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
+        let input_kinds = trials.iter().map(|t| t.input_kind.clone()).collect();
         let format = trials
             .first()
             .map(|t| t.format)
@@ -242,6 +243,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             candidate_format: format,
             delta1,
             delta2,
+            input_kinds,
             summaries,
             ratio_of_means,
             analysis,
@@ -322,6 +324,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         let mut rng = TrialRng::from_trial_seed(seed);
         let x = catch_unwind(AssertUnwindSafe(|| (self.input)(&mut rng)))
             .map_err(|p| guard(Role::Input, panic_message(&*p)))?;
+        let input_kind = rng.input_kind().to_owned();
         let y1 = catch_unwind(AssertUnwindSafe(|| (self.candidate)(&x)))
             .map_err(|p| guard(Role::Candidate, panic_message(&*p)))?;
         let y2 = catch_unwind(AssertUnwindSafe(|| (self.baseline)(&x)))
@@ -371,6 +374,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
                 candidate: measure(Role::Candidate, b1)?,
                 baseline: measure(Role::Baseline, b2)?,
                 format,
+                input_kind,
             })
         })
     }
@@ -387,6 +391,7 @@ struct TrialErrors {
     candidate: f64,
     baseline: f64,
     format: NumberFormat,
+    input_kind: String,
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -424,6 +429,9 @@ pub struct Outcome {
     pub delta1: Vec<f64>,
     /// Δ2: the baseline's error on each trial.
     pub delta2: Vec<f64>,
+    /// The kind of input of each trial, as noted by the generator with
+    /// [`TrialRng::note_input_kind`] (empty where it noted none).
+    pub input_kinds: Vec<String>,
     /// Descriptive statistics.
     pub summaries: Summaries,
     /// Ratio of mean errors `mean Δ1 / mean Δ2` with a 95% paired bootstrap

@@ -20,6 +20,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 pub struct TrialRng {
     inner: Xoshiro256PlusPlus,
     seed: u64,
+    input_kind: String,
 }
 
 impl TrialRng {
@@ -33,12 +34,29 @@ impl TrialRng {
         Self {
             inner: Xoshiro256PlusPlus::seed_from_u64(seed),
             seed,
+            input_kind: String::new(),
         }
     }
 
     /// The trial seed this generator was created from.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Notes what kind of input the generator is making (`normal`,
+    /// `edge/subnormal`, ...), so that reports can trace the worst trials to
+    /// their kind of input. Successive notes are joined with `/`, so nested
+    /// generators build a path such as `mix/edge/overflow`.
+    pub fn note_input_kind(&mut self, kind: &str) {
+        if !self.input_kind.is_empty() {
+            self.input_kind.push('/');
+        }
+        self.input_kind.push_str(kind);
+    }
+
+    /// The kind of input noted so far (empty when no generator noted one).
+    pub fn input_kind(&self) -> &str {
+        &self.input_kind
     }
 }
 
@@ -112,6 +130,15 @@ mod tests {
         let x: f64 = a.random();
         let y: f64 = b.random();
         assert_eq!(x.to_bits(), y.to_bits());
+    }
+
+    #[test]
+    fn input_kinds_nest() {
+        let mut rng = TrialRng::from_trial_seed(1);
+        assert_eq!(rng.input_kind(), "");
+        rng.note_input_kind("mix");
+        rng.note_input_kind("edge");
+        assert_eq!(rng.input_kind(), "mix/edge");
     }
 
     #[test]
