@@ -111,6 +111,31 @@ pub enum RunError {
     },
     /// A statistic could not be computed.
     Stats(StatsError),
+    /// A function declared, through [`crate::skip`], that this environment
+    /// cannot run the test (for example: no GPU, and `DUAL_DELTA_GPU=skip`).
+    Skipped {
+        /// Which function.
+        role: Role,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The payload [`skip`] unwinds with.
+#[derive(Debug)]
+pub(crate) struct SkipPayload(pub(crate) String);
+
+/// Stops the current run and marks it skipped, from inside a candidate,
+/// baseline, oracle or input generator: for an environment that lacks what
+/// the test needs (a GPU, a device feature) where the user asked to skip
+/// rather than fail. The run returns [`RunError::Skipped`]; an annotated
+/// test prints the reason and passes.
+///
+/// Use it only behind an explicit opt-in (such as `DUAL_DELTA_GPU=skip`):
+/// by default a missing capability must fail the test.
+pub fn skip(reason: impl Into<String>) -> ! {
+    // `resume_unwind` does not run the panic hook: no backtrace noise.
+    std::panic::resume_unwind(Box::new(SkipPayload(reason.into())))
 }
 
 impl fmt::Display for RunError {
@@ -158,6 +183,7 @@ impl fmt::Display for RunError {
                  (+inf allowed)"
             ),
             RunError::Stats(e) => write!(f, "{e}"),
+            RunError::Skipped { role, reason } => write!(f, "skipped by the {role}: {reason}"),
         }
     }
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::config::{Overrides, Settings};
-use crate::error::{Role, RunError, TrialId};
+use crate::error::{Role, RunError, SkipPayload, TrialId};
 use crate::metric::Metric;
 use crate::output::{NumberFormat, Output};
 use crate::rng::{TrialRng, trial_seed};
@@ -315,22 +315,31 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             seed,
             base_seed: settings.seed,
         };
-        let guard = |role: Role, message: String| RunError::Panicked {
-            role,
-            trial,
-            message,
+        // A panic is an error naming the trial; `crate::skip` is a skip.
+        let guard = |role: Role, payload: Box<dyn std::any::Any + Send>| match payload
+            .downcast::<SkipPayload>()
+        {
+            Ok(skip) => RunError::Skipped {
+                role,
+                reason: skip.0,
+            },
+            Err(payload) => RunError::Panicked {
+                role,
+                trial,
+                message: panic_message(&*payload),
+            },
         };
 
         let mut rng = TrialRng::from_trial_seed(seed);
         let x = catch_unwind(AssertUnwindSafe(|| (self.input)(&mut rng)))
-            .map_err(|p| guard(Role::Input, panic_message(&*p)))?;
+            .map_err(|p| guard(Role::Input, p))?;
         let input_kind = rng.input_kind().to_owned();
         let y1 = catch_unwind(AssertUnwindSafe(|| (self.candidate)(&x)))
-            .map_err(|p| guard(Role::Candidate, panic_message(&*p)))?;
+            .map_err(|p| guard(Role::Candidate, p))?;
         let y2 = catch_unwind(AssertUnwindSafe(|| (self.baseline)(&x)))
-            .map_err(|p| guard(Role::Baseline, panic_message(&*p)))?;
+            .map_err(|p| guard(Role::Baseline, p))?;
         let yo = catch_unwind(AssertUnwindSafe(|| (self.oracle)(&x)))
-            .map_err(|p| guard(Role::Oracle, panic_message(&*p)))?;
+            .map_err(|p| guard(Role::Oracle, p))?;
         let format = y1.format();
 
         BUFFERS.with_borrow_mut(|[b1, b2, bo]| {
@@ -359,7 +368,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             }
             let measure = |role: Role, b: &[f64]| {
                 let e = catch_unwind(AssertUnwindSafe(|| settings.metric.error(b, bo, format)))
-                    .map_err(|p| guard(Role::Metric, panic_message(&*p)))?;
+                    .map_err(|p| guard(Role::Metric, p))?;
                 if e.is_nan() || e < 0.0 {
                     Err(RunError::InvalidError {
                         role,

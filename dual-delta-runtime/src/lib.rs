@@ -33,7 +33,7 @@ pub mod verdict;
 
 pub use crate::config::{Overrides, Settings};
 pub use crate::environment::{environment, record_environment};
-pub use crate::error::{Role, RunError, TrialId};
+pub use crate::error::{Role, RunError, TrialId, skip};
 pub use crate::harness::{DualDelta, Names, Outcome, Summaries};
 pub use crate::metric::Metric;
 pub use crate::output::{Element, NumberFormat, Output};
@@ -116,6 +116,13 @@ pub mod __private {
             .overrides(overrides);
         let outcome = match run.run() {
             Ok(o) => o,
+            Err(crate::error::RunError::Skipped { role, reason }) => {
+                eprintln!(
+                    "dual-delta test `{}::{}` skipped by the {role}: {reason}",
+                    id.module_path, id.function
+                );
+                return;
+            }
             Err(e) => panic!(
                 "dual-delta test `{}::{}` ({}:{}) could not run: {e}",
                 id.module_path, id.function, id.file, id.line

@@ -138,3 +138,21 @@ fn a_custom_metric_returning_nan_is_an_error() {
         .unwrap_err();
     assert!(matches!(err, RunError::InvalidError { role: Role::Candidate, .. }), "{err:?}");
 }
+
+#[test]
+fn an_implementation_can_skip_the_run() {
+    let candidate = |x: &Vec<f64>| -> Vec<f32> {
+        if x.len() == 8 {
+            dual_delta_runtime::skip("no device here");
+        }
+        f32_copy(x)
+    };
+    let err = DualDelta::new(candidate, f32_copy, exact, input)
+        .n(20)
+        .run()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        RunError::Skipped { role: Role::Candidate, reason: "no device here".into() }
+    );
+}
