@@ -15,10 +15,11 @@ pub type MetricFn = dyn Fn(&[f64], &[f64]) -> f64 + Send + Sync;
 /// All built-in metrics return `+inf` when the output holds a `NaN` or an
 /// infinity (the oracle is always finite: the harness checks it first), so a
 /// non-finite output is the worst possible error, never a silently small one.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub enum Metric {
     /// Maximum hybrid error `max_i |y_i - y′_i| / (1 + |y′_i|)`: the largest
     /// `allclose` tolerance the output needs (paper §3.2.3). The default.
+    #[default]
     MaxHybrid,
     /// Mean hybrid error `mean_i |y_i - y′_i| / (1 + |y′_i|)`.
     MeanHybrid,
@@ -140,12 +141,6 @@ fn ratio(num: f64, den: f64) -> f64 {
     }
 }
 
-impl Default for Metric {
-    fn default() -> Self {
-        Metric::MaxHybrid
-    }
-}
-
 impl fmt::Debug for Metric {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Metric({})", self.name())
@@ -166,8 +161,12 @@ mod tests {
 
     #[test]
     fn max_hybrid_is_the_allclose_tolerance() {
-        let e = Metric::MaxHybrid.error(&[1.0, 10.5, 0.0], &[1.0, 10.0, 0.25], F);
+        // Per element: 0, 0.5 / (1 + 10), 0.01 / (1 + 0.01); the largest is the second.
+        let e = Metric::MaxHybrid.error(&[1.0, 10.5, 0.0], &[1.0, 10.0, 0.01], F);
         assert_eq!(e, 0.5 / 11.0);
+        // `e <= tol` is exactly numpy's `allclose(y, y', rtol=tol, atol=tol)`.
+        let tol = e;
+        assert!((10.5f64 - 10.0).abs() <= tol + tol * 10.0);
     }
 
     #[test]
