@@ -13,6 +13,7 @@ use crate::error::{Role, RunError, SkipPayload, TrialId};
 use crate::metric::Metric;
 use crate::output::{NumberFormat, Output};
 use crate::rng::{TrialRng, trial_seed};
+use crate::report::progress::Progress;
 use crate::stats::{self, RatioInterval, StatsError, Summary};
 use crate::verdict::{self, AccuracyTest, Analysis, Expect, Verdict};
 
@@ -266,6 +267,9 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         OO: Output,
     {
         let failed = AtomicBool::new(false);
+        // Drawn only on a terminal, outside CI, for runs longer than half a
+        // second.
+        let progress = Progress::new(settings.n, &self.names.test);
         let one = |index: usize| -> Option<Result<TrialErrors, RunError>> {
             if failed.load(Ordering::Relaxed) {
                 return None;
@@ -274,6 +278,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             if result.is_err() {
                 failed.store(true, Ordering::Relaxed);
             }
+            progress.inc();
             Some(result)
         };
         let results: Vec<Option<Result<TrialErrors, RunError>>> = match settings.threads {
@@ -291,6 +296,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
                 .install(|| (0..settings.n).into_par_iter().map(one).collect()),
             None => (0..settings.n).into_par_iter().map(one).collect(),
         };
+        progress.finish();
         // The first failure by trial index among the trials that ran.
         let mut trials = Vec::with_capacity(settings.n);
         for r in results.into_iter().flatten() {

@@ -1,12 +1,455 @@
 //! Reports of a run: the terminal table, and the report written to disk.
+//!
+//! Every run can write a report, like criterion does for benchmarks:
+//!
+//! ```text
+//! <root>/                      see report_root()
+//!   index.html                 every report under <root>, newest first
+//!   <test dir>/                see test_dir_name()
+//!     index.html               the tables, the verdict and the plots
+//!     summary.json             every number of the run (see json)
+//!     deltas.csv               one row per trial: index,seed,delta1,delta2
+//!     histogram.svg            overlapping histograms of Δ1 and Δ2
+//!     boxplot.svg              box plots of Δ1 and Δ2 side by side
+//!     qq.svg                   quantiles of Δ1 against quantiles of Δ2
+//!     scatter.svg              Δ1[i] against Δ2[i]
+//! ```
+//!
+//! # Writing from parallel tests
+//!
+//! Test threads and test binaries write reports at the same time. A test's
+//! files are written into a fresh hidden directory next to its final place
+//! and moved there whole, replacing the previous report of the same test, so
+//! a report never mixes files of two runs. The top-level `index.html` is not
+//! edited in place: it is regenerated from the `*/summary.json` files found
+//! under the root, written to a temporary file and renamed over the old one,
+//! and the writer checks afterwards that what it wrote still matches the
+//! directory (rebuilding it if another process changed the reports in
+//! between). Whoever writes last therefore leaves an index listing every
+//! report present.
 
+pub mod csv;
+pub mod html;
+pub mod json;
+pub mod plot;
+pub mod progress;
 pub mod terminal;
 
-use std::path::PathBuf;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
 use crate::harness::Outcome;
 
-/// Writes the run's report to disk and returns the path of its main file.
-pub fn write(_outcome: &Outcome) -> std::io::Result<PathBuf> {
-    Err(std::io::Error::other("reports on disk are not written yet"))
+/// Environment variable naming the directory that holds the reports
+/// (overriding the default under the Cargo target directory).
+pub const ENV_HOME: &str = "DUAL_DELTA_HOME";
+
+/// The name of the per-test page and of the top-level index.
+pub const INDEX_FILE: &str = "index.html";
+/// The name of the machine-readable summary (see [`json`]).
+pub const SUMMARY_FILE: &str = "summary.json";
+/// The name of the per-trial table (see [`csv`]).
+pub const DELTAS_FILE: &str = "deltas.csv";
+/// The names of the plots, in the order they appear on the page.
+pub const PLOT_FILES: [&str; 4] = ["histogram.svg", "boxplot.svg", "qq.svg", "scatter.svg"];
+
+/// Writes the run's report under [`report_root`], regenerates the
+/// top-level index, and returns the path of the test's `index.html`.
+pub fn write(outcome: &Outcome) -> io::Result<PathBuf> {
+    write_under(outcome, &report_root())
+}
+
+/// Writes the run's report into `root/<test dir>/` (see [`test_dir_name`]),
+/// regenerates `root/index.html`, and returns the path of the test's
+/// `index.html`.
+pub fn write_under(outcome: &Outcome, root: &Path) -> io::Result<PathBuf> {
+    let dir = root.join(test_dir_name(&outcome.names.test));
+    let page = write_dir(outcome, &dir, true)?;
+    rebuild_index(root)?;
+    Ok(page)
+}
+
+/// Writes the run's report into `dir` (created if needed) and returns the
+/// path of its `index.html`. The top-level index is not touched.
+///
+/// If `dir` is empty, missing, or holds a previous report (a
+/// `summary.json`), it is replaced whole by the new report. Otherwise (a
+/// directory holding other files) the report's files are written into it
+/// one by one, each through a temporary file, and nothing else is removed.
+pub fn write_to(outcome: &Outcome, dir: &Path) -> io::Result<PathBuf> {
+    write_dir(outcome, dir, false)
+}
+
+/// [`write_to`]; `back_link` links the page to `../index.html`.
+fn write_dir(outcome: &Outcome, dir: &Path, back_link: bool) -> io::Result<PathBuf> {
+    let written = SystemTime::now();
+    let page = dir.join(INDEX_FILE);
+    let files = render(outcome, written, &page, back_link);
+    let replaceable = match fs::read_dir(dir) {
+        Ok(mut entries) => entries.next().is_none() || dir.join(SUMMARY_FILE).is_file(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => true,
+        Err(e) => return Err(e),
+    };
+    let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+    match parent {
+        Some(parent) if replaceable => {
+            fs::create_dir_all(parent)?;
+            let staging = parent.join(unique_hidden_name("tmp"));
+            fs::create_dir(&staging)?;
+            let result = write_files(&staging, &files).and_then(|()| swap_in(&staging, dir));
+            if result.is_err() {
+                let _ = fs::remove_dir_all(&staging);
+            }
+            result?;
+        }
+        _ => {
+            fs::create_dir_all(dir)?;
+            for (name, contents) in &files {
+                write_atomically(&dir.join(name), contents.as_bytes())?;
+            }
+        }
+    }
+    Ok(page)
+}
+
+/// Every file of a test's report, by name.
+fn render(
+    outcome: &Outcome,
+    written: SystemTime,
+    page: &Path,
+    back_link: bool,
+) -> Vec<(&'static str, String)> {
+    let labels = plot::Labels {
+        candidate: &outcome.names.candidate,
+        baseline: &outcome.names.baseline,
+        metric: outcome.settings.metric.name(),
+    };
+    let (d1, d2) = (&outcome.delta1, &outcome.delta2);
+    vec![
+        (SUMMARY_FILE, json::to_string(outcome, written)),
+        (DELTAS_FILE, csv::to_string(outcome)),
+        (PLOT_FILES[0], plot::histogram(d1, d2, &labels)),
+        (PLOT_FILES[1], plot::boxplot(d1, d2, &labels)),
+        (PLOT_FILES[2], plot::qq(d1, d2, &labels)),
+        (PLOT_FILES[3], plot::scatter(d1, d2, &labels)),
+        (
+            INDEX_FILE,
+            html::test_page(outcome, written, Some(page), back_link),
+        ),
+    ]
+}
+
+fn write_files(dir: &Path, files: &[(&'static str, String)]) -> io::Result<()> {
+    for (name, contents) in files {
+        fs::write(dir.join(name), contents)?;
+    }
+    Ok(())
+}
+
+/// Moves the complete directory `staging` to `dir`, replacing a previous
+/// report there.
+fn swap_in(staging: &Path, dir: &Path) -> io::Result<()> {
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    let mut last = None;
+    for attempt in 0..100u64 {
+        match fs::rename(staging, dir) {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                if !dir.exists() {
+                    // Someone else moved it away in between: try again.
+                    last = Some(e);
+                    continue;
+                }
+                let old = parent.join(unique_hidden_name("old"));
+                if fs::rename(dir, &old).is_ok() {
+                    let _ = fs::remove_dir_all(&old);
+                }
+                last = Some(e);
+                if attempt > 10 {
+                    std::thread::sleep(Duration::from_millis(attempt.min(50)));
+                }
+            }
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("could not move the report into place")))
+}
+
+/// A name for a hidden temporary file or directory, unique across threads
+/// and processes.
+fn unique_hidden_name(kind: &str) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!(
+        ".{kind}-{}-{}-{nanos}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Writes `contents` to a temporary file beside `path` and renames it over
+/// `path`, so readers see the old file or the new one, never a part.
+pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let parent = path.parent().unwrap_or(Path::new("."));
+    let tmp = parent.join(unique_hidden_name("tmp"));
+    fs::write(&tmp, contents)?;
+    fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = fs::remove_file(&tmp);
+    })
+}
+
+/// Regenerates `root/index.html` from every `root/*/summary.json`, newest
+/// first, and returns its path.
+///
+/// Safe to call from parallel threads and processes: the page is written
+/// through a temporary file and an atomic rename, and then the reports are
+/// scanned again; if they changed meanwhile, the page is rebuilt.
+pub fn rebuild_index(root: &Path) -> io::Result<PathBuf> {
+    fs::create_dir_all(root)?;
+    let path = root.join(INDEX_FILE);
+    remove_stale_temporaries(root);
+    let mut page = html::index_page(&html::scan_reports(root));
+    for _ in 0..20 {
+        write_atomically(&path, page.as_bytes())?;
+        let again = html::index_page(&html::scan_reports(root));
+        if again == page {
+            break;
+        }
+        page = again;
+    }
+    Ok(path)
+}
+
+/// Removes hidden temporaries left under `root` by processes that died while
+/// writing (older than an hour).
+fn remove_stale_temporaries(root: &Path) {
+    let Ok(entries) = fs::read_dir(root) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(".tmp-") || name.starts_with(".old-")) {
+            continue;
+        }
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > Duration::from_secs(3600));
+        if old {
+            let path = entry.path();
+            let _ = fs::remove_dir_all(&path).or_else(|_| fs::remove_file(&path));
+        }
+    }
+}
+
+/// The directory holding the reports.
+///
+/// The rule, first match wins:
+///
+/// 1. `DUAL_DELTA_HOME`, if set and not empty, as given.
+/// 2. `$CARGO_TARGET_DIR/dual-delta`, if `CARGO_TARGET_DIR` is set and not
+///    empty. A relative `CARGO_TARGET_DIR` is taken relative to the
+///    workspace root found as in 3 (where Cargo is usually run).
+/// 3. `<workspace>/target/dual-delta`, where `<workspace>` is found by
+///    walking up from `CARGO_MANIFEST_DIR` (set by Cargo when it runs tests,
+///    benchmarks and `cargo run`) or else from the current directory: the
+///    nearest directory holding a `Cargo.lock`, else the nearest holding a
+///    `target` directory, else the starting directory itself.
+///
+/// So `cargo test` in any member of a workspace writes into the workspace's
+/// `target/dual-delta/`, next to Cargo's own output.
+pub fn report_root() -> PathBuf {
+    let start = std::env::var_os("CARGO_MANIFEST_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    report_root_with(|key| std::env::var(key).ok(), &start)
+}
+
+/// [`report_root`] with an explicit environment lookup and starting
+/// directory (for tests).
+pub fn report_root_with(env: impl Fn(&str) -> Option<String>, start: &Path) -> PathBuf {
+    let set = |key: &str| env(key).filter(|v| !v.trim().is_empty());
+    if let Some(home) = set(ENV_HOME) {
+        return PathBuf::from(home);
+    }
+    if let Some(target) = set("CARGO_TARGET_DIR") {
+        let target = PathBuf::from(target);
+        let target = if target.is_absolute() {
+            target
+        } else {
+            workspace_root(start).join(target)
+        };
+        return target.join("dual-delta");
+    }
+    workspace_root(start).join("target").join("dual-delta")
+}
+
+/// The nearest ancestor of `start` (itself included) holding a `Cargo.lock`,
+/// else the nearest holding a `target` directory, else `start`.
+fn workspace_root(start: &Path) -> PathBuf {
+    if let Some(dir) = start.ancestors().find(|d| d.join("Cargo.lock").is_file()) {
+        return dir.to_path_buf();
+    }
+    if let Some(dir) = start.ancestors().find(|d| d.join("target").is_dir()) {
+        return dir.to_path_buf();
+    }
+    start.to_path_buf()
+}
+
+/// Longest directory name [`test_dir_name`] produces, in bytes.
+const MAX_DIR_NAME: usize = 120;
+
+/// The name of a test's report directory: the test's path with `::`
+/// replaced by `.` (`summation::sum_naive` → `summation.sum_naive`).
+///
+/// In each `::`-separated segment, characters other than ASCII letters,
+/// digits, `_` and `-` become `_`, and empty segments are dropped. If that
+/// changed anything besides the separators, or the name is longer than 120
+/// bytes (and is cut there), a hash of the full name is appended
+/// (`-1a2b3c4d`), so distinct names keep distinct directories. A name with
+/// nothing left becomes `_` plus the hash. The result never starts with a
+/// `.`, so it never collides with the hidden temporaries of a write.
+pub fn test_dir_name(test: &str) -> String {
+    let mut changed = false;
+    let mut segments: Vec<String> = Vec::new();
+    for segment in test.split("::") {
+        if segment.is_empty() {
+            changed = true;
+            continue;
+        }
+        let clean: String = segment
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        changed |= clean != segment;
+        segments.push(clean);
+    }
+    let mut name = segments.join(".");
+    if name.is_empty() {
+        name.push('_');
+        changed = true;
+    }
+    if name.len() > MAX_DIR_NAME {
+        name.truncate(MAX_DIR_NAME);
+        changed = true;
+    }
+    if changed {
+        let hash = crate::rng::seed_from_name(test);
+        name.push_str(&format!("-{:08x}", hash >> 32));
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths_become_dotted_directory_names() {
+        assert_eq!(test_dir_name("summation::sum_naive"), "summation.sum_naive");
+        assert_eq!(test_dir_name("a::b::c-d"), "a.b.c-d");
+        assert_eq!(test_dir_name("plain"), "plain");
+    }
+
+    #[test]
+    fn unsafe_names_are_sanitised_and_kept_apart() {
+        for bad in [
+            "../../etc",
+            "a/b",
+            "a\\b",
+            "a b",
+            "",
+            "::",
+            ".hidden",
+            "C:",
+            "Δ1 test",
+        ] {
+            let d = test_dir_name(bad);
+            assert!(!d.is_empty() && !d.starts_with('.'), "{bad:?} -> {d:?}");
+            assert!(
+                d.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)),
+                "{bad:?} -> {d:?}"
+            );
+            assert!(!d.contains(".."), "{bad:?} -> {d:?}");
+        }
+        assert_ne!(test_dir_name("a b"), test_dir_name("a_b"));
+        assert_ne!(test_dir_name("a/b"), test_dir_name("a b"));
+        let long = "x".repeat(500);
+        let d = test_dir_name(&long);
+        assert!(d.len() <= MAX_DIR_NAME + 9, "{}", d.len());
+        assert_ne!(d, test_dir_name(&"x".repeat(501)));
+    }
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn root_resolution_rule() {
+        let tmp = std::env::temp_dir().join(unique_hidden_name("roottest").trim_start_matches('.'));
+        let member = tmp.join("ws").join("member");
+        fs::create_dir_all(&member).unwrap();
+        fs::write(tmp.join("ws").join("Cargo.lock"), "").unwrap();
+        let ws = tmp.join("ws");
+
+        // 1. DUAL_DELTA_HOME wins over everything.
+        let r = report_root_with(
+            env(&[(ENV_HOME, "/x/reports"), ("CARGO_TARGET_DIR", "/t")]),
+            &member,
+        );
+        assert_eq!(r, PathBuf::from("/x/reports"));
+        // 2. CARGO_TARGET_DIR, absolute or relative to the workspace.
+        let r = report_root_with(env(&[("CARGO_TARGET_DIR", "/t")]), &member);
+        assert_eq!(r, PathBuf::from("/t/dual-delta"));
+        let r = report_root_with(env(&[("CARGO_TARGET_DIR", "out")]), &member);
+        assert_eq!(r, ws.join("out").join("dual-delta"));
+        // Empty values count as unset.
+        let r = report_root_with(env(&[(ENV_HOME, ""), ("CARGO_TARGET_DIR", " ")]), &member);
+        // 3. The workspace (the directory with Cargo.lock) from a member.
+        assert_eq!(r, ws.join("target").join("dual-delta"));
+
+        // Without a Cargo.lock, the nearest directory with a `target`.
+        let lone = tmp.join("lone").join("deep");
+        fs::create_dir_all(&lone).unwrap();
+        fs::create_dir_all(tmp.join("lone").join("target")).unwrap();
+        let r = report_root_with(env(&[]), &lone);
+        assert_eq!(r, tmp.join("lone").join("target").join("dual-delta"));
+
+        let _ = fs::remove_dir_all(&tmp);
+    }
+
+    #[test]
+    fn atomic_writes_replace_whole_files() {
+        let tmp = std::env::temp_dir().join(unique_hidden_name("atomic").trim_start_matches('.'));
+        fs::create_dir_all(&tmp).unwrap();
+        let p = tmp.join("f.txt");
+        write_atomically(&p, b"one").unwrap();
+        write_atomically(&p, b"two").unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "two");
+        let leftovers: Vec<_> = fs::read_dir(&tmp).unwrap().flatten().collect();
+        assert_eq!(leftovers.len(), 1);
+        let _ = fs::remove_dir_all(&tmp);
+    }
 }

@@ -1,0 +1,605 @@
+//! `summary.json`: every number of a run, in a documented, stable schema.
+//!
+//! # Numbers
+//!
+//! Every floating-point field is a JSON number when it is finite. JSON has no
+//! infinities or NaN, so those are written as the strings `"inf"`, `"-inf"`
+//! and `"nan"` (read them back with [`number`]). Finite numbers are written
+//! with the fewest digits that read back as the same `f64` (with
+//! `serde_json`, enable its `float_roundtrip` feature to read them exactly). Integers (counts, seeds,
+//! indices, timestamps) are JSON integers; seeds are 64-bit, beyond the
+//! 2^53 that JavaScript numbers hold exactly, so each seed also comes as a
+//! hexadecimal string (`seed_hex`, `0x`-prefixed, 16 digits), which is what
+//! `DUAL_DELTA_SEED` accepts.
+//!
+//! # Schema, version 1
+//!
+//! Fields are only ever added within a schema version; a field is renamed,
+//! removed or changes meaning only with a new `schema_version`.
+//!
+//! - `schema_version`: `1`.
+//! - `crate_version`: the version of `dual-delta-runtime` that wrote it.
+//! - `timestamp`: when the report was written, Unix time in whole seconds.
+//! - `timestamp_ms`: the same in milliseconds (orders reports written within
+//!   one second).
+//! - `time_utc`: the same as `YYYY-MM-DDTHH:MM:SSZ`.
+//! - `names`: `test` (`module::path::function` for annotated tests),
+//!   `candidate` (f1), `baseline` (f2), `oracle` (fΩ), `input` (the input
+//!   generator).
+//! - `settings`: the resolved settings:
+//!   - `n`: number of trials;
+//!   - `alpha`: significance level α;
+//!   - `seed`, `seed_hex`: the base seed;
+//!   - `seed_source`: `default` (derived from the test's name), `explicit`,
+//!     `environment` (`DUAL_DELTA_SEED`) or `random`;
+//!   - `metric`: the error metric's name (`max_hybrid`, ...), also the unit
+//!     of every error in the report;
+//!   - `expect`: the accuracy expectation (`no_worse`, `equivalent`,
+//!     `better`, `worse`);
+//!   - `test`: the requested accuracy test (`wilcoxon`, `sign`, `paired_t`);
+//!   - `margin`: the non-inferiority margin δ (0 when none);
+//!   - `stability`: the stability expectation, or `null`;
+//!   - `threads`: the thread limit, or `null` for all cores.
+//! - `candidate_format`: the candidate's number format (`f16`, `bf16`,
+//!   `f32`, `f64`).
+//! - `summaries`: `candidate` (Δ1), `baseline` (Δ2) and `differences`
+//!   (Δ1 − Δ2), each with `n`, `non_finite`, `mean`, `median`, `std`, `min`,
+//!   `p50`, `p90`, `p95`, `p99`, `max`.
+//! - `ratio_of_means`: `mean Δ1 / mean Δ2` with its paired bootstrap
+//!   interval: `ratio`, `lower`, `upper`, `confidence`, `resamples`, `seed`,
+//!   `seed_hex`; or `{"error": "..."}` when it could not be computed.
+//! - `accuracy_test`: the test that decided accuracy, after any fallback
+//!   (`wilcoxon`, `sign`, `paired_t`).
+//! - `fallback`: why the requested test was replaced, or `null`.
+//! - `tests`: one entry per test, keyed by: `worse` and `better` (the
+//!   deciding test with H1 "candidate less accurate", on
+//!   `Δ1 − (1 + margin) Δ2`, and "candidate more accurate"),
+//!   `wilcoxon_greater`, `wilcoxon_less`, `sign_greater`, `sign_less`,
+//!   `t_greater`, `t_less` (each paired test in both directions, always
+//!   reported), `shapiro_differences` (Shapiro-Wilk on Δ1 − Δ2), `ks`
+//!   (two-sided two-sample Kolmogorov-Smirnov), `variance_greater`,
+//!   `variance_less` (Pitman-Morgan, H1 candidate less / more stable),
+//!   `brown_forsythe` (two-sided). Each entry has `name` (the test's name),
+//!   `alternative` (`greater`, `less`, `two_sided`: of Δ1 against Δ2),
+//!   `h1` (the alternative in words) and either `statistic`, `p_value`,
+//!   `method` (`exact`, `permutation`, `asymptotic`) and `significant`
+//!   (`p_value < alpha`), or `error` (why it was not computed).
+//! - `hodges_lehmann`: `{"estimate": x}`, the Hodges-Lehmann estimate of the
+//!   shift Δ1 − Δ2, or `{"error": "..."}`.
+//! - `verdict`: `accuracy` (`more_accurate`, `less_accurate`,
+//!   `no_significant_difference`), `equivalence` (`indistinguishable`,
+//!   `distinguishable`), `stability` (`more_stable`, `less_stable`,
+//!   `no_significant_difference`, `undetermined`), `identical` (Δ1 = Δ2 on
+//!   every trial), and the one-sentence `accuracy_sentence` and
+//!   `stability_sentence`.
+//! - `passed`: whether the expectations hold.
+//! - `non_finite`: `candidate`, `baseline`: how many trials had a non-finite
+//!   error.
+//! - `worst_trial`: the trial with the candidate's largest error: `index`,
+//!   `seed`, `seed_hex` (the trial's own seed), `candidate_error`,
+//!   `baseline_error`.
+//! - `replay`: the environment setting that replays the run
+//!   (`DUAL_DELTA_SEED=0x...`).
+//! - `environment`: facts recorded by the process, string to string (the GPU
+//!   adapter of a GPU run is `gpu.adapter` there).
+//! - `timings`: `trials_seconds` (running the trials), `total_seconds` (the
+//!   whole run with the statistics).
+//! - `files`: the report's other files, relative to `summary.json`:
+//!   `html`, `deltas`, `histogram`, `boxplot`, `qq`, `scatter`.
+
+use std::collections::BTreeMap;
+use std::time::SystemTime;
+
+use serde::Serialize;
+use serde::ser::Serializer;
+
+use crate::harness::Outcome;
+use crate::stats::Summary;
+use crate::verdict::{Accuracy, Equivalence, Stability, TestOutcome};
+
+/// The version of the schema documented in this module.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The run as `summary.json`'s pretty-printed text; `written` is the
+/// report's timestamp.
+pub fn to_string(outcome: &Outcome, written: SystemTime) -> String {
+    let doc = Document::new(outcome, written);
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
+        // Serialising plain structs of numbers and strings cannot fail; keep
+        // the report usable regardless.
+        format!(
+            "{{\"schema_version\": {SCHEMA_VERSION}, \"error\": {:?}}}",
+            e.to_string()
+        )
+    });
+    s.push('\n');
+    s
+}
+
+/// The run as a JSON value (the content of `summary.json`).
+pub fn to_value(outcome: &Outcome, written: SystemTime) -> serde_json::Value {
+    serde_json::to_value(Document::new(outcome, written)).unwrap_or(serde_json::Value::Null)
+}
+
+/// Reads a floating-point field: a JSON number, or one of the strings
+/// `"inf"`, `"-inf"`, `"nan"`. `None` for anything else.
+pub fn number(v: &serde_json::Value) -> Option<f64> {
+    match v {
+        serde_json::Value::Number(n) => n.as_f64(),
+        serde_json::Value::String(s) => match s.as_str() {
+            "inf" => Some(f64::INFINITY),
+            "-inf" => Some(f64::NEG_INFINITY),
+            "nan" => Some(f64::NAN),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A float written as a JSON number, or `"inf"`, `"-inf"`, `"nan"`.
+#[derive(Clone, Copy, Debug)]
+struct Num(f64);
+
+impl Serialize for Num {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        if v.is_finite() {
+            s.serialize_f64(v)
+        } else if v.is_nan() {
+            s.serialize_str("nan")
+        } else if v > 0.0 {
+            s.serialize_str("inf")
+        } else {
+            s.serialize_str("-inf")
+        }
+    }
+}
+
+fn hex(seed: u64) -> String {
+    format!("{seed:#018x}")
+}
+
+#[derive(Serialize)]
+struct Document<'a> {
+    schema_version: u32,
+    crate_version: &'static str,
+    timestamp: u64,
+    timestamp_ms: u64,
+    time_utc: String,
+    names: &'a crate::harness::Names,
+    settings: SettingsJson<'a>,
+    candidate_format: crate::output::NumberFormat,
+    summaries: Summaries,
+    ratio_of_means: Fallible<RatioJson>,
+    accuracy_test: crate::verdict::AccuracyTest,
+    fallback: Option<&'a str>,
+    tests: Tests,
+    hodges_lehmann: Fallible<Estimate>,
+    verdict: VerdictJson,
+    passed: bool,
+    non_finite: Pair<usize>,
+    worst_trial: Worst,
+    replay: String,
+    environment: &'a BTreeMap<String, String>,
+    timings: Timings,
+    files: Files,
+}
+
+#[derive(Serialize)]
+struct SettingsJson<'a> {
+    n: usize,
+    alpha: Num,
+    seed: u64,
+    seed_hex: String,
+    seed_source: crate::config::SeedSource,
+    metric: &'a str,
+    expect: crate::verdict::Expect,
+    test: crate::verdict::AccuracyTest,
+    margin: Num,
+    stability: Option<crate::verdict::Expect>,
+    threads: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    n: usize,
+    non_finite: usize,
+    mean: Num,
+    median: Num,
+    std: Num,
+    min: Num,
+    p50: Num,
+    p90: Num,
+    p95: Num,
+    p99: Num,
+    max: Num,
+}
+
+impl From<&Summary> for SummaryJson {
+    fn from(s: &Summary) -> Self {
+        SummaryJson {
+            n: s.n,
+            non_finite: s.non_finite,
+            mean: Num(s.mean),
+            median: Num(s.median),
+            std: Num(s.std),
+            min: Num(s.min),
+            p50: Num(s.p50),
+            p90: Num(s.p90),
+            p95: Num(s.p95),
+            p99: Num(s.p99),
+            max: Num(s.max),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Summaries {
+    candidate: SummaryJson,
+    baseline: SummaryJson,
+    differences: SummaryJson,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Fallible<T> {
+    Ok(T),
+    Err { error: String },
+}
+
+#[derive(Serialize)]
+struct RatioJson {
+    ratio: Num,
+    lower: Num,
+    upper: Num,
+    confidence: Num,
+    resamples: usize,
+    seed: u64,
+    seed_hex: String,
+}
+
+#[derive(Serialize)]
+struct Estimate {
+    estimate: Num,
+}
+
+#[derive(Serialize)]
+struct TestJson {
+    name: &'static str,
+    alternative: &'static str,
+    h1: &'static str,
+    #[serde(flatten)]
+    result: Fallible<TestValues>,
+}
+
+#[derive(Serialize)]
+struct TestValues {
+    statistic: Num,
+    p_value: Num,
+    method: crate::stats::Method,
+    significant: bool,
+}
+
+/// The tests in the order of the report, serialised as one JSON object
+/// keyed by [`TestRow::key`].
+struct Tests(Vec<(&'static str, TestJson)>);
+
+impl Serialize for Tests {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (key, test) in &self.0 {
+            map.serialize_entry(key, test)?;
+        }
+        map.end()
+    }
+}
+
+/// One test of a run, as the report lists it.
+pub(crate) struct TestRow<'a> {
+    /// The key in `summary.json`'s `tests` (the field of
+    /// [`crate::verdict::Analysis`]).
+    pub(crate) key: &'static str,
+    /// The test's name.
+    pub(crate) name: &'static str,
+    /// `greater`, `less` or `two_sided`.
+    pub(crate) alternative: &'static str,
+    /// The alternative hypothesis in words.
+    pub(crate) h1: &'static str,
+    /// The result.
+    pub(crate) result: &'a TestOutcome,
+}
+
+/// Every test of the run, in the order of the report.
+pub(crate) fn test_rows(a: &crate::verdict::Analysis) -> Vec<TestRow<'_>> {
+    const WORSE: &str = "candidate less accurate";
+    const BETTER: &str = "candidate more accurate";
+    let row = |key, name, alternative, h1, result| TestRow {
+        key,
+        name,
+        alternative,
+        h1,
+        result,
+    };
+    let deciding = a.accuracy_test.name();
+    vec![
+        row("worse", deciding, GREATER, WORSE, &a.worse),
+        row("better", deciding, LESS, BETTER, &a.better),
+        row(
+            "wilcoxon_greater",
+            "Wilcoxon signed-rank",
+            GREATER,
+            WORSE,
+            &a.wilcoxon_greater,
+        ),
+        row(
+            "wilcoxon_less",
+            "Wilcoxon signed-rank",
+            LESS,
+            BETTER,
+            &a.wilcoxon_less,
+        ),
+        row("sign_greater", "sign test", GREATER, WORSE, &a.sign_greater),
+        row("sign_less", "sign test", LESS, BETTER, &a.sign_less),
+        row("t_greater", "paired t-test", GREATER, WORSE, &a.t_greater),
+        row("t_less", "paired t-test", LESS, BETTER, &a.t_less),
+        row(
+            "shapiro_differences",
+            "Shapiro-Wilk on Δ1 − Δ2",
+            TWO_SIDED,
+            "the differences are not normal",
+            &a.shapiro_differences,
+        ),
+        row(
+            "ks",
+            "Kolmogorov-Smirnov two-sample",
+            TWO_SIDED,
+            "the error distributions differ",
+            &a.ks,
+        ),
+        row(
+            "variance_greater",
+            "Pitman-Morgan",
+            GREATER,
+            "candidate less stable",
+            &a.variance_greater,
+        ),
+        row(
+            "variance_less",
+            "Pitman-Morgan",
+            LESS,
+            "candidate more stable",
+            &a.variance_less,
+        ),
+        row(
+            "brown_forsythe",
+            "Brown-Forsythe",
+            TWO_SIDED,
+            "the spreads differ",
+            &a.brown_forsythe,
+        ),
+    ]
+}
+
+#[derive(Serialize)]
+struct VerdictJson {
+    accuracy: Accuracy,
+    equivalence: Equivalence,
+    stability: Stability,
+    identical: bool,
+    accuracy_sentence: String,
+    stability_sentence: String,
+}
+
+#[derive(Serialize)]
+struct Pair<T> {
+    candidate: T,
+    baseline: T,
+}
+
+#[derive(Serialize)]
+struct Worst {
+    index: usize,
+    seed: u64,
+    seed_hex: String,
+    candidate_error: Num,
+    baseline_error: Num,
+}
+
+#[derive(Serialize)]
+struct Timings {
+    trials_seconds: Num,
+    total_seconds: Num,
+}
+
+#[derive(Serialize)]
+struct Files {
+    html: &'static str,
+    deltas: &'static str,
+    histogram: &'static str,
+    boxplot: &'static str,
+    qq: &'static str,
+    scatter: &'static str,
+}
+
+const GREATER: &str = "greater";
+const LESS: &str = "less";
+const TWO_SIDED: &str = "two_sided";
+
+impl<'a> Document<'a> {
+    fn new(o: &'a Outcome, written: SystemTime) -> Self {
+        let s = &o.settings;
+        let a = &o.analysis;
+        let since = written
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap_or_default();
+        let test = |r: &TestRow<'_>| TestJson {
+            name: r.name,
+            alternative: r.alternative,
+            h1: r.h1,
+            result: match r.result {
+                Ok(t) => Fallible::Ok(TestValues {
+                    statistic: Num(t.statistic),
+                    p_value: Num(t.p_value),
+                    method: t.method,
+                    significant: t.p_value < s.alpha,
+                }),
+                Err(e) => Fallible::Err {
+                    error: e.to_string(),
+                },
+            },
+        };
+        let worst = o.worst_trial();
+        let worst_seed = o.trial_seed(worst);
+        let count = |d: &[f64]| d.iter().filter(|v| !v.is_finite()).count();
+        let names = &o.names;
+        Document {
+            schema_version: SCHEMA_VERSION,
+            crate_version: env!("CARGO_PKG_VERSION"),
+            timestamp: since.as_secs(),
+            timestamp_ms: since.as_millis() as u64,
+            time_utc: utc(since.as_secs()),
+            names,
+            settings: SettingsJson {
+                n: s.n,
+                alpha: Num(s.alpha),
+                seed: s.seed,
+                seed_hex: hex(s.seed),
+                seed_source: s.seed_source,
+                metric: s.metric.name(),
+                expect: s.expect,
+                test: s.test,
+                margin: Num(s.margin),
+                stability: s.stability,
+                threads: s.threads,
+            },
+            candidate_format: o.candidate_format,
+            summaries: Summaries {
+                candidate: (&o.summaries.candidate).into(),
+                baseline: (&o.summaries.baseline).into(),
+                differences: (&o.summaries.differences).into(),
+            },
+            ratio_of_means: match &o.ratio_of_means {
+                Ok(r) => Fallible::Ok(RatioJson {
+                    ratio: Num(r.ratio),
+                    lower: Num(r.lower),
+                    upper: Num(r.upper),
+                    confidence: Num(r.confidence),
+                    resamples: r.resamples,
+                    seed: r.seed,
+                    seed_hex: hex(r.seed),
+                }),
+                Err(e) => Fallible::Err {
+                    error: e.to_string(),
+                },
+            },
+            accuracy_test: a.accuracy_test,
+            fallback: a.fallback.as_deref(),
+            tests: Tests(test_rows(a).iter().map(|r| (r.key, test(r))).collect()),
+            hodges_lehmann: match &a.hodges_lehmann {
+                Ok(x) => Fallible::Ok(Estimate { estimate: Num(*x) }),
+                Err(e) => Fallible::Err {
+                    error: e.to_string(),
+                },
+            },
+            verdict: VerdictJson {
+                accuracy: o.verdict.accuracy,
+                equivalence: o.verdict.equivalence,
+                stability: o.verdict.stability,
+                identical: o.verdict.identical,
+                accuracy_sentence: o
+                    .verdict
+                    .accuracy_sentence(&names.candidate, &names.baseline),
+                stability_sentence: o
+                    .verdict
+                    .stability_sentence(&names.candidate, &names.baseline),
+            },
+            passed: o.passed(),
+            non_finite: Pair {
+                candidate: count(&o.delta1),
+                baseline: count(&o.delta2),
+            },
+            worst_trial: Worst {
+                index: worst,
+                seed: worst_seed,
+                seed_hex: hex(worst_seed),
+                candidate_error: Num(o.delta1.get(worst).copied().unwrap_or(f64::NAN)),
+                baseline_error: Num(o.delta2.get(worst).copied().unwrap_or(f64::NAN)),
+            },
+            replay: format!("{}={:#x}", crate::config::ENV_SEED, s.seed),
+            environment: &o.environment,
+            timings: Timings {
+                trials_seconds: Num(o.trial_time.as_secs_f64()),
+                total_seconds: Num(o.elapsed.as_secs_f64()),
+            },
+            files: Files {
+                html: super::INDEX_FILE,
+                deltas: super::DELTAS_FILE,
+                histogram: super::PLOT_FILES[0],
+                boxplot: super::PLOT_FILES[1],
+                qq: super::PLOT_FILES[2],
+                scatter: super::PLOT_FILES[3],
+            },
+        }
+    }
+}
+
+/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, UTC).
+pub(crate) fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_finite_numbers_are_strings() {
+        let v = serde_json::to_value([
+            Num(1.5),
+            Num(f64::INFINITY),
+            Num(f64::NEG_INFINITY),
+            Num(f64::NAN),
+        ])
+        .unwrap();
+        assert_eq!(v.to_string(), r#"[1.5,"inf","-inf","nan"]"#);
+        assert_eq!(number(&v[0]), Some(1.5));
+        assert_eq!(number(&v[1]), Some(f64::INFINITY));
+        assert_eq!(number(&v[2]), Some(f64::NEG_INFINITY));
+        assert!(number(&v[3]).unwrap().is_nan());
+        assert_eq!(number(&serde_json::json!("x")), None);
+    }
+
+    #[test]
+    fn floats_round_trip_exactly() {
+        for x in [0.1, 1e-300, 5e-324, 1.7976931348623157e308, 4.5708e-4] {
+            let s = serde_json::to_string(&Num(x)).unwrap();
+            let back: serde_json::Value = serde_json::from_str(&s).unwrap();
+            assert_eq!(number(&back), Some(x));
+        }
+    }
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_700_000_000), "2023-11-14T22:13:20Z");
+    }
+}

@@ -1,0 +1,231 @@
+//! A progress line for long runs, on standard error.
+//!
+//! Shown only when standard error is a terminal, `CI` is not set, and
+//! `DUAL_DELTA_PROGRESS` is not `0`; otherwise every method does nothing.
+//! Nothing is drawn during the first half second, so short runs stay quiet
+//! even on a terminal; after that the line is redrawn at most ten times a
+//! second, however often [`Progress::inc`] is called and from however many
+//! threads.
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Environment variable that turns the progress line off when `0`.
+pub const ENV_PROGRESS: &str = "DUAL_DELTA_PROGRESS";
+
+/// Nothing is drawn before this much time has passed.
+const QUIET_START: Duration = Duration::from_millis(500);
+/// The line is redrawn at most this often.
+const REDRAW_EVERY: Duration = Duration::from_millis(100);
+
+/// A thread-safe progress counter that draws a line on a terminal.
+///
+/// ```
+/// use dual_delta_runtime::report::progress::Progress;
+///
+/// let progress = Progress::new(1000, "sum_naive");
+/// for _ in 0..1000 {
+///     progress.inc();
+/// }
+/// progress.finish();
+/// ```
+#[derive(Debug)]
+pub struct Progress {
+    inner: Option<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    total: usize,
+    label: String,
+    done: AtomicUsize,
+    start: Instant,
+    /// Milliseconds after `start` of the last redraw (0: never drawn).
+    last_draw_ms: AtomicU64,
+    finished: AtomicBool,
+}
+
+impl Progress {
+    /// A counter of `total` steps named `label`, active only when standard
+    /// error is a terminal, `CI` is unset and `DUAL_DELTA_PROGRESS` is not
+    /// `0`.
+    pub fn new(total: usize, label: &str) -> Progress {
+        let active = enabled(std::io::stderr().is_terminal(), |k| std::env::var(k).ok());
+        if active {
+            Progress::active(total, label)
+        } else {
+            Progress::hidden()
+        }
+    }
+
+    /// A counter that never draws anything.
+    pub fn hidden() -> Progress {
+        Progress { inner: None }
+    }
+
+    fn active(total: usize, label: &str) -> Progress {
+        Progress {
+            inner: Some(Inner {
+                total,
+                label: label.to_owned(),
+                done: AtomicUsize::new(0),
+                start: Instant::now(),
+                last_draw_ms: AtomicU64::new(0),
+                finished: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    /// Whether this counter draws on the terminal.
+    pub fn is_active(&self) -> bool {
+        self.inner.is_some()
+    }
+
+    /// Counts one step done (and redraws the line if it is due).
+    pub fn inc(&self) {
+        let Some(p) = &self.inner else {
+            return;
+        };
+        let done = p.done.fetch_add(1, Ordering::Relaxed) + 1;
+        let elapsed = p.start.elapsed();
+        if elapsed < QUIET_START {
+            return;
+        }
+        let now = elapsed.as_millis() as u64;
+        let last = p.last_draw_ms.load(Ordering::Relaxed);
+        if (last == 0 || now >= last + REDRAW_EVERY.as_millis() as u64)
+            && p.last_draw_ms
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+            && !p.finished.load(Ordering::Relaxed)
+        {
+            draw(&format!(
+                "\r{}\x1b[K",
+                line(&p.label, done, p.total, elapsed)
+            ));
+        }
+    }
+
+    /// Ends the line: erases it, if anything was drawn (the verdict table
+    /// follows). Later calls do nothing.
+    pub fn finish(&self) {
+        let Some(p) = &self.inner else {
+            return;
+        };
+        if p.finished.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        if p.last_draw_ms.load(Ordering::Relaxed) != 0 {
+            draw("\r\x1b[K");
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+fn draw(s: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(s.as_bytes());
+    let _ = err.flush();
+}
+
+/// Whether a progress line is shown: on a terminal, outside CI, and not
+/// turned off with `DUAL_DELTA_PROGRESS=0`.
+pub fn enabled(is_terminal: bool, env: impl Fn(&str) -> Option<String>) -> bool {
+    is_terminal
+        && env("CI").is_none_or(|v| v.is_empty())
+        && env(ENV_PROGRESS).is_none_or(|v| v.trim() != "0")
+}
+
+/// The progress line: `label [#####-----] 512/1000  51%  1.2 s, about 1.1 s left`.
+pub fn line(label: &str, done: usize, total: usize, elapsed: Duration) -> String {
+    const WIDTH: usize = 28;
+    let fraction = if total == 0 {
+        1.0
+    } else {
+        (done as f64 / total as f64).min(1.0)
+    };
+    let filled = (fraction * WIDTH as f64).round() as usize;
+    let secs = elapsed.as_secs_f64();
+    let left = if done > 0 && done < total {
+        let rest = secs / done as f64 * (total - done) as f64;
+        format!(", about {} left", duration(rest))
+    } else {
+        String::new()
+    };
+    let label: String = label.chars().take(40).collect();
+    format!(
+        "{label} [{}{}] {done}/{total} {:>3}%  {}{left}",
+        "#".repeat(filled),
+        "-".repeat(WIDTH - filled),
+        (fraction * 100.0).floor() as u32,
+        duration(secs)
+    )
+}
+
+fn duration(secs: f64) -> String {
+    if secs < 60.0 {
+        format!("{secs:.1} s")
+    } else {
+        let s = secs.round() as u64;
+        format!("{}m{:02}s", s / 60, s % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enabled_only_on_a_terminal_outside_ci() {
+        let none = |_: &str| None;
+        assert!(enabled(true, none));
+        assert!(!enabled(false, none));
+        assert!(!enabled(true, |k: &str| (k == "CI").then(|| "true".to_owned())));
+        assert!(!enabled(true, |k: &str| (k == ENV_PROGRESS).then(|| "0".to_owned())));
+        assert!(enabled(true, |k: &str| (k == ENV_PROGRESS).then(|| "1".to_owned())));
+    }
+
+    #[test]
+    fn the_line() {
+        let l = line("sum", 512, 1024, Duration::from_secs(2));
+        assert!(
+            l.starts_with("sum [##############--------------] 512/1024  50%  2.0 s"),
+            "{l}"
+        );
+        assert!(l.ends_with("about 2.0 s left"), "{l}");
+        let l = line("x", 10, 10, Duration::from_secs(125));
+        assert!(
+            l.contains("100%") && l.contains("2m05s") && !l.contains("left"),
+            "{l}"
+        );
+        assert!(line("x", 0, 0, Duration::ZERO).contains("100%"));
+    }
+
+    #[test]
+    fn hidden_counters_do_nothing_and_are_thread_safe() {
+        let p = Progress::hidden();
+        assert!(!p.is_active());
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| (0..1000).for_each(|_| p.inc()));
+            }
+        });
+        p.finish();
+        // An active counter used from threads, finished before anything was
+        // due, draws nothing and counts everything.
+        let p = Progress::active(4000, "t");
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| (0..1000).for_each(|_| p.inc()));
+            }
+        });
+        assert_eq!(p.inner.as_ref().unwrap().done.load(Ordering::Relaxed), 4000);
+        p.finish();
+    }
+}
