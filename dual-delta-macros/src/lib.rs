@@ -1,7 +1,193 @@
-//! The `#[dual_delta_test]` attribute. (being written)
+//! The `#[dual_delta_test]` attribute of dual-delta.
+//!
+//! Depend on `dual-delta-runtime`, which re-exports the attribute and holds
+//! everything the expansion calls; this crate is not meant to be used alone.
+
+#![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
+
 use proc_macro::TokenStream;
+
+mod codegen;
+mod parse;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
 /// Turns a candidate function into a Dual-Delta test.
+///
+/// The annotated function is the candidate f1: it takes one input by
+/// reference and returns an output. The attribute names the baseline f2 it is
+/// compared with, the high-precision oracle fΩ both are measured against, and
+/// the generator of the random inputs. The test runs N trials, measures the
+/// error of f1 and of f2 against fΩ on each, compares the two paired error
+/// samples statistically, prints a verdict table, and fails unless the
+/// expectation (by default: the candidate is not significantly less accurate)
+/// holds.
+///
+/// ```
+/// use dual_delta_runtime::prelude::*;
+/// use rand::RngExt;
+///
+/// fn random_vec(rng: &mut TrialRng) -> Vec<f32> {
+///     (0..256).map(|_| rng.random_range(0.0f32..1.0)).collect()
+/// }
+/// fn sum_f64(x: &Vec<f32>) -> f64 {
+///     x.iter().map(|&v| f64::from(v)).sum()
+/// }
+/// fn sum_kahan(x: &Vec<f32>) -> f32 {
+///     let (mut sum, mut c) = (0.0f32, 0.0f32);
+///     for &v in x {
+///         let y = v - c;
+///         let t = sum + y;
+///         c = (t - sum) - y;
+///         sum = t;
+///     }
+///     sum
+/// }
+///
+/// #[dual_delta_test(oracle = sum_f64, baseline = sum_kahan, input = random_vec, expect = worse)]
+/// fn sum_naive(x: &Vec<f32>) -> f32 {
+///     x.iter().sum()
+/// }
+/// # fn main() {}
+/// ```
+///
+/// # Keys
+///
+/// Values are Rust expressions where an expression makes sense (paths,
+/// closures, calls), and literals where a number or a name is expected.
+///
+/// | key | value | default |
+/// | --- | --- | --- |
+/// | `oracle` | **required**: the high-precision reference fΩ, `Fn(&I) -> O` | |
+/// | `baseline` | **required**: the implementation f2 the candidate is compared with, `Fn(&I) -> O` | |
+/// | `input` | **required**: the input generator, `Fn(&mut TrialRng) -> I` | |
+/// | `n` | number of trials, an integer literal ≥ 1 | `1000` |
+/// | `seed` | base seed, an integer literal (`u64`, decimal or `0x` hex) | derived from the test's path |
+/// | `alpha` | significance level α, a number literal in (0, 1) | `0.01` |
+/// | `metric` | a built-in metric's name, or an expression `Fn(&[f64], &[f64]) -> f64` | `max_hybrid` |
+/// | `expect` | `no_worse`, `equivalent`, `better` or `worse` | `no_worse` |
+/// | `test` | `wilcoxon`, `sign` or `t` (paired t-test) | `wilcoxon` |
+/// | `margin` | non-inferiority margin δ, a number literal ≥ 0 | `0` |
+/// | `stability` | `no_worse`, `equivalent`, `better` or `worse` | not checked |
+/// | `threads` | threads running trials, an integer literal ≥ 1 | all cores |
+/// | `check` | an extra check of the outcome, `FnOnce(&Outcome) -> Result<(), String>` | none |
+/// | `crate` | the path of the runtime, if renamed | `::dual_delta_runtime` |
+///
+/// - `oracle`, `baseline` and `input` are any expressions: function paths,
+///   closures, calls returning closures. Each output `O` is anything
+///   implementing `Output` (a float, a `Vec`, a slice or an array of floats,
+///   ...), and the three need not have the same type.
+/// - `metric`: `max_hybrid` (`max |y - y′| / (1 + |y′|)`), `mean_hybrid`,
+///   `norm_relative`, `max_absolute`, `max_relative` or `max_ulp` name the
+///   built-in metrics (these names are reserved: a function of yours called
+///   `max_ulp` is not reachable as `metric = max_ulp`; write
+///   `metric = self::max_ulp`). Any other expression is a metric of the
+///   candidate's (or baseline's) output and the oracle's, both widened to
+///   `f64`, and is named in reports as written.
+/// - `expect`: `no_worse` fails only when the candidate is significantly less
+///   accurate than the baseline; `equivalent` passes when no significant
+///   difference is found and the error distributions are indistinguishable
+///   (Kolmogorov-Smirnov); `better` passes only when the candidate is
+///   significantly more accurate; `worse` passes only when it is
+///   significantly less accurate (a test that a bad configuration is caught).
+/// - `margin` δ: the candidate counts as less accurate only when its errors
+///   are significantly larger than `(1 + δ)` times the baseline's.
+/// - `stability`: the same expectations for the variances of the errors
+///   (Pitman-Morgan test).
+/// - `threads = 1` runs the trials one after another, for implementations
+///   that must not run concurrently; results do not depend on it.
+/// - `check`: runs after the verdict has passed, on the whole `Outcome`
+///   (errors, summaries, every test); an `Err(reason)` fails the test with
+///   the reason and the verdict table. For example
+///   `check = |o| if o.summaries.candidate.max < 1e-3 { Ok(()) } else { Err("max error".into()) }`.
+///
+/// # Run-time configuration
+///
+/// Settings are resolved when the test runs, never when it compiles, in this
+/// order: the environment (`DUAL_DELTA_N`, `DUAL_DELTA_SEED`,
+/// `DUAL_DELTA_ALPHA`, `DUAL_DELTA_THREADS`), then the attribute, then the
+/// defaults. A variable that is set but invalid fails the test with a message
+/// naming it. `DUAL_DELTA_SEED` takes the seed a failure prints, so a failing
+/// run can be replayed exactly.
+///
+/// # The candidate
+///
+/// The candidate must be `fn name(x: &Input) -> Output`: exactly one
+/// parameter, taken by shared reference; not a method, not generic, not
+/// `async`, not `unsafe`, and returning a value. Doc comments, `#[ignore]`,
+/// `#[cfg(...)]`, `#[should_panic]` and lint attributes keep working.
+/// Do not add `#[test]`: the attribute already makes the function a test.
+///
+/// The function's name becomes the test's name (`cargo test sum_naive`
+/// selects it), so the candidate cannot be called elsewhere under that name;
+/// to test a function used elsewhere, call it from the body.
+///
+/// # Expansion
+///
+/// ```ignore
+/// #[::dual_delta_runtime::__private::test]
+/// fn sum_naive() {
+///     fn sum_naive(x: &Vec<f32>) -> f32 {
+///         x.iter().sum()
+///     }
+///
+///     #[allow(clippy::needless_update)]
+///     let overrides = ::dual_delta_runtime::__private::Overrides {
+///         expect: ::dual_delta_runtime::__private::Some(
+///             ::dual_delta_runtime::__private::Expect::Worse,
+///         ),
+///         ..::dual_delta_runtime::__private::Default::default()
+///     };
+///     ::dual_delta_runtime::__private::run_test(
+///         ::dual_delta_runtime::__private::TestIdentity {
+///             module_path: ::dual_delta_runtime::__private::module_path!(),
+///             function: "sum_naive",
+///             baseline: ::dual_delta_runtime::__private::stringify!(sum_kahan),
+///             oracle: ::dual_delta_runtime::__private::stringify!(sum_f64),
+///             input: ::dual_delta_runtime::__private::stringify!(random_vec),
+///             file: ::dual_delta_runtime::__private::file!(),
+///             line: ::dual_delta_runtime::__private::line!(),
+///         },
+///         overrides,
+///         sum_naive,
+///         sum_kahan,
+///         sum_f64,
+///         random_vec,
+///     );
+/// }
+/// ```
+///
+/// Mistakes in the attribute or the signature are compile errors pointing at
+/// the offending token, all reported at once; the function is then emitted
+/// unchanged next to the errors.
 #[proc_macro_attribute]
-pub fn dual_delta_test(_args: TokenStream, item: TokenStream) -> TokenStream {
-    item
+pub fn dual_delta_test(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand(args.into(), item.into()).into()
+}
+
+/// The attribute on `proc_macro2` tokens, for unit tests.
+fn expand(
+    args: proc_macro2::TokenStream,
+    item: proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    let function: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            let e = syn::Error::new(
+                e.span(),
+                format!("`#[dual_delta_test]` goes on a function: {e}"),
+            );
+            return codegen::with_errors(e, item);
+        }
+    };
+    let mut errors = validate::Errors::default();
+    let config = errors.check(parse::args(args).and_then(validate::config));
+    errors.check(validate::candidate(&function));
+    match (errors.finish(), config) {
+        (Ok(()), Some(config)) => codegen::test(config, function),
+        (Err(e), _) => codegen::with_errors(e, item),
+        (Ok(()), None) => unreachable!("an invalid configuration has errors"),
+    }
 }

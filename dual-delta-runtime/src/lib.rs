@@ -23,8 +23,10 @@
 pub mod config;
 mod environment;
 mod error;
+pub mod generate;
 mod harness;
 pub mod metric;
+pub mod oracle;
 mod output;
 pub mod report;
 mod rng;
@@ -46,8 +48,8 @@ pub use dual_delta_macros::dual_delta_test;
 /// Everything a test file needs.
 pub mod prelude {
     pub use crate::{
-        Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, NumberFormat, Output,
-        Stability, TrialRng, dual_delta_test,
+        Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, NumberFormat, Outcome,
+        Output, Stability, TrialRng, dual_delta_test,
     };
 }
 
@@ -57,12 +59,21 @@ pub mod __private {
     pub use crate::config::Overrides;
     pub use crate::metric::Metric;
     pub use crate::verdict::{AccuracyTest, Expect};
+    pub use core::default::Default;
     pub use core::option::Option::{None, Some};
+    /// The built-in `#[test]`, named by path so that another `test`
+    /// attribute in scope (`use tokio::test;`) cannot replace it.
+    pub use core::prelude::v1::test;
     pub use core::{file, line, module_path, stringify};
 
-    use crate::harness::{DualDelta, Names};
+    use crate::harness::{DualDelta, Names, Outcome};
     use crate::output::Output;
     use crate::rng::TrialRng;
+
+    /// The check of a test without `check = ...`: always passes.
+    pub fn no_check(_: &Outcome) -> Result<(), String> {
+        Ok(())
+    }
 
     /// Where an annotated test is and what it calls.
     #[derive(Debug)]
@@ -87,14 +98,17 @@ pub mod __private {
     /// over defaults), runs the trials, prints the table, writes the report,
     /// and panics with the failure message unless the expectations hold.
     #[track_caller]
-    pub fn run_test<I, C, B, O, G, O1, O2, OO>(
+    #[allow(clippy::too_many_arguments)] // each is one expression of the attribute
+    pub fn run_test<I, C, B, O, G, O1, O2, OO, K>(
         id: TestIdentity,
         overrides: Overrides,
         candidate: C,
         baseline: B,
         oracle: O,
         input: G,
+        check: K,
     ) where
+        K: FnOnce(&Outcome) -> Result<(), String>,
         C: Fn(&I) -> O1 + Sync,
         B: Fn(&I) -> O2 + Sync,
         O: Fn(&I) -> OO + Sync,
@@ -130,14 +144,21 @@ pub mod __private {
         };
         let report = crate::report::write(&outcome);
         let report_path = report.as_ref().ok().map(|p| p.as_path());
-        if outcome.passed() {
-            println!("{}", crate::report::terminal::table(&outcome, report_path));
-        } else {
-            let mut message = crate::report::terminal::failure(&outcome, report_path);
-            if let Err(e) = &report {
-                message.push_str(&format!("  (report not written: {e})\n"));
-            }
-            panic!("{message}");
+        let unwritten = match &report {
+            Err(e) => format!("  (report not written: {e})\n"),
+            Ok(_) => String::new(),
+        };
+        if !outcome.passed() {
+            let message = crate::report::terminal::failure(&outcome, report_path);
+            panic!("{message}{unwritten}");
         }
+        let table = crate::report::terminal::table(&outcome, report_path);
+        if let Err(reason) = check(&outcome) {
+            panic!(
+                "dual-delta test `{}` failed its check: {reason}\n{table}{unwritten}",
+                outcome.names.test
+            );
+        }
+        println!("{table}");
     }
 }

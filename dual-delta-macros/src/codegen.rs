@@ -1,0 +1,176 @@
+//! Emits the test function.
+//!
+//! The expansion only names the runtime through `<crate>::__private` and holds
+//! no logic of its own: it hands the candidate, the three expressions and the
+//! attribute's settings to `__private::run_test`, which resolves the settings
+//! (environment over attribute over defaults), runs the trials and decides.
+
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{Expr, ItemFn, Path};
+
+use crate::validate::{Config, MetricChoice, Overrides};
+
+/// The default path of the runtime.
+fn default_crate() -> Path {
+    syn::parse_quote!(::dual_delta_runtime)
+}
+
+/// The `#[test]` function running `f` as the candidate.
+pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
+    let Config {
+        oracle,
+        baseline,
+        input,
+        overrides,
+        check,
+        krate,
+    } = config;
+    let Overrides {
+        n,
+        seed,
+        alpha,
+        metric,
+        expect,
+        test,
+        margin,
+        stability,
+        threads,
+    } = overrides;
+    let krate = krate.unwrap_or_else(default_crate);
+    let private = quote!(#krate::__private);
+    let some = |value: &dyn ToTokens| {
+        let span = value.span();
+        quote_spanned!(span=> #private::Some(#value))
+    };
+
+    let metric = metric.map(|m| match m {
+        MetricChoice::BuiltIn(variant) => some(&quote!(#private::Metric::#variant)),
+        MetricChoice::Custom(expr) => {
+            // Spanned at the expression, so that a metric of the wrong type
+            // is reported there rather than at the whole attribute.
+            let span = expr.span();
+            let custom = respan(quote!(#private::Metric::custom), span);
+            let name = display(&expr);
+            some(&quote_spanned! {span=>
+                #custom(#name, #expr)
+            })
+        }
+    });
+    let expect = expect.map(|v| some(&quote!(#private::Expect::#v)));
+    let test = test.map(|v| some(&quote!(#private::AccuracyTest::#v)));
+    let stability = stability.map(|v| some(&quote!(#private::Expect::#v)));
+    let settings = [
+        ("n", n.map(|v| some(&v))),
+        ("seed", seed.map(|v| some(&v))),
+        ("alpha", alpha.map(|v| some(&v))),
+        ("metric", metric),
+        ("expect", expect),
+        ("test", test),
+        ("margin", margin.map(|v| some(&v))),
+        ("stability", stability),
+        ("threads", threads.map(|v| some(&v))),
+    ];
+    let fields = settings.into_iter().filter_map(|(key, value)| {
+        let key = syn::Ident::new(key, Span::call_site());
+        value.map(|value| quote!(#key: #value))
+    });
+
+    let ItemFn {
+        attrs,
+        vis,
+        sig,
+        block,
+        ..
+    } = f;
+    let check = match check {
+        // Spanned at the expression: a check of the wrong type is reported
+        // there.
+        Some(expr) => quote_spanned!(expr.span()=> #expr),
+        None => quote!(#private::no_check),
+    };
+    let [baseline_name, oracle_name, input_name] = [&baseline, &oracle, &input].map(display);
+    let name = &sig.ident;
+    let function = name.unraw().to_string();
+    // Local-variable hygiene: never shadows a user item named `overrides`.
+    let overrides = syn::Ident::new("overrides", Span::mixed_site());
+    quote! {
+        #(#attrs)*
+        #[#private::test]
+        #vis fn #name() {
+            #sig #block
+
+            // Every field may be set, which makes the update needless.
+            #[allow(clippy::needless_update)]
+            let #overrides = #private::Overrides {
+                #(#fields,)*
+                ..#private::Default::default()
+            };
+            #private::run_test(
+                #private::TestIdentity {
+                    module_path: #private::module_path!(),
+                    function: #function,
+                    baseline: #baseline_name,
+                    oracle: #oracle_name,
+                    input: #input_name,
+                    file: #private::file!(),
+                    line: #private::line!(),
+                },
+                #overrides,
+                #name,
+                #baseline,
+                #oracle,
+                #input,
+                #check,
+            );
+        }
+    }
+}
+
+/// An expression as reports name it: as written, formatted the way rustfmt
+/// would on one line (`|x: &Vec<f32>| sum_f64(x)`, not the token stream's
+/// `| x : & Vec < f32 > | sum_f64 (x)`).
+fn display(expr: &Expr) -> String {
+    if let Expr::Path(p) = expr
+        && p.qself.is_none()
+    {
+        return p.path.to_token_stream().to_string().replace(' ', "");
+    }
+    let file: syn::File = syn::parse_quote!(const _: () = #expr;);
+    let text = prettyplease::unparse(&file);
+    let text = text
+        .trim()
+        .strip_prefix("const _: () = ")
+        .and_then(|t| t.strip_suffix(';'))
+        .unwrap_or(&text);
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let TokenTree::Group(g) = &tree {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tree = TokenTree::Group(group);
+            }
+            tree.set_span(span);
+            tree
+        })
+        .collect()
+}
+
+/// The errors, followed by the function as written so that an IDE still
+/// analyses its body.
+pub(crate) fn with_errors(errors: syn::Error, item: TokenStream) -> TokenStream {
+    let errors = errors.into_compile_error();
+    quote! {
+        #errors
+        #[allow(dead_code)]
+        #item
+    }
+}

@@ -1,0 +1,905 @@
+//! Checks the attribute's arguments and the candidate's signature.
+//!
+//! Every mistake becomes a `syn::Error` spanned at the offending token, and
+//! all of them are collected, so that one compilation reports everything.
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{Expr, FnArg, Ident, ItemFn, Lit, LitInt, Path, ReturnType, Safety, Type};
+
+use crate::parse::Arg;
+
+/// Every key, in the order the documentation lists them.
+pub(crate) const KEYS: [&str; 14] = [
+    "oracle",
+    "baseline",
+    "input",
+    "n",
+    "seed",
+    "alpha",
+    "metric",
+    "expect",
+    "test",
+    "margin",
+    "stability",
+    "threads",
+    "check",
+    "crate",
+];
+
+/// The required keys and what each one is, for "missing key" errors.
+const REQUIRED: [(&str, &str); 3] = [
+    (
+        "oracle",
+        "the high-precision reference, a function `Fn(&I) -> O`",
+    ),
+    (
+        "baseline",
+        "the implementation the candidate is compared with, a function `Fn(&I) -> O`",
+    ),
+    (
+        "input",
+        "the input generator, a function `Fn(&mut TrialRng) -> I`",
+    ),
+];
+
+/// `expect` and `stability` values and their `Expect` variants.
+pub(crate) const EXPECTATIONS: [(&str, &str); 4] = [
+    ("no_worse", "NoWorse"),
+    ("equivalent", "Equivalent"),
+    ("better", "Better"),
+    ("worse", "Worse"),
+];
+
+/// `test` values and their `AccuracyTest` variants.
+pub(crate) const TESTS: [(&str, &str); 3] =
+    [("wilcoxon", "Wilcoxon"), ("sign", "Sign"), ("t", "PairedT")];
+
+/// Built-in metric names and their `Metric` variants.
+pub(crate) const METRICS: [(&str, &str); 6] = [
+    ("max_hybrid", "MaxHybrid"),
+    ("mean_hybrid", "MeanHybrid"),
+    ("norm_relative", "NormRelative"),
+    ("max_absolute", "MaxAbsolute"),
+    ("max_relative", "MaxRelative"),
+    ("max_ulp", "MaxUlp"),
+];
+
+/// Errors collected so far.
+#[derive(Default)]
+pub(crate) struct Errors(Option<syn::Error>);
+
+impl Errors {
+    /// Adds an error.
+    pub(crate) fn push(&mut self, error: syn::Error) {
+        match &mut self.0 {
+            Some(all) => all.combine(error),
+            None => self.0 = Some(error),
+        }
+    }
+
+    /// Adds the error of `result`, if any, and returns its value.
+    pub(crate) fn check<T>(&mut self, result: syn::Result<T>) -> Option<T> {
+        result.map_err(|e| self.push(e)).ok()
+    }
+
+    /// All errors as one, or `Ok` when there were none.
+    pub(crate) fn finish(self) -> syn::Result<()> {
+        self.0.map_or(Ok(()), Err)
+    }
+}
+
+/// The attribute's settings, validated.
+pub(crate) struct Config {
+    /// `oracle = ...`, as written.
+    pub(crate) oracle: Expr,
+    /// `baseline = ...`, as written.
+    pub(crate) baseline: Expr,
+    /// `input = ...`, as written.
+    pub(crate) input: Expr,
+    /// The optional settings, as the runtime's `Overrides` takes them.
+    pub(crate) overrides: Overrides,
+    /// `check = ...`: an extra check of the outcome, as written.
+    pub(crate) check: Option<Expr>,
+    /// `crate = ...`: the path of the runtime.
+    pub(crate) krate: Option<Path>,
+}
+
+/// The optional settings; the field names are those of the runtime's
+/// `Overrides`.
+#[derive(Default)]
+pub(crate) struct Overrides {
+    /// `n = ...`, as a `usize` literal.
+    pub(crate) n: Option<LitInt>,
+    /// `seed = ...`, as a `u64` literal.
+    pub(crate) seed: Option<LitInt>,
+    /// `alpha = ...`, as an `f64` literal.
+    pub(crate) alpha: Option<Literal>,
+    /// `metric = ...`.
+    pub(crate) metric: Option<MetricChoice>,
+    /// `expect = ...`: the `Expect` variant.
+    pub(crate) expect: Option<Ident>,
+    /// `test = ...`: the `AccuracyTest` variant.
+    pub(crate) test: Option<Ident>,
+    /// `margin = ...`, as an `f64` literal.
+    pub(crate) margin: Option<Literal>,
+    /// `stability = ...`: the `Expect` variant.
+    pub(crate) stability: Option<Ident>,
+    /// `threads = ...`, as a `usize` literal.
+    pub(crate) threads: Option<LitInt>,
+}
+
+/// The `metric` setting.
+pub(crate) enum MetricChoice {
+    /// A built-in metric: the `Metric` variant.
+    BuiltIn(Ident),
+    /// Any other expression: a user metric `Fn(&[f64], &[f64]) -> f64`.
+    Custom(Expr),
+}
+
+/// Settings collected from the arguments, before the required keys are
+/// checked.
+#[derive(Default)]
+struct Builder {
+    oracle: Option<Expr>,
+    baseline: Option<Expr>,
+    input: Option<Expr>,
+    overrides: Overrides,
+    check: Option<Expr>,
+    krate: Option<Path>,
+}
+
+impl Builder {
+    /// Sets `key`, a known key seen for the first time.
+    fn set(&mut self, key: &Ident, value: Expr) -> syn::Result<()> {
+        let o = &mut self.overrides;
+        match key.to_string().as_str() {
+            "oracle" => self.oracle = Some(value),
+            "baseline" => self.baseline = Some(value),
+            "input" => self.input = Some(value),
+            "n" => o.n = Some(positive_int(key, &value, "1000")?),
+            "seed" => o.seed = Some(seed(&value)?),
+            "alpha" => o.alpha = Some(alpha(&value)?),
+            "metric" => o.metric = Some(metric(value)?),
+            "expect" => o.expect = Some(choice(key, &value, "expectation", &EXPECTATIONS)?),
+            "test" => o.test = Some(choice(key, &value, "test", &TESTS)?),
+            "margin" => o.margin = Some(margin(&value)?),
+            "stability" => o.stability = Some(choice(key, &value, "expectation", &EXPECTATIONS)?),
+            "threads" => o.threads = Some(positive_int(key, &value, "1")?),
+            "check" => self.check = Some(value),
+            "crate" => self.krate = Some(krate(&value)?),
+            _ => unreachable!("`{key}` is in KEYS"),
+        }
+        Ok(())
+    }
+}
+
+/// Validates the arguments, reporting every mistake at once.
+pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
+    let mut errors = Errors::default();
+    let mut builder = Builder::default();
+    let mut seen: Vec<String> = Vec::new();
+    for Arg { key, value } in args {
+        let name = key.to_string();
+        if !KEYS.contains(&name.as_str()) {
+            errors.push(unknown_key(&key));
+            continue;
+        }
+        if seen.contains(&name) {
+            errors.push(syn::Error::new(
+                key.span(),
+                format!("`{name}` set multiple times"),
+            ));
+            continue;
+        }
+        seen.push(name);
+        errors.check(builder.set(&key, value));
+    }
+
+    let present = [&builder.oracle, &builder.baseline, &builder.input];
+    for ((key, what), value) in REQUIRED.iter().zip(present) {
+        if value.is_none() {
+            errors.push(syn::Error::new(
+                Span::call_site(),
+                format!("missing `{key} = ...`: {what}"),
+            ));
+        }
+    }
+    errors.finish()?;
+
+    match builder {
+        Builder {
+            oracle: Some(oracle),
+            baseline: Some(baseline),
+            input: Some(input),
+            overrides,
+            check,
+            krate,
+        } => Ok(Config {
+            oracle,
+            baseline,
+            input,
+            overrides,
+            check,
+            krate,
+        }),
+        _ => unreachable!("missing required keys are reported above"),
+    }
+}
+
+fn unknown_key(key: &Ident) -> syn::Error {
+    let name = key.to_string();
+    let valid = KEYS.map(|k| format!("`{k}`")).join(", ");
+    let hint = KEYS
+        .iter()
+        .filter(|k| {
+            let tolerance = match k.len() {
+                1 => 0,
+                2..=4 => 1,
+                _ => 2,
+            };
+            edit_distance(k, &name) <= tolerance
+        })
+        .min_by_key(|k| edit_distance(k, &name))
+        .map(|k| format!(" (did you mean `{k}`?)"))
+        .unwrap_or_default();
+    syn::Error::new(
+        key.span(),
+        format!("unknown key `{name}`{hint}; the keys are {valid}"),
+    )
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// The expression without invisible groups (from `macro_rules!`
+/// substitutions).
+fn ungroup(mut expr: &Expr) -> &Expr {
+    while let Expr::Group(g) = expr {
+        expr = &g.expr;
+    }
+    expr
+}
+
+/// The value of a number literal, possibly negated.
+fn number(expr: &Expr) -> Option<f64> {
+    match ungroup(expr) {
+        Expr::Lit(e) => match &e.lit {
+            Lit::Int(i) => i.base10_parse().ok(),
+            Lit::Float(f) => f.base10_parse().ok(),
+            _ => None,
+        },
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => number(&u.expr).map(|v| -v),
+        _ => None,
+    }
+}
+
+/// The integer literal `expr` is, if it is one.
+fn int_literal(expr: &Expr) -> Option<&LitInt> {
+    match ungroup(expr) {
+        Expr::Lit(e) => match &e.lit {
+            Lit::Int(i) => Some(i),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `lit` with its suffix replaced by `suffix`, keeping its digits (`0x`,
+/// underscores) and span.
+fn with_suffix(lit: &LitInt, suffix: &str) -> LitInt {
+    let text = lit.to_string();
+    let digits = text.strip_suffix(lit.suffix()).unwrap_or(&text);
+    LitInt::new(&format!("{digits}{suffix}"), lit.span())
+}
+
+fn float_literal(value: f64, span: Span) -> Literal {
+    let mut lit = Literal::f64_suffixed(value);
+    lit.set_span(span);
+    lit
+}
+
+/// `n` and `threads`: a whole number, at least 1.
+fn positive_int(key: &Ident, value: &Expr, example: &str) -> syn::Result<LitInt> {
+    let Some(lit) = int_literal(value) else {
+        return Err(spanned(
+            value,
+            format!("`{key}` must be an integer literal, such as `{key} = {example}`"),
+        ));
+    };
+    match lit.base10_parse::<usize>() {
+        Ok(0) => Err(syn::Error::new(
+            lit.span(),
+            format!("`{key}` must be at least 1"),
+        )),
+        Ok(_) => Ok(with_suffix(lit, "usize")),
+        Err(_) => Err(syn::Error::new(
+            lit.span(),
+            format!("`{key}` must fit in a `usize`"),
+        )),
+    }
+}
+
+fn seed(value: &Expr) -> syn::Result<LitInt> {
+    let lit = int_literal(value).filter(|lit| lit.base10_parse::<u64>().is_ok());
+    lit.map(|lit| with_suffix(lit, "u64")).ok_or_else(|| {
+        spanned(
+            value,
+            "`seed` must be an integer literal that fits in a `u64`, such as `seed = 42` \
+             or `seed = 0x2a`",
+        )
+    })
+}
+
+fn alpha(value: &Expr) -> syn::Result<Literal> {
+    match number(value) {
+        Some(a) if a > 0.0 && a < 1.0 => Ok(float_literal(a, value.span())),
+        Some(_) => Err(spanned(
+            value,
+            "`alpha` must be strictly between 0 and 1, such as `alpha = 0.01`",
+        )),
+        None => Err(spanned(
+            value,
+            "`alpha` must be a number literal strictly between 0 and 1, such as `alpha = 0.01`",
+        )),
+    }
+}
+
+fn margin(value: &Expr) -> syn::Result<Literal> {
+    match number(value) {
+        Some(m) if m >= 0.0 && m.is_finite() => Ok(float_literal(m, value.span())),
+        _ => Err(spanned(
+            value,
+            "`margin` must be a number literal >= 0, such as `margin = 0.1`",
+        )),
+    }
+}
+
+/// `expect`, `stability` and `test`: one of a few names, as an identifier.
+fn choice(
+    key: &Ident,
+    value: &Expr,
+    what: &str,
+    choices: &[(&str, &'static str)],
+) -> syn::Result<Ident> {
+    let names = choices
+        .iter()
+        .map(|(name, _)| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let Expr::Path(path) = ungroup(value) else {
+        return Err(spanned(value, format!("`{key}` must be one of {names}")));
+    };
+    let Some(ident) = path.path.get_ident().filter(|_| path.qself.is_none()) else {
+        return Err(spanned(value, format!("`{key}` must be one of {names}")));
+    };
+    let name = ident.to_string();
+    match choices.iter().find(|(n, _)| *n == name) {
+        Some((_, variant)) => Ok(Ident::new(variant, ident.span())),
+        None => Err(syn::Error::new(
+            ident.span(),
+            format!("unknown {what} `{name}`; expected one of {names}"),
+        )),
+    }
+}
+
+fn metric(value: Expr) -> syn::Result<MetricChoice> {
+    if let Expr::Path(path) = ungroup(&value)
+        && let Some(ident) = path.path.get_ident().filter(|_| path.qself.is_none())
+        && let Some((_, variant)) = METRICS.iter().find(|(name, _)| ident == name)
+    {
+        return Ok(MetricChoice::BuiltIn(Ident::new(variant, ident.span())));
+    }
+    if let Expr::Lit(e) = ungroup(&value)
+        && let Lit::Str(s) = &e.lit
+    {
+        let names = METRICS.map(|(n, _)| format!("`{n}`")).join(", ");
+        return Err(syn::Error::new(
+            s.span(),
+            format!(
+                "`metric` is a built-in metric's name without quotes ({names}) or a function \
+                 `Fn(&[f64], &[f64]) -> f64`, not a string"
+            ),
+        ));
+    }
+    Ok(MetricChoice::Custom(value))
+}
+
+fn krate(value: &Expr) -> syn::Result<Path> {
+    match ungroup(value) {
+        Expr::Path(p) if p.qself.is_none() && p.attrs.is_empty() => Ok(p.path.clone()),
+        _ => Err(spanned(
+            value,
+            "`crate` must be the path of the runtime crate, such as `crate = ::dual_delta_runtime`",
+        )),
+    }
+}
+
+/// An error spanning `tokens`.
+fn spanned(tokens: impl ToTokens, message: impl std::fmt::Display) -> syn::Error {
+    syn::Error::new_spanned(tokens, message)
+}
+
+/// Checks that `f` can be a candidate: `fn name(x: &Input) -> Output`, not
+/// generic, not `async`, not `unsafe`, not already a `#[test]`.
+pub(crate) fn candidate(f: &ItemFn) -> syn::Result<()> {
+    let sig = &f.sig;
+    let mut errors = Errors::default();
+
+    for attr in &f.attrs {
+        let path = attr.path();
+        if path.segments.last().is_some_and(|s| s.ident == "test") {
+            let written = path.to_token_stream().to_string().replace(' ', "");
+            errors.push(spanned(
+                attr,
+                format!(
+                    "`#[dual_delta_test]` already makes this function a test: remove `#[{written}]`"
+                ),
+            ));
+        }
+    }
+    if let Some(token) = &sig.asyncness {
+        errors.push(spanned(
+            token,
+            "the candidate cannot be `async`: every trial calls it synchronously",
+        ));
+    }
+    if let Safety::Unsafe(token) = &sig.safety {
+        errors.push(spanned(
+            token,
+            "the candidate cannot be `unsafe`: every trial calls it as a safe function",
+        ));
+    }
+    if !sig.generics.params.is_empty() {
+        errors.push(spanned(
+            &sig.generics,
+            "the candidate cannot be generic: the test calls it on one concrete input type",
+        ));
+    }
+    if let Some(clause) = &sig.generics.where_clause {
+        errors.push(spanned(
+            clause,
+            "the candidate cannot have a `where` clause: the test calls it on one concrete \
+             input type",
+        ));
+    }
+
+    if sig.inputs.is_empty() {
+        errors.push(syn::Error::new(
+            sig.paren_token.span.join(),
+            "the candidate takes one parameter, its input by reference: \
+             `fn name(x: &Input) -> Output`",
+        ));
+    }
+    for input in &sig.inputs {
+        if let FnArg::Receiver(receiver) = input {
+            errors.push(spanned(
+                receiver,
+                "the candidate is a free function, not a method: \
+                 `fn name(x: &Input) -> Output` without `self`",
+            ));
+        }
+    }
+    let typed: Vec<_> = sig
+        .inputs
+        .iter()
+        .filter(|input| matches!(input, FnArg::Typed(_)))
+        .collect();
+    if typed.len() > 1 {
+        let extra: TokenStream = typed[1..]
+            .iter()
+            .flat_map(|a| a.to_token_stream())
+            .collect();
+        errors.push(spanned(
+            extra,
+            format!(
+                "the candidate takes exactly one parameter, its input, but has {}: \
+                 put several values in one input type, such as `x: &(A, B)`",
+                typed.len()
+            ),
+        ));
+    }
+    if let Some(FnArg::Typed(param)) = typed.first() {
+        check_input_type(&param.ty, &mut errors);
+    }
+
+    match &sig.output {
+        ReturnType::Default => errors.push(syn::Error::new(
+            sig.paren_token.span.close(),
+            "the candidate must return its output, such as `-> Vec<f32>`; \
+             without a return type it returns `()`",
+        )),
+        ReturnType::Type(_, ty) if is_unit(ty) => errors.push(spanned(
+            ty,
+            "the candidate must return its output, such as `-> Vec<f32>`, not `()`",
+        )),
+        ReturnType::Type(..) => {}
+    }
+    errors.finish()
+}
+
+fn ungroup_type(mut ty: &Type) -> &Type {
+    loop {
+        match ty {
+            Type::Group(g) => ty = &g.elem,
+            Type::Paren(p) => ty = &p.elem,
+            _ => return ty,
+        }
+    }
+}
+
+fn is_unit(ty: &Type) -> bool {
+    matches!(ungroup_type(ty), Type::Tuple(t) if t.elems.is_empty())
+}
+
+/// The input must be `&Input`, with `Input` a concrete type.
+fn check_input_type(ty: &Type, errors: &mut Errors) {
+    match ungroup_type(ty) {
+        Type::Reference(r) if r.mutability.is_some() => errors.push(spanned(
+            ty,
+            "the candidate takes its input by shared reference (`&Input`), not `&mut`",
+        )),
+        Type::Reference(r) => {
+            if let Type::ImplTrait(_) = ungroup_type(&r.elem) {
+                errors.push(spanned(
+                    &r.elem,
+                    "the candidate cannot be generic: give its input a concrete type, \
+                     not `impl Trait`",
+                ));
+            }
+        }
+        _ => errors.push(spanned(
+            ty,
+            "the candidate takes its input by reference: `&Input`, such as `x: &Vec<f32>`",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    use super::*;
+
+    fn config_of(tokens: TokenStream) -> syn::Result<Config> {
+        config(crate::parse::args(tokens)?)
+    }
+
+    /// Every error message, in order.
+    fn messages(result: syn::Result<impl Sized>) -> Vec<String> {
+        match result {
+            Ok(_) => Vec::new(),
+            Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    fn config_errors(tokens: TokenStream) -> Vec<String> {
+        messages(config_of(tokens))
+    }
+
+    fn candidate_errors(item: TokenStream) -> Vec<String> {
+        messages(candidate(&syn::parse2(item).unwrap()))
+    }
+
+    const REQUIRED_KEYS: fn() -> TokenStream = || quote!(oracle = o, baseline = b, input = i,);
+
+    #[test]
+    fn a_full_configuration() {
+        let required = REQUIRED_KEYS();
+        let c = config_of(quote!(
+            #required n = 1_000, seed = 0xdead_beef, alpha = 0.05, metric = max_ulp,
+            expect = worse, test = t, margin = 1, stability = better, threads = 1,
+            crate = ::rt,
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.krate.unwrap().to_token_stream().to_string(), ":: rt");
+        let o = c.overrides;
+        assert_eq!(o.n.unwrap().to_string(), "1_000usize");
+        assert_eq!(o.seed.unwrap().to_string(), "0xdead_beefu64");
+        assert_eq!(o.alpha.unwrap().to_string(), "0.05f64");
+        assert!(matches!(o.metric, Some(MetricChoice::BuiltIn(v)) if v == "MaxUlp"));
+        assert_eq!(o.expect.unwrap(), "Worse");
+        assert_eq!(o.test.unwrap(), "PairedT");
+        assert_eq!(o.margin.unwrap().to_string(), "1f64");
+        assert_eq!(o.stability.unwrap(), "Better");
+        assert_eq!(o.threads.unwrap().to_string(), "1usize");
+    }
+
+    #[test]
+    fn only_the_required_keys() {
+        let c = config_of(REQUIRED_KEYS()).unwrap_or_else(|e| panic!("{e}"));
+        let o = c.overrides;
+        assert!(o.n.is_none() && o.seed.is_none() && o.alpha.is_none() && o.margin.is_none());
+        assert!(o.metric.is_none() && o.expect.is_none() && o.test.is_none());
+        assert!(o.stability.is_none() && o.threads.is_none() && c.krate.is_none());
+    }
+
+    #[test]
+    fn suffixes_are_normalised() {
+        let required = REQUIRED_KEYS();
+        let c = config_of(quote!(#required n = 50u32, seed = 7u8)).unwrap();
+        assert_eq!(c.overrides.n.unwrap().to_string(), "50usize");
+        assert_eq!(c.overrides.seed.unwrap().to_string(), "7u64");
+    }
+
+    #[test]
+    fn a_metric_expression_is_custom() {
+        let required = REQUIRED_KEYS();
+        for metric in [quote!(my_metric), quote!(|y, o| 0.0), quote!(m::max_ulp)] {
+            let c = config_of(quote!(#required metric = #metric)).unwrap();
+            assert!(
+                matches!(c.overrides.metric, Some(MetricChoice::Custom(_))),
+                "{metric}"
+            );
+        }
+    }
+
+    #[test]
+    fn missing_keys_are_all_reported() {
+        assert_eq!(
+            config_errors(quote!()),
+            [
+                "missing `oracle = ...`: the high-precision reference, a function `Fn(&I) -> O`",
+                "missing `baseline = ...`: the implementation the candidate is compared with, \
+                 a function `Fn(&I) -> O`",
+                "missing `input = ...`: the input generator, a function \
+                 `Fn(&mut TrialRng) -> I`",
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_and_duplicate_keys() {
+        let required = REQUIRED_KEYS();
+        let errors = config_errors(quote!(#required aplha = 0.1, n = 5, n = 6, fast = true));
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(errors[0].starts_with(
+            "unknown key `aplha` (did you mean `alpha`?); the keys are `oracle`, `baseline`"
+        ));
+        assert!(errors[0].ends_with("`threads`, `check`, `crate`"), "{}", errors[0]);
+        assert_eq!(errors[1], "`n` set multiple times");
+        assert!(errors[2].starts_with("unknown key `fast`; the keys are"));
+    }
+
+    #[test]
+    fn bad_values_are_all_reported() {
+        let required = REQUIRED_KEYS();
+        let errors = config_errors(quote!(
+            #required n = 0, seed = -1, alpha = 1.0, expect = great, test = z,
+            margin = -0.5, stability = 3, threads = N, metric = "max_ulp", crate = 1,
+        ));
+        assert_eq!(
+            errors,
+            [
+                "`n` must be at least 1",
+                "`seed` must be an integer literal that fits in a `u64`, such as `seed = 42` \
+                 or `seed = 0x2a`",
+                "`alpha` must be strictly between 0 and 1, such as `alpha = 0.01`",
+                "unknown expectation `great`; expected one of `no_worse`, `equivalent`, \
+                 `better`, `worse`",
+                "unknown test `z`; expected one of `wilcoxon`, `sign`, `t`",
+                "`margin` must be a number literal >= 0, such as `margin = 0.1`",
+                "`stability` must be one of `no_worse`, `equivalent`, `better`, `worse`",
+                "`threads` must be an integer literal, such as `threads = 1`",
+                "`metric` is a built-in metric's name without quotes (`max_hybrid`, \
+                 `mean_hybrid`, `norm_relative`, `max_absolute`, `max_relative`, `max_ulp`) \
+                 or a function `Fn(&[f64], &[f64]) -> f64`, not a string",
+                "`crate` must be the path of the runtime crate, such as \
+                 `crate = ::dual_delta_runtime`",
+            ]
+        );
+    }
+
+    #[test]
+    fn number_edge_cases() {
+        let required = REQUIRED_KEYS();
+        let errs = |t: TokenStream| config_errors(quote!(#required #t));
+        assert_eq!(errs(quote!(alpha = 0)).len(), 1);
+        assert_eq!(errs(quote!(alpha = -0.5)).len(), 1);
+        assert_eq!(errs(quote!(alpha = ALPHA)).len(), 1);
+        assert!(errs(quote!(alpha = 0.999)).is_empty());
+        assert!(errs(quote!(margin = 0)).is_empty());
+        assert!(errs(quote!(margin = 2.5e-1)).is_empty());
+        assert_eq!(errs(quote!(n = 1e3)).len(), 1);
+        assert_eq!(errs(quote!(n = -5)).len(), 1);
+        assert_eq!(
+            errs(quote!(n = 99999999999999999999999)),
+            ["`n` must fit in a `usize`"]
+        );
+        assert_eq!(errs(quote!(seed = 18446744073709551616)).len(), 1);
+        assert!(errs(quote!(seed = 18446744073709551615)).is_empty());
+    }
+
+    #[test]
+    fn a_good_candidate() {
+        assert!(
+            candidate_errors(quote!(
+                fn f(x: &Vec<f32>) -> f32 {
+                    0.0
+                }
+            ))
+            .is_empty()
+        );
+        assert!(
+            candidate_errors(quote!(
+                pub fn f(_: &[f32; 4]) -> impl Output {
+                    0.0
+                }
+            ))
+            .is_empty()
+        );
+        assert!(
+            candidate_errors(quote!(
+                #[doc = "d"]
+                #[ignore]
+                const fn f(x: &u8) -> f32 {
+                    0.0
+                }
+            ))
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn signature_mistakes() {
+        let one = |item: TokenStream| {
+            let e = candidate_errors(item);
+            assert_eq!(e.len(), 1, "{e:?}");
+            e.into_iter().next().unwrap()
+        };
+        assert!(
+            one(quote!(
+                fn f() -> f32 {
+                    0.0
+                }
+            ))
+            .starts_with("the candidate takes one parameter")
+        );
+        assert!(
+            one(quote!(
+                fn f(&self) -> f32 {
+                    0.0
+                }
+            ))
+            .contains("not a method")
+        );
+        assert!(
+            one(quote!(
+                fn f(a: &u8, b: &u8) -> f32 {
+                    0.0
+                }
+            ))
+            .contains("but has 2")
+        );
+        assert!(
+            one(quote!(
+                fn f<T>(a: &T) -> f32 {
+                    0.0
+                }
+            ))
+            .contains("cannot be generic")
+        );
+        assert!(
+            one(quote!(
+                fn f<'a>(a: &'a u8) -> f32 {
+                    0.0
+                }
+            ))
+            .contains("cannot be generic")
+        );
+        assert!(
+            one(quote!(
+                fn f(a: &u8) -> f32
+                where
+                    u8: Copy,
+                {
+                    0.0
+                }
+            ))
+            .contains("`where`")
+        );
+        assert!(
+            one(quote!(
+                fn f(a: &impl Sized) -> f32 {
+                    0.0
+                }
+            ))
+            .contains("cannot be generic")
+        );
+        assert!(
+            one(quote!(
+                async fn f(a: &u8) -> f32 {
+                    0.0
+                }
+            ))
+            .contains("`async`")
+        );
+        assert!(
+            one(quote!(
+                unsafe fn f(a: &u8) -> f32 {
+                    0.0
+                }
+            ))
+            .contains("`unsafe`")
+        );
+        assert!(
+            one(quote!(
+                fn f(a: &u8) {}
+            ))
+            .contains("without a return type")
+        );
+        assert!(
+            one(quote!(
+                fn f(a: &u8) -> () {}
+            ))
+            .contains("not `()`")
+        );
+        assert!(
+            one(quote!(
+                fn f(a: Vec<f32>) -> f32 {
+                    0.0
+                }
+            ))
+            .contains("by reference")
+        );
+        assert!(
+            one(quote!(
+                fn f(a: &mut u8) -> f32 {
+                    0.0
+                }
+            ))
+            .contains("not `&mut`")
+        );
+        assert_eq!(
+            one(quote!(
+                #[test]
+                fn f(a: &u8) -> f32 {
+                    0.0
+                }
+            )),
+            "`#[dual_delta_test]` already makes this function a test: remove `#[test]`"
+        );
+    }
+
+    #[test]
+    fn signature_mistakes_are_all_reported() {
+        let e = candidate_errors(quote!(
+            async fn f<T>(self, a: u8, b: u8) {}
+        ));
+        assert_eq!(e.len(), 6, "{e:?}");
+        assert_eq!(
+            candidate_errors(quote!(
+                fn f(&self, a: &u8) -> f32 {
+                    0.0
+                }
+            ))
+            .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("alpha", "aplha"), 2);
+        assert_eq!(edit_distance("seed", "seeds"), 1);
+        assert_eq!(edit_distance("n", ""), 1);
+        assert_eq!(edit_distance("", ""), 0);
+    }
+}

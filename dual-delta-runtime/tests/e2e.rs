@@ -1,0 +1,287 @@
+//! End-to-end tests of `#[dual_delta_test]`: each runs `cargo test` on the
+//! fixture crate `tests/e2e/` in a child process, as a user would, and checks
+//! whether it passed and what it printed. Failing cases fail in the child, so
+//! this suite stays green.
+//!
+//! The child shares this build's target directory and the workspace's
+//! Cargo.lock, so only the fixture itself is compiled.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Once;
+
+/// What a child `cargo test` did.
+struct Run {
+    /// Its exit status was 0.
+    passed: bool,
+    /// Its stdout, then its stderr.
+    output: String,
+}
+
+impl Run {
+    /// Panics, showing the output, unless it holds every one of `needles`.
+    fn assert_contains(&self, needles: &[&str]) {
+        for needle in needles {
+            assert!(
+                self.output.contains(needle),
+                "expected {needle:?} in the output:\n{}",
+                self.output
+            );
+        }
+    }
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e")
+}
+
+/// Runs `cargo test <args>` in the fixture with `env` added to an
+/// environment cleared of `DUAL_DELTA_*`.
+fn cargo_test(args: &[&str], env: &[(&str, &str)]) -> Run {
+    static PREPARE: Once = Once::new();
+    PREPARE.call_once(copy_lockfile);
+
+    // `<target-dir>/tmp`, absolute, set by Cargo for integration tests.
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is inside the target directory");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
+    let mut command = Command::new(cargo);
+    command
+        .arg("test")
+        .arg("--manifest-path")
+        .arg(fixture().join("Cargo.toml"))
+        .args(args)
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env("CARGO_TERM_COLOR", "never");
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("DUAL_DELTA_") {
+            command.env_remove(key);
+        }
+    }
+    command.envs(env.iter().copied());
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    Run {
+        passed: out.status.success(),
+        output: format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
+}
+
+/// Gives the fixture the workspace's locked versions (written atomically:
+/// other test processes may be doing the same).
+fn copy_lockfile() {
+    let workspace_lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
+    let lock = fixture().join("Cargo.lock");
+    let partial = fixture().join(format!("Cargo.lock.{}", std::process::id()));
+    std::fs::copy(&workspace_lock, &partial)
+        .and_then(|_| std::fs::rename(&partial, &lock))
+        .unwrap_or_else(|e| panic!("cannot copy {}: {e}", workspace_lock.display()));
+}
+
+#[test]
+fn candidate_equal_to_the_baseline_passes_with_the_default_n() {
+    let run = cargo_test(
+        &[
+            "--test",
+            "summation",
+            "--",
+            "same_as_baseline",
+            "--exact",
+            "--nocapture",
+        ],
+        &[],
+    );
+    assert!(run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "dual-delta summation::same_as_baseline: same_as_baseline (candidate) vs sum_kahan \
+         (baseline), oracle sum_f64, metric max_hybrid, n = 1000,",
+        "same_as_baseline and sum_kahan were identical on every trial.",
+        "test same_as_baseline ... ok",
+    ]);
+}
+
+#[test]
+fn worse_candidate_fails_with_the_verdict_table_p_value_and_seed() {
+    let run = cargo_test(
+        &["--test", "summation", "--", "naive_is_worse", "--exact"],
+        &[],
+    );
+    assert!(!run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "dual-delta test `summation::naive_is_worse` failed: accuracy expectation `no_worse` \
+         not met",
+        "naive_is_worse (candidate) vs sum_kahan (baseline), oracle sum_f64",
+        "n = 200",
+        "Δ1 naive_is_worse",
+        "Δ2 sum_kahan",
+        "p = ",
+        "naive_is_worse is significantly less accurate than sum_kahan.",
+        "DUAL_DELTA_SEED=",
+        "test naive_is_worse ... FAILED",
+    ]);
+}
+
+#[test]
+fn a_printed_seed_replays_the_run() {
+    let first = cargo_test(
+        &["--test", "summation", "--", "naive_is_worse", "--exact"],
+        &[],
+    );
+    let seed = first
+        .output
+        .split("DUAL_DELTA_SEED=")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no seed printed:\n{}", first.output));
+    let candidate_row = |run: &Run| {
+        run.output
+            .lines()
+            .find(|l| l.trim_start().starts_with("Δ1 "))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("no Δ1 row:\n{}", run.output))
+    };
+    let replay = cargo_test(
+        &["--test", "summation", "--", "naive_is_worse", "--exact"],
+        &[("DUAL_DELTA_SEED", seed)],
+    );
+    assert!(!replay.passed, "{}", replay.output);
+    assert_eq!(candidate_row(&first), candidate_row(&replay));
+    replay.assert_contains(&["(base seed, Environment)"]);
+}
+
+#[test]
+fn expect_worse_on_a_worse_candidate_passes() {
+    let run = cargo_test(
+        &[
+            "--test",
+            "summation",
+            "--",
+            "naive_is_caught",
+            "naive_should_panic",
+            "every_key::",
+            "--nocapture",
+            "--test-threads=1",
+        ],
+        &[],
+    );
+    assert!(run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "naive_is_caught is significantly less accurate than sum_kahan.",
+        // With `--nocapture` the table comes between `test name ...` and `ok`.
+        "test naive_should_panic - should panic ... ok",
+        "test every_key::with_closures ... dual-delta",
+        "test every_key::built_in_metric_and_t_test ... dual-delta",
+        "4 passed; 0 failed",
+        // The attribute's settings reach the run.
+        "summation::every_key::with_closures: with_closures (candidate) vs sum_kahan (baseline), \
+         oracle |x: &Vec<f32>| sum_f64(x), metric |y: &[f64], o: &[f64]|",
+        "n = 300, α = 0.05",
+        "one-sided sign test H1 candidate worse than (1 + 0.1) × baseline",
+        "metric max_relative, n = 100",
+    ]);
+}
+
+#[test]
+fn a_failed_check_fails_the_test_with_its_reason() {
+    let run = cargo_test(
+        &["--test", "summation", "--", "check_fails", "--exact"],
+        &[],
+    );
+    assert!(!run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "dual-delta test `summation::check_fails` failed its check: max error ",
+        " is above 1e-12",
+        // The verdict itself passed, and its table is shown.
+        "check_fails and sum_kahan were identical on every trial.",
+        "test check_fails ... FAILED",
+    ]);
+}
+
+#[test]
+fn env_n_sets_the_number_of_trials() {
+    let run = cargo_test(
+        &[
+            "--test",
+            "summation",
+            "--",
+            "same_as_baseline",
+            "--exact",
+            "--nocapture",
+        ],
+        &[("DUAL_DELTA_N", "50")],
+    );
+    assert!(run.passed, "{}", run.output);
+    run.assert_contains(&["n = 50,"]);
+    assert!(!run.output.contains("n = 1000"), "{}", run.output);
+}
+
+#[test]
+fn invalid_env_fails_naming_the_variable() {
+    let run = cargo_test(
+        &["--test", "summation", "--", "same_as_baseline", "--exact"],
+        &[("DUAL_DELTA_N", "abc")],
+    );
+    assert!(!run.passed, "{}", run.output);
+    run.assert_contains(&["DUAL_DELTA_N=\"abc\"", "test same_as_baseline ... FAILED"]);
+}
+
+#[test]
+fn works_in_unit_tests() {
+    let run = cargo_test(&["--lib", "--", "--nocapture"], &[]);
+    assert!(run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "dual-delta dual_delta_e2e::tests::unit_kahan_is_better:",
+        "unit_kahan_is_better is significantly more accurate than sum_naive.",
+        "test tests::unit_kahan_is_better ... ok",
+    ]);
+}
+
+#[test]
+fn tests_are_listed_under_their_names_with_ignore_and_cfg() {
+    let run = cargo_test(&["--test", "summation", "--", "--list"], &[]);
+    assert!(run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "same_as_baseline: test",
+        "naive_is_worse: test",
+        "every_key::with_closures: test",
+        "ignored: test",
+    ]);
+    assert!(!run.output.contains("configured_out"), "{}", run.output);
+
+    let ignored = cargo_test(&["--test", "summation", "--", "--list", "--ignored"], &[]);
+    assert!(ignored.passed, "{}", ignored.output);
+    assert!(
+        ignored.output.contains("ignored: test"),
+        "{}",
+        ignored.output
+    );
+    assert!(
+        !ignored.output.contains("same_as_baseline"),
+        "{}",
+        ignored.output
+    );
+}
+
+#[test]
+fn the_readme_example_is_a_test_that_runs_pasted_into_a_crate() {
+    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+    let readme = std::fs::read_to_string(&readme_path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", readme_path.display()));
+    let example = readme
+        .split("```rust\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("the README has a ```rust example");
+    assert!(example.contains("#[dual_delta_test("), "{example}");
+    std::fs::write(fixture().join("tests/readme.rs"), example).unwrap();
+
+    let run = cargo_test(&["--test", "readme", "--", "--nocapture"], &[]);
+    run.assert_contains(&["running 1 test", "dual-delta readme::", "verdict: "]);
+}

@@ -1,0 +1,25 @@
+#![allow(dead_code)]
+
+use dual_delta_runtime::prelude::*;
+
+fn exact(x: &Vec<f32>) -> f64 {
+    x.iter().map(|&v| f64::from(v)).sum()
+}
+fn reference(x: &Vec<f32>) -> f32 {
+    x.iter().sum()
+}
+fn random_vec(rng: &mut TrialRng) -> Vec<f32> {
+    vec![rng.seed() as f32; 8]
+}
+
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec)]
+fn type_parameter<T: Copy + Into<f32>>(x: &Vec<T>) -> f32 {
+    x.iter().map(|&v| v.into()).sum()
+}
+
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec)]
+fn impl_trait(x: &impl AsRef<[f32]>) -> f32 {
+    x.as_ref().iter().sum()
+}
+
+fn main() {}

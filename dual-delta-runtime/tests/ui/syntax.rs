@@ -1,0 +1,30 @@
+#![allow(dead_code)]
+
+use dual_delta_runtime::prelude::*;
+
+fn exact(x: &Vec<f32>) -> f64 {
+    x.iter().map(|&v| f64::from(v)).sum()
+}
+fn reference(x: &Vec<f32>) -> f32 {
+    x.iter().sum()
+}
+fn random_vec(rng: &mut TrialRng) -> Vec<f32> {
+    vec![rng.seed() as f32; 8]
+}
+
+#[dual_delta_test(oracle, baseline = reference, input = random_vec)]
+fn key_without_value(x: &Vec<f32>) -> f32 {
+    x.iter().sum()
+}
+
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = )]
+fn missing_value(x: &Vec<f32>) -> f32 {
+    x.iter().sum()
+}
+
+#[dual_delta_test(oracle = exact baseline = reference, input = random_vec)]
+fn missing_comma(x: &Vec<f32>) -> f32 {
+    x.iter().sum()
+}
+
+fn main() {}
