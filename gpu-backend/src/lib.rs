@@ -1,1 +1,116 @@
-//! wgpu FP16 matmul. (being written)
+//! FP16 matrix multiplication on the GPU through [wgpu], with the
+//! accumulation strategies real GPU libraries use, and the CPU references
+//! to compare them with in dual-delta tests.
+//!
+//! It reproduces the three FP16 matmul case studies of the Dual-Delta
+//! Testing paper, with inputs `torch.randn(...).half()`
+//! ([`random_matmul_input`]), the oracle in `f64` ([`matmul_f64`]) and
+//! PyTorch's CPU half matmul as the baseline ([`matmul_cpu_f16`]):
+//!
+//! | case | shape | GPU strategy ([`GemmConfig::strategy_for`]) | GPU vs CPU |
+//! |------|-------|-----------------------------------------------|------------|
+//! | 1 | `128×128 @ 128×128` | [`Accumulation::F32`] | equal |
+//! | 2 | `128×4096 @ 4096×128`, PyTorch's default | [`Accumulation::SplitK`] (8 splits) | worse: ≈3.1e-2 against ≈4.8e-4 |
+//! | 3 | the same, `allow_fp16_reduced_precision_reduction = False` | [`Accumulation::F32`] | equal again |
+//!
+//! ```no_run
+//! use gpu_backend::{Accumulation, GemmConfig, matmul_cpu_f16, matmul_f64, random_matmul_input};
+//! use dual_delta_runtime::TrialRng;
+//!
+//! let gpu = gpu_backend::Gpu::shared()?;
+//! let input = random_matmul_input(128, 4096, 128)(&mut TrialRng::for_trial(7, 0));
+//! let strategy = GemmConfig::default().strategy_for(128, 4096, 128);
+//! assert_eq!(strategy, Accumulation::split_k());
+//! let candidate = gpu.matmul(&input, strategy)?; // Vec<f16>
+//! let baseline = matmul_cpu_f16(&input);          // Vec<f16>
+//! let oracle = matmul_f64(&input);                // Vec<f64>
+//! # let _ = (candidate, baseline, oracle);
+//! # Ok::<(), gpu_backend::GpuError>(())
+//! ```
+//!
+//! # Device
+//!
+//! One context per process, [`Gpu::shared`], is created on first use and
+//! shared by every thread (tests run on parallel threads); its pipelines are
+//! compiled once. [`Gpu::new`] creates others, for example to force the
+//! fallback path. The adapter chosen (name, backend, driver, `f16` path) is
+//! [`Gpu::adapter_info`], and is recorded under the key `gpu.adapter` in
+//! every dual-delta report of the process.
+//!
+//! Where there is no GPU (as in CI), Mesa's lavapipe is the adapter: a
+//! Vulkan driver running on the CPU (`apt-get install mesa-vulkan-drivers
+//! libvulkan1`). With no adapter at all, [`Gpu::shared`] returns
+//! [`GpuError::NoAdapter`], whose message says exactly that and how to
+//! install lavapipe.
+//!
+//! Capabilities are checked when the context is created. With wgpu's
+//! `SHADER_F16` the kernels use native `f16` (`enable f16;`, `array<f16>`
+//! buffers); without it, or when forced, a fallback keeps the same `f16`
+//! bits packed two per `u32` and converts with `unpack2x16float` /
+//! `pack2x16float` ([`F16Path`]). Both give identical results for
+//! [`Accumulation::F32`] and [`Accumulation::SplitK`].
+//!
+//! ## Environment variables
+//!
+//! | variable | values | effect |
+//! |----------|--------|--------|
+//! | `DUAL_DELTA_GPU` | `require` (default), `skip` | With `skip`, [`require_gpu`] skips a GPU test (printing why to stderr) when no GPU is usable; by default such a test fails, never passes silently. |
+//! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
+//! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`]). |
+//!
+//! wgpu's own variables (`WGPU_BACKEND`, ...) apply as well.
+//!
+//! # Kernels
+//!
+//! `C = A · B` with `A` `m × k` and `B` `k × n` row-major `f16`, `C`
+//! `m × n` `f16`, any `m, k, n ≥ 1`. [`Accumulation`] documents each
+//! strategy and the hardware behaviour it stands for; [`GemmConfig`]
+//! mirrors PyTorch's `allow_fp16_reduced_precision_reduction` flag and
+//! documents when it splits.
+//!
+//! Each invocation computes a `16 × 16` block of `C` held in registers, with
+//! its loops unrolled when the WGSL is generated: on lavapipe shared-memory
+//! tiling does not pay, register blocking does (one invocation per element,
+//! the same kernel with a `1 × 1` block, measured 10× to 20× slower;
+//! `8 × 8`, `8 × 16` and `32 × 8` blocks 1.5× to 3× slower than `16 × 16`).
+//! Workgroups are 8 invocations, one llvmpipe SIMD vector, so that even the
+//! 64 blocks of a `128 × 128` output spread over every CPU core. Loads are
+//! clamped to the matrix so the inner loop has no bounds checks; stores
+//! outside `C` are skipped. Split-K runs
+//! the tile kernel once per chunk into an `f16` partials buffer and a second
+//! kernel sums the partials. [`Gpu::matmul_batch`] runs many matmuls of one
+//! shape in one submission.
+//!
+//! # CPU references
+//!
+//! * [`matmul_cpu_f16`]: PyTorch's CPU half matmul (`f32` accumulation,
+//!   one rounding), through the `gemm` crate's `f32` kernel.
+//! * [`matmul_f64`]: the oracle, on the exact input values, through the
+//!   `gemm` crate's `f64` kernel.
+//! * [`matmul_cpu_emulated`] and [`matmul_cpu_split_k`]: the GPU kernels'
+//!   arithmetic replayed on the CPU, step for step.
+//!
+//! [wgpu]: https://wgpu.rs
+
+#![warn(missing_docs)]
+
+mod accumulation;
+mod cpu;
+mod error;
+mod gpu;
+mod input;
+mod shader;
+
+pub use crate::accumulation::{Accumulation, GemmConfig};
+pub use crate::cpu::{matmul_cpu_emulated, matmul_cpu_f16, matmul_cpu_split_k, matmul_f64};
+pub use crate::error::{GpuError, LAVAPIPE_INSTALL};
+pub use crate::gpu::{
+    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, F16Path, Gpu, GpuOptions, GpuPolicy, require_gpu,
+    shared_or_skip,
+};
+pub use crate::input::{MatmulInput, random_matmul_input};
+
+/// `f16`, the element type of inputs and outputs (re-exported from `half`).
+pub use half::f16;
+
+pub mod oracle;

@@ -1,0 +1,250 @@
+//! WGSL sources of the matmul kernels, generated with their register-block
+//! loops fully unrolled.
+//!
+//! Every kernel shares one bind group layout:
+//!
+//! | binding | contents                                                  |
+//! |---------|-----------------------------------------------------------|
+//! | 0       | `Params` (uniform)                                        |
+//! | 1       | `A`, or the split-K partials for the reduction (read)     |
+//! | 2       | `B` (read; unused by the reduction)                       |
+//! | 3       | the output: `C`, or the split-K partials (read-write)     |
+//!
+//! Storage formats. With `SHADER_F16` (the *native* path) every matrix is an
+//! `array<f16>`. Without it (the *fallback* path) the inputs are the same
+//! bytes seen as `array<u32>`, two `f16` per word, read with
+//! `unpack2x16float`; outputs and partials are one `u32` per element whose
+//! low half holds the `f16` bits, written with `pack2x16float`. On both
+//! paths all arithmetic is `f32` on values read exactly from `f16`, and
+//! every rounding to `f16` is an `f32 → f16` conversion (`f16(x)` or
+//! `pack2x16float`), so the two paths give identical results wherever the
+//! device rounds those conversions to nearest-even.
+//!
+//! Work decomposition of the tile kernels: invocation `id` (flattened over a
+//! 2-D dispatch) owns one `TM × TN` block of `C`, for one split of `k` and
+//! one matmul of the batch, in the order `(batch, split, tile row, tile
+//! column)`. Loads are clamped to the last row/column, so the inner loop
+//! has no bounds checks; stores outside `C` are skipped.
+
+use core::fmt::Write as _;
+
+/// Invocations per workgroup of the tile kernels. llvmpipe runs each
+/// workgroup on one thread, eight invocations per 256-bit SIMD vector, so
+/// small workgroups spread the few tiles of a `128 × 128` output over every
+/// core.
+pub(crate) const TILE_WORKGROUP: u32 = 8;
+
+/// Invocations per workgroup of the split-K reduction (one output element
+/// each).
+pub(crate) const REDUCE_WORKGROUP: u32 = 64;
+
+/// Rows of `C` per invocation.
+pub(crate) const TM: u32 = 16;
+
+/// Columns of `C` per invocation.
+pub(crate) const TN: u32 = 16;
+
+/// The layout of the uniform `Params` (eight `u32`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct Params {
+    pub(crate) m: u32,
+    pub(crate) k: u32,
+    pub(crate) n: u32,
+    /// Number of K chunks (1 for the non-split kernels).
+    pub(crate) splits: u32,
+    /// Length of each K chunk, `⌈k / splits⌉`.
+    pub(crate) chunk: u32,
+    pub(crate) tiles_m: u32,
+    pub(crate) tiles_n: u32,
+    /// Number of matmuls in this dispatch.
+    pub(crate) batch: u32,
+}
+
+/// Which kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    /// Tile kernel accumulating in `f32` over one K chunk, rounding once to
+    /// `f16` (serves both [`Accumulation::F32`](crate::Accumulation::F32)
+    /// with one chunk, and the split-K partials).
+    TileF32,
+    /// Tile kernel accumulating in `f16` throughout. Each step is the fused
+    /// `fma(a, b, acc)` rounded to `f16`, computed as an `f32` FMA (the
+    /// product is exact) converted to `f16`: native `f16` `fma` is not fused
+    /// on every driver (llvmpipe rounds the product to `f16` first), so the
+    /// kernel does not rely on it, and both paths give the same result.
+    TileF16,
+    /// Sums the `f16` split-K partials of each element in `f32`, rounds once.
+    ReduceSplits,
+}
+
+const PARAMS: &str = "struct Params {
+    m: u32, k: u32, n: u32, splits: u32,
+    chunk: u32, tiles_m: u32, tiles_n: u32, batch: u32,
+}
+@group(0) @binding(0) var<uniform> p: Params;
+";
+
+/// The WGSL source of `kernel`, for the native-`f16` path or the packed
+/// fallback.
+pub(crate) fn source(kernel: Kernel, native_f16: bool) -> String {
+    let mut s = String::new();
+    if native_f16 {
+        s.push_str("enable f16;\n\n");
+    }
+    s.push_str(PARAMS);
+    match kernel {
+        Kernel::TileF32 | Kernel::TileF16 => tile(&mut s, kernel, native_f16),
+        Kernel::ReduceSplits => reduce(&mut s, native_f16),
+    }
+    s
+}
+
+fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &str) {
+    let elem = if native { "f16" } else { "u32" };
+    for (binding, name) in inputs {
+        let _ = writeln!(
+            s,
+            "@group(0) @binding({binding}) var<storage, read> {name}: array<{elem}>;"
+        );
+    }
+    let _ = writeln!(
+        s,
+        "@group(0) @binding(3) var<storage, read_write> {output}: array<{elem}>;\n"
+    );
+    if native {
+        s.push_str(
+            "fn st(i: u32, v: f32) { out[i] = f16(v); }\n\
+             fn round16(v: f32) -> f32 { return f32(f16(v)); }\n",
+        );
+    } else {
+        // One u32 per output element; pack2x16float rounds to f16.
+        s.push_str(
+            "fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n\
+             fn round16(v: f32) -> f32 { return unpack2x16float(pack2x16float(vec2<f32>(v, 0.0))).x; }\n",
+        );
+    }
+}
+
+fn tile(s: &mut String, kernel: Kernel, native: bool) {
+    storage_decls(s, native, &[(1, "a"), (2, "b")], "out");
+    if native {
+        s.push_str(
+            "fn ld_a(i: u32) -> f32 { return f32(a[i]); }\n\
+             fn ld_b(i: u32) -> f32 { return f32(b[i]); }\n\n",
+        );
+    } else {
+        // Element i lives in the low (even i) or high (odd i) half of word i/2.
+        s.push_str(
+            "fn ld_a(i: u32) -> f32 { return unpack2x16float(a[i >> 1u] >> ((i & 1u) << 4u)).x; }\n\
+             fn ld_b(i: u32) -> f32 { return unpack2x16float(b[i >> 1u] >> ((i & 1u) << 4u)).x; }\n\n",
+        );
+    }
+    let f16_acc = kernel == Kernel::TileF16;
+    let _ = writeln!(
+        s,
+        "@compute @workgroup_size({TILE_WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {{
+    let id = gid.x + gid.y * (nwg.x * {TILE_WORKGROUP}u);
+    let tiles = p.tiles_m * p.tiles_n;
+    if (id >= tiles * p.splits * p.batch) {{ return; }}
+    let tn = id % p.tiles_n;
+    let tm = (id / p.tiles_n) % p.tiles_m;
+    let sp = (id / tiles) % p.splits;
+    let bi = id / (tiles * p.splits);
+    let r0 = tm * {TM}u;
+    let c0 = tn * {TN}u;
+    let k0 = min(sp * p.chunk, p.k);
+    let k1 = min(k0 + p.chunk, p.k);
+    let abase = bi * p.m * p.k;
+    let bbase = bi * p.k * p.n;"
+    );
+    for i in 0..TM {
+        let _ = writeln!(s, "    let ra{i} = abase + min(r0 + {i}u, p.m - 1u) * p.k;");
+    }
+    for j in 0..TN {
+        let _ = writeln!(s, "    let cb{j} = bbase + min(c0 + {j}u, p.n - 1u);");
+    }
+    for i in 0..TM {
+        for j in 0..TN {
+            let _ = writeln!(s, "    var s{i}_{j}: f32 = 0.0;");
+        }
+    }
+    s.push_str("    for (var kk = k0; kk < k1; kk = kk + 1u) {\n");
+    for i in 0..TM {
+        let _ = writeln!(s, "        let x{i} = ld_a(ra{i} + kk);");
+    }
+    s.push_str("        let ob = kk * p.n;\n");
+    for j in 0..TN {
+        let _ = writeln!(s, "        let y{j} = ld_b(cb{j} + ob);");
+    }
+    for i in 0..TM {
+        for j in 0..TN {
+            if f16_acc {
+                let _ = writeln!(s, "        s{i}_{j} = round16(fma(x{i}, y{j}, s{i}_{j}));");
+            } else {
+                // The product of two f16 values is exact in f32, so fused or
+                // not, this is one rounding per step.
+                let _ = writeln!(s, "        s{i}_{j} = fma(x{i}, y{j}, s{i}_{j});");
+            }
+        }
+    }
+    s.push_str("    }\n");
+    s.push_str("    let obase = (bi * p.splits + sp) * p.m * p.n;\n");
+    for i in 0..TM {
+        let _ = writeln!(
+            s,
+            "    if (r0 + {i}u < p.m) {{\n        let o{i} = obase + (r0 + {i}u) * p.n + c0;"
+        );
+        for j in 0..TN {
+            let _ = writeln!(
+                s,
+                "        if (c0 + {j}u < p.n) {{ st(o{i} + {j}u, s{i}_{j}); }}"
+            );
+        }
+        s.push_str("    }\n");
+    }
+    s.push_str("}\n");
+}
+
+fn reduce(s: &mut String, native: bool) {
+    storage_decls(s, native, &[(1, "part")], "out");
+    let ld = if native {
+        "f32(part[i])"
+    } else {
+        "unpack2x16float(part[i]).x"
+    };
+    let _ = writeln!(
+        s,
+        "@compute @workgroup_size({REDUCE_WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {{
+    let id = gid.x + gid.y * (nwg.x * {REDUCE_WORKGROUP}u);
+    let mn = p.m * p.n;
+    if (id >= mn * p.batch) {{ return; }}
+    let bi = id / mn;
+    let e = id % mn;
+    var sum = 0.0;
+    for (var sp = 0u; sp < p.splits; sp = sp + 1u) {{
+        let i = (bi * p.splits + sp) * mn + e;
+        sum = sum + {ld};
+    }}
+    st(id, sum);
+}}"
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_are_generated_for_every_kernel_and_path() {
+        for native in [true, false] {
+            for kernel in [Kernel::TileF32, Kernel::TileF16, Kernel::ReduceSplits] {
+                let src = source(kernel, native);
+                assert_eq!(src.starts_with("enable f16;"), native);
+                assert!(src.contains("fn main("), "{kernel:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Adapter choice, capabilities, and what is recorded about them.
+
+use gpu_backend::{F16Path, Gpu, GpuError, GpuOptions, require_gpu};
+
+#[test]
+fn an_adapter_that_does_not_exist_is_a_clear_error() {
+    let options = GpuOptions {
+        adapter: Some("no-such-adapter".into()),
+        ..GpuOptions::default()
+    };
+    let e = Gpu::new(&options).unwrap_err();
+    let GpuError::NoAdapter { requested, .. } = &e else {
+        panic!("expected NoAdapter, got {e:?}");
+    };
+    assert_eq!(requested.as_deref(), Some("no-such-adapter"));
+    assert!(e.is_unavailable());
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with("no GPU adapter matches DUAL_DELTA_ADAPTER=\"no-such-adapter\""),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("`apt-get install mesa-vulkan-drivers libvulkan1`"),
+        "{msg}"
+    );
+    assert!(msg.contains("DUAL_DELTA_GPU=skip"), "{msg}");
+}
+
+#[test]
+fn the_adapter_is_recorded_for_reports() {
+    let Some(gpu) = require_gpu() else { return };
+    let info = gpu.adapter_info();
+    assert!(!info.name.is_empty());
+    assert!(!info.backend.is_empty());
+    let env = dual_delta_runtime::environment();
+    let recorded = env.get("gpu.adapter").expect("gpu.adapter recorded");
+    // Another test may have created a (fallback) context on the same
+    // adapter since; the adapter's name is in the record either way.
+    assert!(recorded.starts_with(&info.name), "{recorded} / {info}");
+    assert!(recorded.contains(&info.backend), "{recorded}");
+    assert!(recorded.contains(&info.driver), "{recorded}");
+    assert!(info.to_string().contains(if info.shader_f16 {
+        "f16 native"
+    } else {
+        "f16 fallback"
+    }));
+}
+
+#[test]
+fn adapters_can_be_chosen_by_backend_or_name() {
+    let Some(shared) = require_gpu() else { return };
+    let info = shared.adapter_info().clone();
+    for filter in [info.backend.clone(), info.driver.to_uppercase()] {
+        if filter.is_empty() {
+            continue;
+        }
+        let gpu = Gpu::new(&GpuOptions {
+            adapter: Some(filter.clone()),
+            f16: F16Path::Fallback,
+        })
+        .unwrap_or_else(|e| panic!("DUAL_DELTA_ADAPTER={filter}: {e}"));
+        assert_eq!(gpu.adapter_info().name, info.name, "{filter}");
+        assert!(!gpu.adapter_info().shader_f16);
+    }
+}
+
+/// On lavapipe (CI) both paths must really run: the shared context uses
+/// native f16 there unless the fallback is forced.
+#[test]
+fn lavapipe_runs_native_f16_unless_the_fallback_is_forced() {
+    let Some(gpu) = require_gpu() else { return };
+    let info = gpu.adapter_info();
+    let forced = GpuOptions::from_env().unwrap().f16 == F16Path::Fallback;
+    if info.driver.contains("llvmpipe") && !forced {
+        assert!(info.shader_f16, "lavapipe has SHADER_F16: {info}");
+        let native = Gpu::new(&GpuOptions {
+            adapter: Some("llvmpipe".into()),
+            f16: F16Path::Native,
+        })
+        .unwrap();
+        assert!(native.adapter_info().shader_f16);
+    }
+}

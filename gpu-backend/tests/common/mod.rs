@@ -1,0 +1,74 @@
+//! Contexts for the GPU tests: the shared one and one forced onto the
+//! packed-`u32` fallback.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::sync::OnceLock;
+
+use dual_delta_runtime::{Metric, NumberFormat};
+use gpu_backend::{F16Path, Gpu, GpuOptions, GpuPolicy, f16, require_gpu};
+
+/// The GPU contexts every kernel test runs on: the shared context (native
+/// `f16` where the adapter has `SHADER_F16`) and, when that one is native, a
+/// second context forced onto the fallback path. Empty when GPU tests are
+/// skipped (`DUAL_DELTA_GPU=skip` without an adapter); panics with the
+/// install instructions when there is no adapter otherwise.
+pub fn gpus() -> Vec<&'static Gpu> {
+    static FALLBACK: OnceLock<Result<Gpu, gpu_backend::GpuError>> = OnceLock::new();
+    let Some(shared) = require_gpu() else {
+        return Vec::new();
+    };
+    if !shared.adapter_info().shader_f16 {
+        eprintln!(
+            "note: {} runs the fallback path only (no SHADER_F16, or DUAL_DELTA_GPU_F16=fallback)",
+            shared.adapter_info()
+        );
+        return vec![shared];
+    }
+    let fallback = FALLBACK.get_or_init(|| {
+        Gpu::new(&GpuOptions {
+            f16: F16Path::Fallback,
+            ..GpuOptions::from_env().expect("valid settings")
+        })
+    });
+    let policy = GpuPolicy::from_env().expect("valid DUAL_DELTA_GPU");
+    match policy.apply(fallback.as_ref().map_err(Clone::clone)) {
+        Some(fallback) => {
+            assert!(!fallback.adapter_info().shader_f16);
+            vec![shared, fallback]
+        }
+        None => vec![shared],
+    }
+}
+
+/// The path's name for assertion messages.
+pub fn path(gpu: &Gpu) -> &'static str {
+    if gpu.adapter_info().shader_f16 {
+        "native f16"
+    } else {
+        "packed-u32 fallback"
+    }
+}
+
+/// Max hybrid error `max |y - y'| / (1 + |y'|)` of `y` against the oracle.
+pub fn max_hybrid(y: &[f16], oracle: &[f64]) -> f64 {
+    let y: Vec<f64> = y.iter().map(|v| v.to_f64()).collect();
+    Metric::MaxHybrid.error(&y, oracle, NumberFormat::F16)
+}
+
+/// Distance between two `f16` values in units of the spacing of `f16`
+/// values at the larger magnitude (0 when equal, 1 for neighbours).
+pub fn ulps(x: f16, y: f16) -> f64 {
+    let (a, b) = (x.to_f64(), y.to_f64());
+    if a == b {
+        return 0.0;
+    }
+    (a - b).abs() / NumberFormat::F16.ulp(a.abs().max(b.abs()))
+}
+
+/// Mean and sample standard deviation.
+pub fn mean_std(v: &[f64]) -> (f64, f64) {
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    let var = v.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (v.len().max(2) - 1) as f64;
+    (mean, var.sqrt())
+}

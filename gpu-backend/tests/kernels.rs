@@ -1,0 +1,201 @@
+//! The GPU kernels against the CPU references, on both `f16` paths.
+
+mod common;
+
+use common::{gpus, path, ulps};
+use dual_delta_runtime::{NumberFormat, TrialRng};
+use gpu_backend::{
+    Accumulation, GpuError, MatmulInput, f16, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
+    random_matmul_input,
+};
+
+const SHAPES: [(usize, usize, usize); 4] =
+    [(1, 1, 1), (17, 33, 65), (128, 128, 128), (128, 4096, 128)];
+
+fn input(m: usize, k: usize, n: usize, trial: usize) -> MatmulInput {
+    random_matmul_input(m, k, n)(&mut TrialRng::for_trial(0x5eed, trial))
+}
+
+/// Asserts `got == want` bit for bit, naming the first difference.
+fn assert_identical(got: &[f16], want: &[f16], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    if let Some(i) = (0..got.len()).find(|&i| got[i].to_bits() != want[i].to_bits()) {
+        let diff = got
+            .iter()
+            .zip(want)
+            .filter(|(a, b)| a.to_bits() != b.to_bits())
+            .count();
+        panic!(
+            "{what}: {diff} of {} elements differ; first at {i}: {} vs {}",
+            got.len(),
+            got[i],
+            want[i]
+        );
+    }
+}
+
+/// `Σ_k |a_ik · b_kj|` for every output element: the scale of the `f32`
+/// summation error.
+fn abs_products(x: &MatmulInput) -> Vec<f64> {
+    let (m, k, n) = x.shape();
+    let abs = |v: &[f16]| v.iter().map(|h| f16::from_f32(h.to_f32().abs())).collect();
+    matmul_f64(&MatmulInput::new(m, k, n, abs(x.a()), abs(x.b())).unwrap())
+}
+
+#[test]
+fn f32_accumulation_matches_the_cpu_reference_within_one_ulp() {
+    for gpu in gpus() {
+        for (t, (m, k, n)) in SHAPES.into_iter().enumerate() {
+            let x = input(m, k, n, t);
+            let got = gpu.matmul(&x, Accumulation::F32).unwrap();
+            let what = format!("{m}×{k}×{n} F32 on the {} path", path(gpu));
+            assert_eq!(got.len(), m * n, "{what}");
+            // The kernel's own summation order replayed on the CPU: identical.
+            assert_identical(&got, &matmul_cpu_emulated(&x, Accumulation::F32), &what);
+
+            // PyTorch's CPU half matmul sums in another order. Both sums are
+            // f32, each within (k-1)·2⁻²⁴·Σ|a·b| of the exact value, so after
+            // rounding to f16 they agree within one f16 ulp except where
+            // cancellation makes the result so small that this f32 bound
+            // exceeds an f16 ulp (a handful of the 16384 elements at
+            // k = 4096); there they agree within the bound.
+            let reference = matmul_cpu_f16(&x);
+            let scale = abs_products(&x);
+            let gamma = 2.0 * k as f64 * 2f64.powi(-24);
+            let mut beyond_one_ulp = 0;
+            for i in 0..got.len() {
+                let (g, r) = (got[i], reference[i]);
+                if ulps(g, r) <= 1.0 {
+                    continue;
+                }
+                beyond_one_ulp += 1;
+                let bound = NumberFormat::F16.ulp(g.to_f64().abs().max(r.to_f64().abs()))
+                    + gamma * scale[i];
+                let diff = (g.to_f64() - r.to_f64()).abs();
+                assert!(
+                    diff <= bound,
+                    "{what}: element {i}: {g} vs matmul_cpu_f16 {r}, {} ulps, beyond the f32 bound {bound:e}",
+                    ulps(g, r)
+                );
+            }
+            assert!(
+                beyond_one_ulp as f64 <= 1e-3 * got.len() as f64,
+                "{what}: {beyond_one_ulp} elements more than one ulp from matmul_cpu_f16"
+            );
+            if k <= 128 {
+                assert_eq!(beyond_one_ulp, 0, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn split_k_matches_its_cpu_emulation_bit_for_bit() {
+    let cases = [
+        // (m, k, n, splits): k divisible, not divisible, more splits than k.
+        (128, 4096, 128, 8),
+        (17, 33, 65, 8),
+        (5, 1000, 3, 7),
+        (3, 5, 2, 50),
+        (1, 1, 1, 8),
+        (128, 128, 128, 8),
+    ];
+    for gpu in gpus() {
+        for (t, (m, k, n, splits)) in cases.into_iter().enumerate() {
+            let x = input(m, k, n, 100 + t);
+            let acc = Accumulation::SplitK { splits };
+            let got = gpu.matmul(&x, acc).unwrap();
+            let what = format!("{m}×{k}×{n} {acc} on the {} path", path(gpu));
+            assert_identical(&got, &matmul_cpu_emulated(&x, acc), &what);
+        }
+    }
+}
+
+#[test]
+fn f16_accumulation_matches_its_cpu_emulation() {
+    for gpu in gpus() {
+        for (t, (m, k, n)) in [(17, 33, 65), (128, 4096, 128)].into_iter().enumerate() {
+            let x = input(m, k, n, 200 + t);
+            let got = gpu.matmul(&x, Accumulation::F16).unwrap();
+            let what = format!("{m}×{k}×{n} F16 on the {} path", path(gpu));
+            assert_identical(&got, &matmul_cpu_emulated(&x, Accumulation::F16), &what);
+        }
+    }
+}
+
+#[test]
+fn batched_results_equal_single_results() {
+    let batch: Vec<MatmulInput> = (0..5).map(|t| input(17, 33, 65, 300 + t)).collect();
+    for gpu in gpus() {
+        for acc in [
+            Accumulation::F32,
+            Accumulation::split_k(),
+            Accumulation::F16,
+        ] {
+            let got = gpu.matmul_batch(&batch, acc).unwrap();
+            assert_eq!(got.len(), batch.len());
+            for (x, y) in batch.iter().zip(&got) {
+                let single = gpu.matmul(x, acc).unwrap();
+                assert_identical(
+                    y,
+                    &single,
+                    &format!("batched {acc} on the {} path", path(gpu)),
+                );
+            }
+        }
+        // References to inputs work too, and an empty batch is empty.
+        let refs: Vec<&MatmulInput> = batch.iter().collect();
+        assert_eq!(
+            gpu.matmul_batch(&refs[..2], Accumulation::F32)
+                .unwrap()
+                .len(),
+            2
+        );
+        let none: [&MatmulInput; 0] = [];
+        assert!(
+            gpu.matmul_batch(&none, Accumulation::F32)
+                .unwrap()
+                .is_empty()
+        );
+    }
+}
+
+#[test]
+fn bad_calls_are_errors() {
+    for gpu in gpus() {
+        let x = input(2, 3, 4, 0);
+        let y = input(2, 3, 5, 1);
+        let e = gpu.matmul_batch(&[&x, &y], Accumulation::F32).unwrap_err();
+        assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
+        assert!(e.to_string().contains("one shape"), "{e}");
+        let e = gpu
+            .matmul(&x, Accumulation::SplitK { splits: 0 })
+            .unwrap_err();
+        assert!(e.to_string().contains("at least one split"), "{e}");
+    }
+}
+
+#[test]
+fn exact_small_products() {
+    // Integers: every strategy is exact. [1 2 3; 4 5 6] · [7 8; 9 10; 11 12]
+    let h = |v: &[f32]| v.iter().copied().map(f16::from_f32).collect::<Vec<_>>();
+    let x = MatmulInput::new(
+        2,
+        3,
+        2,
+        h(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+        h(&[7.0, 8.0, 9.0, 10.0, 11.0, 12.0]),
+    )
+    .unwrap();
+    let want = h(&[58.0, 64.0, 139.0, 154.0]);
+    for gpu in gpus() {
+        for acc in [
+            Accumulation::F32,
+            Accumulation::F16,
+            Accumulation::SplitK { splits: 2 },
+            Accumulation::SplitK { splits: 3 },
+        ] {
+            assert_identical(&gpu.matmul(&x, acc).unwrap(), &want, &format!("{acc}"));
+        }
+    }
+}
