@@ -10,6 +10,15 @@ use core::fmt;
 pub enum Accumulation {
     /// Accumulate in `f32` over the whole of `k`, round once to `f16`.
     ///
+    /// The products are summed in blocks of [`K_BLOCK`](crate::K_BLOCK) (16)
+    /// consecutive `k`, each block's sum then added to the `f32`
+    /// accumulator, as a tensor core does: one `f16` MMA instruction sums
+    /// 16 products before adding them to its `f32` accumulator. Summing all
+    /// 4096 products one after another instead is measurably less accurate
+    /// at `k = 4096` (mean max-hybrid error 1.0003 times the CPU's, Wilcoxon
+    /// p ≈ 1e-16 over 1000 trials); with blocks the two are statistically
+    /// indistinguishable, as in the paper.
+    ///
     /// What cuBLAS does with `CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION`,
     /// PyTorch on CUDA with
     /// `torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False`,
@@ -23,7 +32,8 @@ pub enum Accumulation {
     /// products (chunk `s` covers `[s·c, min((s+1)·c, k))`; when `splits`
     /// does not divide `k` the last non-empty chunk is shorter, and when
     /// `splits > k` the trailing chunks are empty and contribute `0`). Each
-    /// chunk is accumulated in `f32` and rounded to `f16`, as cuBLAS stores
+    /// chunk is accumulated in `f32` (in blocks, as [`Accumulation::F32`])
+    /// and rounded to `f16`, as cuBLAS stores
     /// its split-K partials in the output type; the `f16` partials are then
     /// summed in `f32`, in chunk order, and the sum rounded once to `f16`.
     ///

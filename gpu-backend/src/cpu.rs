@@ -122,9 +122,14 @@ fn gemm_row_major<T: Widen>(input: &MatmulInput, a: &[T], b: &[T]) -> Vec<T> {
     c
 }
 
+/// The number of products the `f32` kernels sum on their own before adding
+/// them to the accumulator: one tensor-core MMA's `k` for `f16` inputs
+/// (`mma.m16n8k16`).
+pub const K_BLOCK: usize = 16;
+
 /// The GPU kernels' arithmetic on the CPU, step for step: every output
-/// element sums its products in increasing `k` order exactly as the kernel
-/// for `accumulation` does (see [`Accumulation`] for the chunking of
+/// element sums its products in increasing `k` order, in the same blocks
+/// of [`K_BLOCK`], exactly as the kernel for `accumulation` does (see [`Accumulation`] for the chunking of
 /// split-K), so where the device rounds `f32 → f16` to nearest-even the GPU
 /// result is identical bit for bit.
 ///
@@ -148,24 +153,38 @@ pub fn matmul_cpu_emulated(input: &MatmulInput, accumulation: Accumulation) -> V
     let round16 = |x: f32| f16::from_f32(x).to_f32();
     let mut out = Vec::with_capacity(m * n);
     let mut acc = vec![0f32; n];
+    let mut block = vec![0f32; n];
     let mut total = vec![0f32; n];
     for row in input.a().chunks_exact(k) {
         total.fill(0.0);
         for (c, a_chunk) in row.chunks(chunk).enumerate() {
             acc.fill(0.0);
-            for (i, &a) in a_chunk.iter().enumerate() {
-                let kk = c * chunk + i;
-                let a = a.to_f32();
-                let b_row = &b[kk * n..(kk + 1) * n];
-                if accumulation == Accumulation::F16 {
+            if accumulation == Accumulation::F16 {
+                for (i, &a) in a_chunk.iter().enumerate() {
+                    let kk = c * chunk + i;
+                    let a = a.to_f32();
+                    let b_row = &b[kk * n..(kk + 1) * n];
                     // a·b is exact in f32, so this is one f32 rounding of the
                     // fused a·b + acc, then the rounding to f16.
                     for (s, &bv) in acc.iter_mut().zip(b_row) {
                         *s = round16(a * bv + *s);
                     }
-                } else {
-                    for (s, &bv) in acc.iter_mut().zip(b_row) {
-                        *s += a * bv;
+                }
+            } else {
+                // Blocks of K_BLOCK products, each summed on its own and
+                // then added to the accumulator (see `Accumulation::F32`).
+                for (j, a_block) in a_chunk.chunks(K_BLOCK).enumerate() {
+                    block.fill(0.0);
+                    for (i, &a) in a_block.iter().enumerate() {
+                        let kk = c * chunk + j * K_BLOCK + i;
+                        let a = a.to_f32();
+                        let b_row = &b[kk * n..(kk + 1) * n];
+                        for (s, &bv) in block.iter_mut().zip(b_row) {
+                            *s += a * bv;
+                        }
+                    }
+                    for (s, &t) in acc.iter_mut().zip(&block) {
+                        *s += t;
                     }
                 }
             }

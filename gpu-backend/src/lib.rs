@@ -102,11 +102,13 @@ mod input;
 mod shader;
 
 pub use crate::accumulation::{Accumulation, GemmConfig};
-pub use crate::cpu::{matmul_cpu_emulated, matmul_cpu_f16, matmul_cpu_split_k, matmul_f64};
+pub use crate::cpu::{
+    K_BLOCK, matmul_cpu_emulated, matmul_cpu_f16, matmul_cpu_split_k, matmul_f64,
+};
 pub use crate::error::{GpuError, LAVAPIPE_INSTALL};
 pub use crate::gpu::{
-    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, F16Path, Gpu, GpuOptions, GpuPolicy, require_gpu,
-    shared_or_skip,
+    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, F16Path, Gpu, GpuOptions, GpuPolicy,
+    require_gpu, shared_or_skip,
 };
 pub use crate::input::{MatmulInput, random_matmul_input};
 

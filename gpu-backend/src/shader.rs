@@ -28,6 +28,8 @@
 
 use core::fmt::Write as _;
 
+use crate::cpu::K_BLOCK;
+
 /// Invocations per workgroup of the tile kernels. llvmpipe runs each
 /// workgroup on one thread, eight invocations per 256-bit SIMD vector, so
 /// small workgroups spread the few tiles of a `128 × 128` output over every
@@ -64,8 +66,8 @@ pub(crate) struct Params {
 /// Which kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kernel {
-    /// Tile kernel accumulating in `f32` over one K chunk, rounding once to
-    /// `f16` (serves both [`Accumulation::F32`](crate::Accumulation::F32)
+    /// Tile kernel accumulating in `f32` over one K chunk, in blocks of
+    /// [`K_BLOCK`] products, rounding once to `f16` (serves both [`Accumulation::F32`](crate::Accumulation::F32)
     /// with one chunk, and the split-K partials).
     TileF32,
     /// Tile kernel accumulating in `f16` throughout. Each step is the fused
@@ -170,7 +172,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             let _ = writeln!(s, "    var s{i}_{j}: f32 = 0.0;");
         }
     }
-    s.push_str("    for (var kk = k0; kk < k1; kk = kk + 1u) {\n");
+    // f16 accumulation adds each product to `s` directly; f32 accumulation
+    // sums blocks of K_BLOCK products into `t`, then adds each block's sum
+    // to `s` (see `Accumulation::F32`).
+    let step = if f16_acc { "s" } else { "t" };
+    if f16_acc {
+        s.push_str("    for (var kk = k0; kk < k1; kk = kk + 1u) {\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "    for (var kb = k0; kb < k1; kb = kb + {K_BLOCK}u) {{\n    let ke = min(kb + {K_BLOCK}u, k1);"
+        );
+        for i in 0..TM {
+            for j in 0..TN {
+                let _ = writeln!(s, "    var t{i}_{j}: f32 = 0.0;");
+            }
+        }
+        s.push_str("    for (var kk = kb; kk < ke; kk = kk + 1u) {\n");
+    }
     for i in 0..TM {
         let _ = writeln!(s, "        let x{i} = ld_a(ra{i} + kk);");
     }
@@ -185,11 +204,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             } else {
                 // The product of two f16 values is exact in f32, so fused or
                 // not, this is one rounding per step.
-                let _ = writeln!(s, "        s{i}_{j} = fma(x{i}, y{j}, s{i}_{j});");
+                let _ = writeln!(s, "        {step}{i}_{j} = fma(x{i}, y{j}, {step}{i}_{j});");
             }
         }
     }
     s.push_str("    }\n");
+    if !f16_acc {
+        for i in 0..TM {
+            for j in 0..TN {
+                let _ = writeln!(s, "    s{i}_{j} = s{i}_{j} + t{i}_{j};");
+            }
+        }
+        s.push_str("    }\n");
+    }
     s.push_str("    let obase = (bi * p.splits + sp) * p.m * p.n;\n");
     for i in 0..TM {
         let _ = writeln!(
