@@ -673,7 +673,11 @@ mod tests {
         assert!(errors[0].starts_with(
             "unknown key `aplha` (did you mean `alpha`?); the keys are `oracle`, `baseline`"
         ));
-        assert!(errors[0].ends_with("`threads`, `check`, `crate`"), "{}", errors[0]);
+        assert!(
+            errors[0].ends_with("`threads`, `check`, `crate`"),
+            "{}",
+            errors[0]
+        );
         assert_eq!(errors[1], "`n` set multiple times");
         assert!(errors[2].starts_with("unknown key `fast`; the keys are"));
     }

@@ -16,5 +16,8 @@ pub fn record_environment(key: impl Into<String>, value: impl Into<String>) {
 
 /// The facts recorded so far, sorted by key.
 pub fn environment() -> BTreeMap<String, String> {
-    ENVIRONMENT.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    ENVIRONMENT
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
 }

@@ -12,8 +12,8 @@ use crate::config::{Overrides, Settings};
 use crate::error::{Role, RunError, SkipPayload, TrialId};
 use crate::metric::Metric;
 use crate::output::{NumberFormat, Output};
-use crate::rng::{TrialRng, trial_seed};
 use crate::report::progress::Progress;
+use crate::rng::{TrialRng, trial_seed};
 use crate::stats::{self, RatioInterval, StatsError, Summary};
 use crate::verdict::{self, AccuracyTest, Analysis, Expect, Verdict};
 

@@ -27,7 +27,11 @@ fn a_panicking_candidate_names_the_trial_and_seed() {
         .run()
         .unwrap_err();
     match &err {
-        RunError::Panicked { role, trial, message } => {
+        RunError::Panicked {
+            role,
+            trial,
+            message,
+        } => {
             assert_eq!(*role, Role::Candidate);
             assert!(message.contains("candidate overflowed"), "{message}");
             // The named trial really is the first that panics.
@@ -52,7 +56,16 @@ fn a_panicking_generator_is_caught() {
         .n(10)
         .run()
         .unwrap_err();
-    assert!(matches!(err, RunError::Panicked { role: Role::Input, .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            RunError::Panicked {
+                role: Role::Input,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -68,7 +81,11 @@ fn a_non_finite_oracle_is_an_error() {
         .run()
         .unwrap_err();
     match err {
-        RunError::OracleNotFinite { trial, position, value } => {
+        RunError::OracleNotFinite {
+            trial,
+            position,
+            value,
+        } => {
             assert_eq!(trial.index, 0);
             assert_eq!(position, 3);
             assert!(value.is_nan());
@@ -86,12 +103,20 @@ fn outputs_of_different_lengths_are_an_error() {
         .run()
         .unwrap_err();
     match &err {
-        RunError::LengthMismatch { role, len, oracle_len, .. } => {
+        RunError::LengthMismatch {
+            role,
+            len,
+            oracle_len,
+            ..
+        } => {
             assert_eq!((*role, *len, *oracle_len), (Role::Baseline, 7, 8));
         }
         other => panic!("unexpected {other:?}"),
     }
-    assert!(err.to_string().contains("baseline returned 7 values but the oracle 8"));
+    assert!(
+        err.to_string()
+            .contains("baseline returned 7 values but the oracle 8")
+    );
 }
 
 #[test]
@@ -102,7 +127,12 @@ fn too_few_trials_says_the_minimum() {
         .unwrap_err();
     assert_eq!(
         err,
-        RunError::TooFewTrials { test: "Wilcoxon signed-rank", n: 5, min: 7, alpha: 0.01 }
+        RunError::TooFewTrials {
+            test: "Wilcoxon signed-rank",
+            n: 5,
+            min: 7,
+            alpha: 0.01
+        }
     );
     assert!(err.to_string().contains("use n >= 7"));
 }
@@ -136,7 +166,16 @@ fn a_custom_metric_returning_nan_is_an_error() {
         .metric(Metric::custom("broken", |_, _| f64::NAN))
         .run()
         .unwrap_err();
-    assert!(matches!(err, RunError::InvalidError { role: Role::Candidate, .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            RunError::InvalidError {
+                role: Role::Candidate,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -153,6 +192,9 @@ fn an_implementation_can_skip_the_run() {
         .unwrap_err();
     assert_eq!(
         err,
-        RunError::Skipped { role: Role::Candidate, reason: "no device here".into() }
+        RunError::Skipped {
+            role: Role::Candidate,
+            reason: "no device here".into()
+        }
     );
 }

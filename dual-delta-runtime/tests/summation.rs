@@ -68,7 +68,10 @@ fn naive_summation_is_judged_less_accurate_than_kahan() {
     assert!(outcome.summaries.candidate.mean > 10.0 * outcome.summaries.baseline.mean);
     outcome.assert();
     // The default gate fails on it, and says why.
-    let gate = DualDelta::new(naive, kahan, oracle, input).n(1000).run().unwrap();
+    let gate = DualDelta::new(naive, kahan, oracle, input)
+        .n(1000)
+        .run()
+        .unwrap();
     let message = gate.check().unwrap_err();
     assert!(message.contains("significantly less accurate"), "{message}");
     assert!(message.contains("DUAL_DELTA_SEED="), "{message}");
@@ -162,7 +165,10 @@ fn the_t_test_falls_back_to_wilcoxon_on_non_normal_differences() {
 
 #[test]
 fn parallel_and_serial_runs_are_bit_identical() {
-    let parallel = DualDelta::new(naive, kahan, oracle, input).n(200).run().unwrap();
+    let parallel = DualDelta::new(naive, kahan, oracle, input)
+        .n(200)
+        .run()
+        .unwrap();
     let serial = DualDelta::new(naive, kahan, oracle, input)
         .n(200)
         .threads(1)
@@ -176,7 +182,10 @@ fn parallel_and_serial_runs_are_bit_identical() {
 
 #[test]
 fn any_trial_replays_alone_from_its_seed() {
-    let outcome = DualDelta::new(naive, kahan, oracle, input).n(100).run().unwrap();
+    let outcome = DualDelta::new(naive, kahan, oracle, input)
+        .n(100)
+        .run()
+        .unwrap();
     let worst = outcome.worst_trial();
     let mut rng = TrialRng::from_trial_seed(outcome.trial_seed(worst));
     let x = input(&mut rng);
@@ -188,7 +197,10 @@ fn any_trial_replays_alone_from_its_seed() {
 
 #[test]
 fn the_wilcoxon_p_value_reported_is_the_statistics_modules() {
-    let outcome = DualDelta::new(naive, kahan, oracle, input).n(300).run().unwrap();
+    let outcome = DualDelta::new(naive, kahan, oracle, input)
+        .n(300)
+        .run()
+        .unwrap();
     let direct = dual_delta_runtime::stats::wilcoxon(
         &outcome.delta1,
         &outcome.delta2,

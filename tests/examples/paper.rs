@@ -30,13 +30,12 @@ fn main() -> ExitCode {
     let mut all_as_expected = true;
     let mut reports = Vec::new();
     for case in CASE_STUDIES {
-        let expect = if case.config.strategy_for(case.m, case.k, case.n)
-            == gpu_backend::Accumulation::F32
-        {
-            Expect::NoWorse
-        } else {
-            Expect::Worse
-        };
+        let expect =
+            if case.config.strategy_for(case.m, case.k, case.n) == gpu_backend::Accumulation::F32 {
+                Expect::NoWorse
+            } else {
+                Expect::Worse
+            };
         let outcome = DualDelta::new(
             |x| case.gpu_matmul(x),
             matmul_cpu_f16,
@@ -48,7 +47,10 @@ fn main() -> ExitCode {
             candidate: "GPU (FP16)".into(),
             baseline: "CPU (FP16)".into(),
             oracle: "f64 matmul".into(),
-            input: format!("randn({}, {}) / randn({}, {}) as f16", case.m, case.k, case.k, case.n),
+            input: format!(
+                "randn({}, {}) / randn({}, {}) as f16",
+                case.m, case.k, case.k, case.n
+            ),
         })
         .expect(expect)
         .run();
@@ -73,7 +75,10 @@ fn main() -> ExitCode {
             Err(e) => println!("  {name}: not written ({e})"),
         }
     }
-    println!("  all runs: {}", report::report_root().join("index.html").display());
+    println!(
+        "  all runs: {}",
+        report::report_root().join("index.html").display()
+    );
     println!();
     println!("total time: {:.1} s", start.elapsed().as_secs_f64());
     if all_as_expected {
