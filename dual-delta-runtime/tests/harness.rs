@@ -1,6 +1,9 @@
 //! What the harness does with bad input: a clear error naming the trial,
 //! its seed and the implementation at fault; nothing silently dropped.
 
+// Inputs are `Vec`s: implementations take `&I` for the generator's `I`.
+#![allow(clippy::ptr_arg)]
+
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::{Role, RunError};
 use rand::RngExt;

@@ -6,6 +6,9 @@
 //! one rounding. Dual-Delta Testing must tell them apart in both directions,
 //! and find two identical implementations equivalent.
 
+// Inputs are `Vec`s: implementations take `&I` for the generator's `I`.
+#![allow(clippy::ptr_arg)]
+
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::stats::Alternative;
 use rand::RngExt;
