@@ -92,6 +92,19 @@ pub enum SeedSource {
     Random,
 }
 
+impl SeedSource {
+    /// Where the seed came from, in words: `derived from the test's name`,
+    /// `set by the test`, `from DUAL_DELTA_SEED`, `drawn at random`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SeedSource::Default => "derived from the test's name",
+            SeedSource::Explicit => "set by the test",
+            SeedSource::Environment => "from DUAL_DELTA_SEED",
+            SeedSource::Random => "drawn at random (DUAL_DELTA_SEED=random)",
+        }
+    }
+}
+
 /// A setting that could not be used.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConfigError {

@@ -20,7 +20,10 @@ use crate::verdict::{self, AccuracyTest, Analysis, Expect, Verdict};
 /// What the implementations are called in tables and reports.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Names {
-    /// The test (for annotated tests, `module::path::function`).
+    /// The test (for annotated tests, `module::path::function`). It names
+    /// the report's directory and derives the default seed. By default, the
+    /// name of the thread that created the run: under `cargo test`, the
+    /// test's path (`tests::kahan_is_better`); elsewhere `dual_delta`.
     pub test: String,
     /// The candidate f1.
     pub candidate: String,
@@ -34,8 +37,14 @@ pub struct Names {
 
 impl Default for Names {
     fn default() -> Self {
+        // libtest names each test's thread after the test.
+        let thread = std::thread::current();
+        let test = match thread.name() {
+            Some(name) if name != "main" && !name.is_empty() => name.to_owned(),
+            _ => "dual_delta".to_owned(),
+        };
         Names {
-            test: "dual_delta".to_owned(),
+            test,
             candidate: "candidate".to_owned(),
             baseline: "baseline".to_owned(),
             oracle: "oracle".to_owned(),

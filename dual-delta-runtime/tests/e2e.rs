@@ -153,7 +153,7 @@ fn a_printed_seed_replays_the_run() {
     );
     assert!(!replay.passed, "{}", replay.output);
     assert_eq!(candidate_row(&first), candidate_row(&replay));
-    replay.assert_contains(&["(base seed, Environment)"]);
+    replay.assert_contains(&["(base seed from DUAL_DELTA_SEED)"]);
 }
 
 #[test]

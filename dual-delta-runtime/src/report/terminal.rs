@@ -66,7 +66,7 @@ fn test_line(r: &TestOutcome, alpha: f64) -> String {
             p_value,
             method,
         }) => format!(
-            "statistic {} , p = {} {} α = {alpha} ({method})",
+            "statistic {}, p = {} {} α = {alpha} ({method})",
             num(*statistic),
             pval(*p_value),
             if *p_value < alpha { "<" } else { ">=" }
@@ -157,8 +157,9 @@ pub fn table(o: &Outcome, report: Option<&Path>) -> String {
     );
     let _ = writeln!(
         out,
-        "  replay: DUAL_DELTA_SEED={:#x} (base seed, {:?})",
-        s.seed, s.seed_source
+        "  replay: DUAL_DELTA_SEED={:#x} (base seed {})",
+        s.seed,
+        s.seed_source.describe()
     );
     if let Some(p) = report {
         let _ = writeln!(out, "  report: {}", p.display());
