@@ -4,10 +4,11 @@
 //! The two GEMM-based references use the [`gemm`] crate's `f32` and `f64`
 //! kernels, single-threaded (dual-delta already runs trials on every core).
 //! `gemm` was chosen over `matrixmultiply` because its `f64` kernel was the
-//! faster of the two at `128×4096 @ 4096×128` on the development machine
-//! (about 3.3 ms on an idle core, close to its FMA peak, against 4.0 ms; the
-//! `f32` kernels were on par), and the oracle is the hot path of every
-//! dual-delta matmul test. The inputs are widened with `half`'s vectorised
+//! faster of the two at `128×4096 @ 4096×128` (3.3 ms against 4.0 ms on an
+//! AVX2 core; the `f32` kernels were on par), and the oracle is the hot path
+//! of every dual-delta matmul test. Its `x86-v4` kernels are enabled: where
+//! the processor has AVX-512 (checked at run time), the `f64` oracle takes
+//! 2.4 ms instead of 3.8 ms at that shape. The inputs are widened with `half`'s vectorised
 //! slice conversions into per-thread buffers that are reused from call to
 //! call. Its own `f16`
 //! path is *not* used (the crate is built without it): it rounds the

@@ -10,8 +10,10 @@
 //!   matmul as both implementations; `gpu` runs the wgpu candidate against
 //!   it (lavapipe where there is no GPU).
 //! - `oracle_gemm/*`: the f64 oracle matmul; `elem/s` is FLOP/s (2·m·k·n
-//!   per call). `fma_peak` measures the machine's f64 FMA peak per core
-//!   (12 independent 256-bit FMA chains), the figure the GEMM is compared to.
+//!   per call). `fma_peak` measures the machine's f64 FMA peak on one core
+//!   (12 independent FMA chains, 256-bit and, where the processor has
+//!   AVX-512, 512-bit), the figure the GEMM is compared to: the GEMM runs
+//!   single-threaded, so its FLOP/s over the widest peak is its efficiency.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -82,14 +84,24 @@ fn oracle_gemm(c: &mut Criterion) {
     group.finish();
 
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx") {
+    {
         let mut group = c.benchmark_group("fma_peak");
         const ITERS: u64 = 1 << 16;
-        // 12 chains × 4 lanes × 2 FLOP per FMA.
-        group.throughput(Throughput::Elements(ITERS * 12 * 4 * 2));
-        group.bench_function("f64_one_core", |b| {
-            b.iter(|| black_box(unsafe { fma_chains(ITERS) }))
-        });
+        if std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx")
+        {
+            // 12 chains × 4 lanes × 2 FLOP per FMA.
+            group.throughput(Throughput::Elements(ITERS * 12 * 4 * 2));
+            group.bench_function("f64_one_core_avx2", |b| {
+                b.iter(|| black_box(unsafe { fma_chains_256(black_box(ITERS)) }))
+            });
+        }
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // 12 chains × 8 lanes × 2 FLOP per FMA.
+            group.throughput(Throughput::Elements(ITERS * 12 * 8 * 2));
+            group.bench_function("f64_one_core_avx512", |b| {
+                b.iter(|| black_box(unsafe { fma_chains_512(black_box(ITERS)) }))
+            });
+        }
         group.finish();
     }
 }
@@ -98,7 +110,7 @@ fn oracle_gemm(c: &mut Criterion) {
 /// (4 cycles) of two FMA pipes, so the loop runs at the FMA throughput peak.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,fma")]
-unsafe fn fma_chains(iters: u64) -> f64 {
+unsafe fn fma_chains_256(iters: u64) -> f64 {
     use std::arch::x86_64::*;
     let a = _mm256_set1_pd(0.999_999);
     let b = _mm256_set1_pd(1e-9);
@@ -115,6 +127,27 @@ unsafe fn fma_chains(iters: u64) -> f64 {
     }
     unsafe { _mm256_storeu_pd(out.as_mut_ptr(), sum) };
     out.iter().sum()
+}
+
+/// The same with 512-bit FMAs, the widest the oracle GEMM uses where the
+/// processor has AVX-512 (gemm's `x86-v4` kernels).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn fma_chains_512(iters: u64) -> f64 {
+    use std::arch::x86_64::*;
+    let a = _mm512_set1_pd(0.999_999);
+    let b = _mm512_set1_pd(1e-9);
+    let mut acc = [_mm512_set1_pd(1.0); 12];
+    for _ in 0..iters {
+        for v in acc.iter_mut() {
+            *v = _mm512_fmadd_pd(*v, a, b);
+        }
+    }
+    let mut sum = _mm512_setzero_pd();
+    for v in acc {
+        sum = _mm512_add_pd(sum, v);
+    }
+    _mm512_reduce_add_pd(sum)
 }
 
 criterion_group!(benches, trials, oracle_gemm);
