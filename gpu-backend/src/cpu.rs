@@ -61,9 +61,10 @@ thread_local! {
     static SCRATCH_F64: RefCell<(Vec<f64>, Vec<f64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
-/// Widens `src` into `dst` (resized to fit), exactly.
+/// Widens `src` into `dst` (resized to fit), exactly. Every element is
+/// overwritten, so a buffer that already has the right length is not
+/// cleared first (zeroing it cost 8% of a `128×4096 @ 4096×128` trial).
 fn widen<T: Widen>(src: &[f16], dst: &mut Vec<T>) {
-    dst.clear();
     dst.resize(src.len(), T::default());
     T::convert(src, dst);
 }

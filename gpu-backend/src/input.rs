@@ -2,6 +2,7 @@
 
 use dual_delta_runtime::TrialRng;
 use half::f16;
+use half::slice::HalfFloatSliceExt as _;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 
@@ -110,11 +111,21 @@ impl MatmulInput {
     }
 }
 
-/// `len` samples of `torch.randn(len).half()`.
+/// `len` samples of `torch.randn(len).half()`, drawn in order and rounded
+/// to `f16` a chunk at a time with `half`'s vectorised conversion (the same
+/// round-to-nearest-even as `f16::from_f32`, several times faster).
 fn randn_f16(len: usize, rng: &mut TrialRng) -> Vec<f16> {
-    (0..len)
-        .map(|_| f16::from_f32(rng.sample::<f32, _>(StandardNormal)))
-        .collect()
+    const CHUNK: usize = 256;
+    let mut out = vec![f16::ZERO; len];
+    let mut draws = [0.0f32; CHUNK];
+    for dst in out.chunks_mut(CHUNK) {
+        let draws = &mut draws[..dst.len()];
+        for v in draws.iter_mut() {
+            *v = rng.sample(StandardNormal);
+        }
+        dst.convert_from_f32_slice(draws);
+    }
+    out
 }
 
 /// An input generator for dual-delta tests: every call draws a fresh
