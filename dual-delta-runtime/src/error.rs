@@ -100,6 +100,18 @@ pub enum RunError {
         /// The oracle's output length.
         oracle_len: usize,
     },
+    /// A batched candidate returned a different number of outputs than it
+    /// received inputs.
+    BatchLength {
+        /// The batch's first trial.
+        first: TrialId,
+        /// The index of the batch's last trial.
+        last: usize,
+        /// The number of outputs returned.
+        len: usize,
+        /// The number of inputs given.
+        expected: usize,
+    },
     /// A custom metric returned NaN or a negative error.
     InvalidError {
         /// The implementation whose error it was.
@@ -176,6 +188,17 @@ impl fmt::Display for RunError {
             } => write!(
                 f,
                 "the {role} returned {len} values but the oracle {oracle_len}, in {trial}"
+            ),
+            RunError::BatchLength {
+                first,
+                last,
+                len,
+                expected,
+            } => write!(
+                f,
+                "the batched candidate returned {len} outputs for the {expected} inputs of \
+                 trials {} to {last}, one per input expected; first {first}",
+                first.index
             ),
             RunError::InvalidError { role, trial, value } => write!(
                 f,

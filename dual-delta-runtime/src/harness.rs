@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::candidate::{Batched, Batches, Candidate, References};
 use crate::config::{Overrides, Settings};
 use crate::error::{Role, RunError, SkipPayload, TrialId};
 use crate::metric::Metric;
@@ -87,6 +88,76 @@ pub struct DualDelta<I, C, B, O, G> {
     names: Names,
     overrides: Overrides,
     _input: PhantomData<fn() -> I>,
+}
+
+/// The trials a batched candidate receives per call unless
+/// [`DualDelta::batch_size`] says otherwise.
+pub const DEFAULT_BATCH_SIZE: usize = 32;
+
+impl<I, F, B, O, G> DualDelta<I, Batched<F>, B, O, G> {
+    /// A test whose candidate takes many trials' inputs at once and returns
+    /// their outputs in the same order: a GPU kernel that runs a whole batch
+    /// in one submission, say. Each call receives up to
+    /// [`DEFAULT_BATCH_SIZE`] consecutive trials (see
+    /// [`DualDelta::batch_size`]); while it runs, the baseline and the
+    /// oracle of the same trials run on the other threads.
+    ///
+    /// The trials, their seeds and their errors are those of
+    /// [`DualDelta::new`] with a candidate that gives the same outputs one
+    /// input at a time: batching changes the speed, never the verdict.
+    ///
+    /// ```
+    /// use dual_delta_runtime::prelude::*;
+    /// use rand::RngExt;
+    ///
+    /// fn naive(x: &Vec<f32>) -> f32 { x.iter().sum() }
+    /// fn naive_batch(xs: &[Vec<f32>]) -> Vec<f32> { xs.iter().map(naive).collect() }
+    /// fn exact(x: &Vec<f32>) -> f64 { x.iter().map(|&v| f64::from(v)).sum() }
+    /// fn input(rng: &mut TrialRng) -> Vec<f32> {
+    ///     (0..100).map(|_| rng.random_range(0.0f32..1.0)).collect()
+    /// }
+    ///
+    /// let batched = DualDelta::batched(naive_batch, naive, exact, input)
+    ///     .batch_size(16)
+    ///     .n(100)
+    ///     .run()
+    ///     .unwrap();
+    /// let one_by_one = DualDelta::new(naive, naive, exact, input).n(100).run().unwrap();
+    /// assert_eq!(batched.delta1, one_by_one.delta1);
+    /// ```
+    pub fn batched<O1, O2, OO>(candidate: F, baseline: B, oracle: O, input: G) -> Self
+    where
+        F: Fn(&[I]) -> Vec<O1>,
+        B: Fn(&I) -> O2,
+        O: Fn(&I) -> OO,
+        G: Fn(&mut TrialRng) -> I,
+    {
+        DualDelta {
+            candidate: Batched {
+                f: candidate,
+                size: DEFAULT_BATCH_SIZE,
+            },
+            baseline,
+            oracle,
+            input,
+            names: Names::default(),
+            overrides: Overrides::default(),
+            _input: PhantomData,
+        }
+    }
+
+    /// The most trials the batched candidate receives per call (default
+    /// [`DEFAULT_BATCH_SIZE`]; the last call of a run may get fewer).
+    ///
+    /// # Panics
+    ///
+    /// If `size` is 0.
+    #[track_caller]
+    pub fn batch_size(mut self, size: usize) -> Self {
+        assert!(size > 0, "a batch holds at least one trial");
+        self.candidate.size = size;
+        self
+    }
 }
 
 impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
@@ -197,7 +268,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
     /// Runs the N trials and the statistics.
     pub fn run<O1, O2, OO>(&self) -> Result<Outcome, RunError>
     where
-        C: Fn(&I) -> O1 + Sync,
+        C: Candidate<I, O1>,
         B: Fn(&I) -> O2 + Sync,
         O: Fn(&I) -> OO + Sync,
         G: Fn(&mut TrialRng) -> I + Sync,
@@ -267,7 +338,70 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
 
     fn run_trials<O1, O2, OO>(&self, settings: &Settings) -> Result<Vec<TrialErrors>, RunError>
     where
-        C: Fn(&I) -> O1 + Sync,
+        C: Candidate<I, O1>,
+        B: Fn(&I) -> O2 + Sync,
+        O: Fn(&I) -> OO + Sync,
+        G: Fn(&mut TrialRng) -> I + Sync,
+        O1: Output,
+        O2: Output,
+        OO: Output,
+    {
+        // Drawn only on a terminal, outside CI, for runs longer than half a
+        // second.
+        let progress = Progress::new(settings.n, &self.names.test);
+        let serial = settings.threads == Some(1);
+        let draw = |index: usize| self.draw(settings, index);
+        let references = |index: usize, x: &I| {
+            let mut refs = References::default();
+            self.references(settings, index, x, &mut refs)?;
+            Ok(refs)
+        };
+        let measure = |index: usize, y1: &O1, refs: &References, input_kind: String| {
+            BUFFERS.with_borrow_mut(|[b1, _, _]| {
+                self.measure(settings, index, y1, b1, refs, input_kind)
+            })
+        };
+        let batches = Batches {
+            n: settings.n,
+            serial,
+            progress: &progress,
+            trial: &|index| trial_id(settings, index),
+            draw: &draw,
+            references: &references,
+            measure: &measure,
+        };
+        let all = || match self.candidate.run_batches(&batches) {
+            Some(result) => result,
+            None => self.one_by_one(settings, serial, &progress),
+        };
+        let result = match settings.threads {
+            Some(t) if t > 1 => rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .map_err(|e| {
+                    RunError::Config(crate::config::ConfigError {
+                        source: "threads".to_owned(),
+                        value: format!("{t} ({e})"),
+                        expected: "a thread count the system can start",
+                    })
+                })?
+                .install(all),
+            _ => all(),
+        };
+        progress.finish();
+        result
+    }
+
+    /// The trials of a candidate that takes one input at a time: each trial
+    /// runs whole on one thread, trials in parallel unless `serial`.
+    fn one_by_one<O1, O2, OO>(
+        &self,
+        settings: &Settings,
+        serial: bool,
+        progress: &Progress,
+    ) -> Result<Vec<TrialErrors>, RunError>
+    where
+        C: Candidate<I, O1>,
         B: Fn(&I) -> O2 + Sync,
         O: Fn(&I) -> OO + Sync,
         G: Fn(&mut TrialRng) -> I + Sync,
@@ -276,9 +410,6 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         OO: Output,
     {
         let failed = AtomicBool::new(false);
-        // Drawn only on a terminal, outside CI, for runs longer than half a
-        // second.
-        let progress = Progress::new(settings.n, &self.names.test);
         let one = |index: usize| -> Option<Result<TrialErrors, RunError>> {
             if failed.load(Ordering::Relaxed) {
                 return None;
@@ -290,33 +421,18 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             progress.inc();
             Some(result)
         };
-        let results: Vec<Option<Result<TrialErrors, RunError>>> = match settings.threads {
-            Some(1) => (0..settings.n).map(one).collect(),
-            Some(t) => rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
-                .map_err(|e| {
-                    RunError::Config(crate::config::ConfigError {
-                        source: "threads".to_owned(),
-                        value: format!("{t} ({e})"),
-                        expected: "a thread count the system can start",
-                    })
-                })?
-                .install(|| (0..settings.n).into_par_iter().map(one).collect()),
-            None => (0..settings.n).into_par_iter().map(one).collect(),
+        let results: Vec<Option<Result<TrialErrors, RunError>>> = if serial {
+            (0..settings.n).map(one).collect()
+        } else {
+            (0..settings.n).into_par_iter().map(one).collect()
         };
-        progress.finish();
         // The first failure by trial index among the trials that ran.
-        let mut trials = Vec::with_capacity(settings.n);
-        for r in results.into_iter().flatten() {
-            trials.push(r?);
-        }
-        Ok(trials)
+        results.into_iter().flatten().collect()
     }
 
     fn trial<O1, O2, OO>(&self, settings: &Settings, index: usize) -> Result<TrialErrors, RunError>
     where
-        C: Fn(&I) -> O1,
+        C: Candidate<I, O1>,
         B: Fn(&I) -> O2,
         O: Fn(&I) -> OO,
         G: Fn(&mut TrialRng) -> I,
@@ -324,84 +440,137 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         O2: Output,
         OO: Output,
     {
-        let seed = trial_seed(settings.seed, index);
-        let trial = TrialId {
-            index,
-            seed,
-            base_seed: settings.seed,
-        };
-        // A panic is an error naming the trial; `crate::skip` is a skip.
-        let guard = |role: Role, payload: Box<dyn std::any::Any + Send>| match payload
-            .downcast::<SkipPayload>()
-        {
-            Ok(skip) => RunError::Skipped {
-                role,
-                reason: skip.0,
-            },
-            Err(payload) => RunError::Panicked {
-                role,
-                trial,
-                message: panic_message(&*payload),
-            },
-        };
-
-        let mut rng = TrialRng::from_trial_seed(seed);
-        let x = catch_unwind(AssertUnwindSafe(|| (self.input)(&mut rng)))
-            .map_err(|p| guard(Role::Input, p))?;
-        let input_kind = rng.input_kind().to_owned();
-        let y1 = catch_unwind(AssertUnwindSafe(|| (self.candidate)(&x)))
-            .map_err(|p| guard(Role::Candidate, p))?;
-        let y2 = catch_unwind(AssertUnwindSafe(|| (self.baseline)(&x)))
-            .map_err(|p| guard(Role::Baseline, p))?;
-        let yo = catch_unwind(AssertUnwindSafe(|| (self.oracle)(&x)))
-            .map_err(|p| guard(Role::Oracle, p))?;
-        let format = y1.format();
-
+        let (x, input_kind) = self.draw(settings, index)?;
+        let y1 = guarded(Role::Candidate, trial_id(settings, index), || {
+            self.candidate.call_one(&x)
+        })?;
         BUFFERS.with_borrow_mut(|[b1, b2, bo]| {
-            for b in [&mut *b1, &mut *b2, &mut *bo] {
-                b.clear();
-            }
-            yo.extend_f64(bo);
-            if let Some(position) = bo.iter().position(|v| !v.is_finite()) {
-                return Err(RunError::OracleNotFinite {
-                    trial,
-                    position,
-                    value: bo[position],
-                });
-            }
-            y1.extend_f64(b1);
-            y2.extend_f64(b2);
-            for (role, b) in [(Role::Candidate, &*b1), (Role::Baseline, &*b2)] {
-                if b.len() != bo.len() {
-                    return Err(RunError::LengthMismatch {
-                        role,
-                        trial,
-                        len: b.len(),
-                        oracle_len: bo.len(),
-                    });
-                }
-            }
-            let measure = |role: Role, b: &[f64]| {
-                let e = catch_unwind(AssertUnwindSafe(|| settings.metric.error(b, bo, format)))
-                    .map_err(|p| guard(Role::Metric, p))?;
-                if e.is_nan() || e < 0.0 {
-                    Err(RunError::InvalidError {
-                        role,
-                        trial,
-                        value: e,
-                    })
-                } else {
-                    Ok(e)
-                }
+            let mut refs = References {
+                baseline: std::mem::take(b2),
+                oracle: std::mem::take(bo),
             };
-            Ok(TrialErrors {
-                candidate: measure(Role::Candidate, b1)?,
-                baseline: measure(Role::Baseline, b2)?,
-                format,
-                input_kind,
-            })
+            let result = self
+                .references(settings, index, &x, &mut refs)
+                .and_then(|()| self.measure(settings, index, &y1, b1, &refs, input_kind));
+            // Hand the buffers back for the next trial on this thread.
+            (*b2, *bo) = (refs.baseline, refs.oracle);
+            result
         })
     }
+
+    /// Trial `index`'s input and the kind of input its generator noted.
+    fn draw(&self, settings: &Settings, index: usize) -> Result<(I, String), RunError>
+    where
+        G: Fn(&mut TrialRng) -> I,
+    {
+        let trial = trial_id(settings, index);
+        let mut rng = TrialRng::from_trial_seed(trial.seed);
+        let x = guarded(Role::Input, trial, || (self.input)(&mut rng))?;
+        Ok((x, rng.input_kind().to_owned()))
+    }
+
+    /// Runs the baseline, then the oracle, on trial `index`'s input, into
+    /// `refs` (cleared first); the oracle must be finite.
+    fn references<O2, OO>(
+        &self,
+        settings: &Settings,
+        index: usize,
+        x: &I,
+        refs: &mut References,
+    ) -> Result<(), RunError>
+    where
+        B: Fn(&I) -> O2,
+        O: Fn(&I) -> OO,
+        O2: Output,
+        OO: Output,
+    {
+        let trial = trial_id(settings, index);
+        let y2 = guarded(Role::Baseline, trial, || (self.baseline)(x))?;
+        let yo = guarded(Role::Oracle, trial, || (self.oracle)(x))?;
+        refs.baseline.clear();
+        refs.oracle.clear();
+        yo.extend_f64(&mut refs.oracle);
+        if let Some(position) = refs.oracle.iter().position(|v| !v.is_finite()) {
+            return Err(RunError::OracleNotFinite {
+                trial,
+                position,
+                value: refs.oracle[position],
+            });
+        }
+        y2.extend_f64(&mut refs.baseline);
+        Ok(())
+    }
+
+    /// Both errors of trial `index`, the candidate's output widened into
+    /// `b1`.
+    fn measure<O1: Output>(
+        &self,
+        settings: &Settings,
+        index: usize,
+        y1: &O1,
+        b1: &mut Vec<f64>,
+        refs: &References,
+        input_kind: String,
+    ) -> Result<TrialErrors, RunError> {
+        let trial = trial_id(settings, index);
+        let format = y1.format();
+        b1.clear();
+        y1.extend_f64(b1);
+        let bo = &refs.oracle;
+        for (role, b) in [(Role::Candidate, &*b1), (Role::Baseline, &refs.baseline)] {
+            if b.len() != bo.len() {
+                return Err(RunError::LengthMismatch {
+                    role,
+                    trial,
+                    len: b.len(),
+                    oracle_len: bo.len(),
+                });
+            }
+        }
+        let error = |role: Role, b: &[f64]| {
+            let e = guarded(Role::Metric, trial, || settings.metric.error(b, bo, format))?;
+            if e.is_nan() || e < 0.0 {
+                Err(RunError::InvalidError {
+                    role,
+                    trial,
+                    value: e,
+                })
+            } else {
+                Ok(e)
+            }
+        };
+        Ok(TrialErrors {
+            candidate: error(Role::Candidate, b1)?,
+            baseline: error(Role::Baseline, &refs.baseline)?,
+            format,
+            input_kind,
+        })
+    }
+}
+
+/// Trial `index` of the run with `settings`.
+fn trial_id(settings: &Settings, index: usize) -> TrialId {
+    TrialId {
+        index,
+        seed: trial_seed(settings.seed, index),
+        base_seed: settings.seed,
+    }
+}
+
+/// Calls `f` for `role` in `trial`: a panic becomes an error naming the
+/// trial; [`crate::skip`] becomes a skip.
+pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> Result<T, RunError> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| match payload.downcast::<SkipPayload>() {
+        Ok(skip) => RunError::Skipped {
+            role,
+            reason: skip.0,
+        },
+        Err(payload) => RunError::Panicked {
+            role,
+            trial,
+            message: panic_message(&*payload),
+        },
+    })
 }
 
 thread_local! {
@@ -411,7 +580,9 @@ thread_local! {
 
 const BOOTSTRAP_RESAMPLES: usize = 2000;
 
-struct TrialErrors {
+/// One trial's errors.
+#[derive(Debug)]
+pub struct TrialErrors {
     candidate: f64,
     baseline: f64,
     format: NumberFormat,

@@ -20,6 +20,7 @@
 
 #![warn(missing_docs)]
 
+mod candidate;
 pub mod config;
 mod environment;
 mod error;
@@ -33,10 +34,11 @@ mod rng;
 pub mod stats;
 pub mod verdict;
 
+pub use crate::candidate::{Batched, Candidate};
 pub use crate::config::{Overrides, Settings};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
-pub use crate::harness::{DualDelta, Names, Outcome, Summaries};
+pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta, Names, Outcome, Summaries};
 pub use crate::metric::Metric;
 pub use crate::output::{Element, NumberFormat, Output};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
@@ -66,6 +68,7 @@ pub mod __private {
     pub use core::prelude::v1::test;
     pub use core::{file, line, module_path, stringify};
 
+    use crate::candidate::Candidate;
     use crate::harness::{DualDelta, Names, Outcome};
     use crate::output::Output;
     use crate::rng::TrialRng;
@@ -117,6 +120,54 @@ pub mod __private {
         O2: Output,
         OO: Output,
     {
+        let run = DualDelta::new(candidate, baseline, oracle, input);
+        finish_test(id, overrides, run, check);
+    }
+
+    /// [`run_test`] for a candidate with `batch = size`: it takes up to
+    /// `size` consecutive trials' inputs per call.
+    #[track_caller]
+    #[allow(clippy::too_many_arguments)] // each is one expression of the attribute
+    pub fn run_batched_test<I, C, B, O, G, O1, O2, OO, K>(
+        id: TestIdentity,
+        overrides: Overrides,
+        size: usize,
+        candidate: C,
+        baseline: B,
+        oracle: O,
+        input: G,
+        check: K,
+    ) where
+        K: FnOnce(&Outcome) -> Result<(), String>,
+        C: Fn(&[I]) -> Vec<O1> + Sync,
+        B: Fn(&I) -> O2 + Sync,
+        O: Fn(&I) -> OO + Sync,
+        G: Fn(&mut TrialRng) -> I + Sync,
+        I: Send + Sync,
+        O1: Output + Send + Sync,
+        O2: Output,
+        OO: Output,
+    {
+        let run = DualDelta::batched(candidate, baseline, oracle, input).batch_size(size);
+        finish_test(id, overrides, run, check);
+    }
+
+    #[track_caller]
+    fn finish_test<I, C, B, O, G, O1, O2, OO, K>(
+        id: TestIdentity,
+        overrides: Overrides,
+        run: DualDelta<I, C, B, O, G>,
+        check: K,
+    ) where
+        K: FnOnce(&Outcome) -> Result<(), String>,
+        C: Candidate<I, O1>,
+        B: Fn(&I) -> O2 + Sync,
+        O: Fn(&I) -> OO + Sync,
+        G: Fn(&mut TrialRng) -> I + Sync,
+        O1: Output,
+        O2: Output,
+        OO: Output,
+    {
         let test = format!("{}::{}", id.module_path, id.function);
         let names = Names {
             test,
@@ -125,9 +176,7 @@ pub mod __private {
             oracle: id.oracle.to_owned(),
             input: id.input.to_owned(),
         };
-        let run = DualDelta::new(candidate, baseline, oracle, input)
-            .names(names)
-            .overrides(overrides);
+        let run = run.names(names).overrides(overrides);
         let outcome = match run.run() {
             Ok(o) => o,
             Err(crate::error::RunError::Skipped { role, reason }) => {
