@@ -25,6 +25,7 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
         baseline,
         input,
         overrides,
+        batch,
         check,
         krate,
     } = config;
@@ -94,6 +95,12 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
     let [baseline_name, oracle_name, input_name] = [&baseline, &oracle, &input].map(display);
     let name = &sig.ident;
     let function = name.unraw().to_string();
+    // A batched candidate goes to `run_batched_test` with the batch size
+    // before it.
+    let (run, batch) = match batch {
+        Some(size) => (quote!(#private::run_batched_test), quote!(#size,)),
+        None => (quote!(#private::run_test), TokenStream::new()),
+    };
     // Local-variable hygiene: never shadows a user item named `overrides`.
     let overrides = syn::Ident::new("overrides", Span::mixed_site());
     quote! {
@@ -108,7 +115,7 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
                 #(#fields,)*
                 ..#private::Default::default()
             };
-            #private::run_test(
+            #run(
                 #private::TestIdentity {
                     module_path: #private::module_path!(),
                     function: #function,
@@ -119,6 +126,7 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
                     line: #private::line!(),
                 },
                 #overrides,
+                #batch
                 #name,
                 #baseline,
                 #oracle,

@@ -72,6 +72,7 @@ mod tests;
 /// | `margin` | non-inferiority margin δ, a number literal ≥ 0 | `0` |
 /// | `stability` | `no_worse`, `equivalent`, `better` or `worse` | not checked |
 /// | `threads` | threads running trials, an integer literal ≥ 1 | all cores |
+/// | `batch` | the candidate takes this many trials' inputs per call, an integer literal ≥ 1 | one input per call |
 /// | `check` | an extra check of the outcome, `FnOnce(&Outcome) -> Result<(), String>` | none |
 /// | `crate` | the path of the runtime, if renamed | `::dual_delta_runtime` |
 ///
@@ -98,6 +99,11 @@ mod tests;
 ///   (Pitman-Morgan test).
 /// - `threads = 1` runs the trials one after another, for implementations
 ///   that must not run concurrently; results do not depend on it.
+/// - `batch = 32`: the candidate is `fn name(xs: &[Input]) -> Vec<Output>`
+///   and receives up to that many consecutive trials' inputs per call, such
+///   as a GPU kernel running a whole batch in one submission; the baseline
+///   and the oracle run on the other threads meanwhile. The trials and the
+///   verdict are those of the same candidate called one input at a time.
 /// - `check`: runs after the verdict has passed, on the whole `Outcome`
 ///   (errors, summaries, every test); an `Err(reason)` fails the test with
 ///   the reason and the verdict table. For example
@@ -184,7 +190,8 @@ fn expand(
     };
     let mut errors = validate::Errors::default();
     let config = errors.check(parse::args(args).and_then(validate::config));
-    errors.check(validate::candidate(&function));
+    let batched = config.as_ref().is_some_and(|c| c.batch.is_some());
+    errors.check(validate::candidate(&function, batched));
     match (errors.finish(), config) {
         (Ok(()), Some(config)) => codegen::test(config, function),
         (Err(e), _) => codegen::with_errors(e, item),

@@ -121,3 +121,20 @@ fn not_a_function() {
         ),
     ));
 }
+
+#[test]
+fn a_batched_candidate() {
+    insta::assert_snapshot!(expand(
+        quote!(
+            oracle = matmul_f64,
+            baseline = matmul_cpu_f16,
+            input = random_input,
+            batch = 32
+        ),
+        quote! {
+            fn gpu_matmul(xs: &[MatmulInput]) -> Vec<Vec<f16>> {
+                gpu().matmul_batch(xs)
+            }
+        },
+    ));
+}

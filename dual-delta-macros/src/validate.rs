@@ -11,7 +11,7 @@ use syn::{Expr, FnArg, Ident, ItemFn, Lit, LitInt, Path, ReturnType, Safety, Typ
 use crate::parse::Arg;
 
 /// Every key, in the order the documentation lists them.
-pub(crate) const KEYS: [&str; 14] = [
+pub(crate) const KEYS: [&str; 15] = [
     "oracle",
     "baseline",
     "input",
@@ -24,6 +24,7 @@ pub(crate) const KEYS: [&str; 14] = [
     "margin",
     "stability",
     "threads",
+    "batch",
     "check",
     "crate",
 ];
@@ -100,6 +101,9 @@ pub(crate) struct Config {
     pub(crate) input: Expr,
     /// The optional settings, as the runtime's `Overrides` takes them.
     pub(crate) overrides: Overrides,
+    /// `batch = ...`: the candidate takes this many trials' inputs at once,
+    /// as a `usize` literal.
+    pub(crate) batch: Option<LitInt>,
     /// `check = ...`: an extra check of the outcome, as written.
     pub(crate) check: Option<Expr>,
     /// `crate = ...`: the path of the runtime.
@@ -146,6 +150,7 @@ struct Builder {
     baseline: Option<Expr>,
     input: Option<Expr>,
     overrides: Overrides,
+    batch: Option<LitInt>,
     check: Option<Expr>,
     krate: Option<Path>,
 }
@@ -167,6 +172,7 @@ impl Builder {
             "margin" => o.margin = Some(margin(&value)?),
             "stability" => o.stability = Some(choice(key, &value, "expectation", &EXPECTATIONS)?),
             "threads" => o.threads = Some(positive_int(key, &value, "1")?),
+            "batch" => self.batch = Some(positive_int(key, &value, "32")?),
             "check" => self.check = Some(value),
             "crate" => self.krate = Some(krate(&value)?),
             _ => unreachable!("`{key}` is in KEYS"),
@@ -214,6 +220,7 @@ pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
             baseline: Some(baseline),
             input: Some(input),
             overrides,
+            batch,
             check,
             krate,
         } => Ok(Config {
@@ -221,6 +228,7 @@ pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
             baseline,
             input,
             overrides,
+            batch,
             check,
             krate,
         }),
@@ -436,9 +444,10 @@ fn spanned(tokens: impl ToTokens, message: impl std::fmt::Display) -> syn::Error
     syn::Error::new_spanned(tokens, message)
 }
 
-/// Checks that `f` can be a candidate: `fn name(x: &Input) -> Output`, not
-/// generic, not `async`, not `unsafe`, not already a `#[test]`.
-pub(crate) fn candidate(f: &ItemFn) -> syn::Result<()> {
+/// Checks that `f` can be a candidate: `fn name(x: &Input) -> Output`, or
+/// with `batch = ...` (`batched`) `fn name(xs: &[Input]) -> Vec<Output>`;
+/// not generic, not `async`, not `unsafe`, not already a `#[test]`.
+pub(crate) fn candidate(f: &ItemFn, batched: bool) -> syn::Result<()> {
     let sig = &f.sig;
     let mut errors = Errors::default();
 
@@ -517,6 +526,9 @@ pub(crate) fn candidate(f: &ItemFn) -> syn::Result<()> {
     }
     if let Some(FnArg::Typed(param)) = typed.first() {
         check_input_type(&param.ty, &mut errors);
+        if batched {
+            check_batch_type(&param.ty, &mut errors);
+        }
     }
 
     match &sig.output {
@@ -571,6 +583,21 @@ fn check_input_type(ty: &Type, errors: &mut Errors) {
     }
 }
 
+/// With `batch = ...` the input must be a slice, `&[Input]`.
+fn check_batch_type(ty: &Type, errors: &mut Errors) {
+    if let Type::Reference(r) = ungroup_type(ty)
+        && r.mutability.is_none()
+        && !matches!(ungroup_type(&r.elem), Type::Slice(_))
+    {
+        errors.push(spanned(
+            ty,
+            "with `batch = ...` the candidate takes the inputs of consecutive trials as a \
+             slice, `xs: &[Input]`, and returns one output per input, such as \
+             `-> Vec<Vec<f32>>`",
+        ));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proc_macro2::TokenStream;
@@ -595,7 +622,11 @@ mod tests {
     }
 
     fn candidate_errors(item: TokenStream) -> Vec<String> {
-        messages(candidate(&syn::parse2(item).unwrap()))
+        messages(candidate(&syn::parse2(item).unwrap(), false))
+    }
+
+    fn batched_candidate_errors(item: TokenStream) -> Vec<String> {
+        messages(candidate(&syn::parse2(item).unwrap(), true))
     }
 
     const REQUIRED_KEYS: fn() -> TokenStream = || quote!(oracle = o, baseline = b, input = i,);
@@ -606,10 +637,11 @@ mod tests {
         let c = config_of(quote!(
             #required n = 1_000, seed = 0xdead_beef, alpha = 0.05, metric = max_ulp,
             expect = worse, test = t, margin = 1, stability = better, threads = 1,
-            crate = ::rt,
+            batch = 64, crate = ::rt,
         ))
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.krate.unwrap().to_token_stream().to_string(), ":: rt");
+        assert_eq!(c.batch.unwrap().to_string(), "64usize");
         let o = c.overrides;
         assert_eq!(o.n.unwrap().to_string(), "1_000usize");
         assert_eq!(o.seed.unwrap().to_string(), "0xdead_beefu64");
@@ -674,7 +706,7 @@ mod tests {
             "unknown key `aplha` (did you mean `alpha`?); the keys are `oracle`, `baseline`"
         ));
         assert!(
-            errors[0].ends_with("`threads`, `check`, `crate`"),
+            errors[0].ends_with("`threads`, `batch`, `check`, `crate`"),
             "{}",
             errors[0]
         );
@@ -880,6 +912,30 @@ mod tests {
             )),
             "`#[dual_delta_test]` already makes this function a test: remove `#[test]`"
         );
+    }
+
+    #[test]
+    fn a_batched_candidate_takes_a_slice() {
+        assert!(
+            batched_candidate_errors(quote!(
+                fn f(xs: &[Vec<f32>]) -> Vec<f32> {
+                    Vec::new()
+                }
+            ))
+            .is_empty()
+        );
+        let e = batched_candidate_errors(quote!(
+            fn f(x: &Vec<f32>) -> f32 {
+                0.0
+            }
+        ));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].starts_with("with `batch = ...` the candidate takes the inputs of consecutive"),
+            "{e:?}"
+        );
+        let zero = config_errors(quote!(oracle = o, baseline = b, input = i, batch = 0));
+        assert_eq!(zero, ["`batch` must be at least 1"]);
     }
 
     #[test]

@@ -1,0 +1,25 @@
+#![allow(dead_code)]
+
+use dual_delta_runtime::prelude::*;
+
+fn exact(x: &Vec<f32>) -> f64 {
+    x.iter().map(|&v| f64::from(v)).sum()
+}
+fn reference(x: &Vec<f32>) -> f32 {
+    x.iter().sum()
+}
+fn random_vec(rng: &mut TrialRng) -> Vec<f32> {
+    vec![rng.seed() as f32; 8]
+}
+
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, batch = 16)]
+fn takes_one_input(x: &Vec<f32>) -> f32 {
+    x.iter().sum()
+}
+
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, batch = 0)]
+fn empty_batches(xs: &[Vec<f32>]) -> Vec<f32> {
+    xs.iter().map(|x| x.iter().sum()).collect()
+}
+
+fn main() {}
