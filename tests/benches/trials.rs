@@ -8,7 +8,9 @@
 //!   both implementations, the oracle, the metric, all statistics);
 //!   criterion's `elem/s` is trials per second. `cpu` runs the CPU FP16
 //!   matmul as both implementations; `gpu` runs the wgpu candidate against
-//!   it (lavapipe where there is no GPU).
+//!   it (lavapipe where there is no GPU), one matmul per submission;
+//!   `gpu_batched` the same through `DualDelta::batched`, one submission
+//!   per batch of 32 trials.
 //! - `oracle_gemm/*`: the f64 oracle matmul; `elem/s` is FLOP/s (2·m·k·n
 //!   per call). `fma_peak` measures the machine's f64 FMA peak on one core
 //!   (12 independent FMA chains, 256-bit and, where the processor has
@@ -48,6 +50,20 @@ fn run_gpu(case: &CaseStudy, trials: usize) {
     black_box(outcome.summaries.candidate.mean);
 }
 
+fn run_gpu_batched(case: &CaseStudy, trials: usize) {
+    let outcome = DualDelta::batched(
+        |xs: &[MatmulInput]| case.gpu_matmul_batch(xs),
+        matmul_cpu_f16,
+        matmul_f64,
+        |rng| case.input(rng),
+    )
+    .test_name(format!("bench::gpu_batched::{}", case.name))
+    .n(trials)
+    .run()
+    .expect("run");
+    black_box(outcome.summaries.candidate.mean);
+}
+
 fn trials(c: &mut Criterion) {
     let mut group = c.benchmark_group("trials");
     group.sample_size(10);
@@ -64,6 +80,10 @@ fn trials(c: &mut Criterion) {
             group.bench_function(format!("gpu/{}x{}x{}", case.m, case.k, case.n), |b| {
                 b.iter(|| run_gpu(&case, trials))
             });
+            group.bench_function(
+                format!("gpu_batched/{}x{}x{}", case.m, case.k, case.n),
+                |b| b.iter(|| run_gpu_batched(&case, trials)),
+            );
         }
     }
     group.finish();

@@ -17,7 +17,7 @@ use dual_delta_runtime::report::terminal::{num, pval};
 use dual_delta_runtime::stats::Summary;
 use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, report};
 use dual_delta_tests::{CASE_STUDIES, CaseStudy, PaperFigures};
-use gpu_backend::{matmul_cpu_f16, matmul_f64};
+use gpu_backend::{MatmulInput, matmul_cpu_f16, matmul_f64};
 
 fn main() -> ExitCode {
     let start = Instant::now();
@@ -36,8 +36,10 @@ fn main() -> ExitCode {
             } else {
                 Expect::Worse
             };
-        let outcome = DualDelta::new(
-            |x| case.gpu_matmul(x),
+        // 32 trials' matmuls per GPU submission, while the CPU computes the
+        // references of the same trials.
+        let outcome = DualDelta::batched(
+            |xs: &[MatmulInput]| case.gpu_matmul_batch(xs),
             matmul_cpu_f16,
             matmul_f64,
             |rng| case.input(rng),

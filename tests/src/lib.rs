@@ -116,6 +116,19 @@ impl CaseStudy {
             .unwrap_or_else(|e| panic!("GPU matmul failed: {e}"))
     }
 
+    /// The candidate f1 on many inputs of this case's shape at once: one
+    /// GPU submission for the whole batch (see [`gpu_backend::Gpu::matmul_batch`]),
+    /// each output identical to [`CaseStudy::gpu_matmul`]'s.
+    pub fn gpu_matmul_batch(&self, xs: &[MatmulInput]) -> Vec<Vec<f16>> {
+        let Some((m, k, n)) = xs.first().map(MatmulInput::shape) else {
+            return Vec::new();
+        };
+        let strategy = self.config.strategy_for(m, k, n);
+        gpu()
+            .matmul_batch(xs, strategy)
+            .unwrap_or_else(|e| panic!("GPU matmul failed: {e}"))
+    }
+
     /// Checks a run of this case against the paper's figures:
     ///
     /// - the CPU baseline's mean error within 2% of the paper's (it is fixed

@@ -1,7 +1,8 @@
 //! The paper's three case studies (section 5) as annotated tests: the GPU
 //! FP16 matmul (wgpu; lavapipe in CI) against PyTorch's CPU half matmul,
 //! both measured against an f64 oracle, N = 1000, maximum hybrid error,
-//! one-sided Wilcoxon at α = 0.01.
+//! one-sided Wilcoxon at α = 0.01. The GPU runs 32 trials' matmuls per
+//! submission (`batch = 32`) while the CPU computes the references.
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_tests::{CASE_1, CASE_2, CASE_3};
@@ -24,10 +25,11 @@ fn deep_k_input(rng: &mut TrialRng) -> MatmulInput {
     input = square_input,
     n = 1000,
     expect = no_worse,
+    batch = 32,
     check = |outcome| CASE_1.check(outcome),
 )]
-fn case1_square(x: &MatmulInput) -> Vec<f16> {
-    CASE_1.gpu_matmul(x)
+fn case1_square(xs: &[MatmulInput]) -> Vec<Vec<f16>> {
+    CASE_1.gpu_matmul_batch(xs)
 }
 
 /// Case 2: with K = 4096 the default configuration's reduced-precision
@@ -39,10 +41,11 @@ fn case1_square(x: &MatmulInput) -> Vec<f16> {
     input = deep_k_input,
     n = 1000,
     expect = worse,
+    batch = 32,
     check = |outcome| CASE_2.check(outcome),
 )]
-fn case2_deep_k_reduced_precision(x: &MatmulInput) -> Vec<f16> {
-    CASE_2.gpu_matmul(x)
+fn case2_deep_k_reduced_precision(xs: &[MatmulInput]) -> Vec<Vec<f16>> {
+    CASE_2.gpu_matmul_batch(xs)
 }
 
 /// Case 3: with reduced-precision reduction disallowed, accuracy parity is
@@ -53,8 +56,9 @@ fn case2_deep_k_reduced_precision(x: &MatmulInput) -> Vec<f16> {
     input = deep_k_input,
     n = 1000,
     expect = no_worse,
+    batch = 32,
     check = |outcome| CASE_3.check(outcome),
 )]
-fn case3_deep_k_fixed(x: &MatmulInput) -> Vec<f16> {
-    CASE_3.gpu_matmul(x)
+fn case3_deep_k_fixed(xs: &[MatmulInput]) -> Vec<Vec<f16>> {
+    CASE_3.gpu_matmul_batch(xs)
 }
