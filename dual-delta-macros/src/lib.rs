@@ -150,9 +150,9 @@ mod tests;
 ///         ::dual_delta_runtime::__private::TestIdentity {
 ///             module_path: ::dual_delta_runtime::__private::module_path!(),
 ///             function: "sum_naive",
-///             baseline: ::dual_delta_runtime::__private::stringify!(sum_kahan),
-///             oracle: ::dual_delta_runtime::__private::stringify!(sum_f64),
-///             input: ::dual_delta_runtime::__private::stringify!(random_vec),
+///             baseline: "sum_kahan",
+///             oracle: "sum_f64",
+///             input: "random_vec",
 ///             file: ::dual_delta_runtime::__private::file!(),
 ///             line: ::dual_delta_runtime::__private::line!(),
 ///         },
@@ -161,9 +161,13 @@ mod tests;
 ///         sum_kahan,
 ///         sum_f64,
 ///         random_vec,
+///         ::dual_delta_runtime::__private::no_check,
 ///     );
 /// }
 /// ```
+///
+/// With `batch = 32` the call is `__private::run_batched_test`, with the
+/// batch size (`32usize`) before the candidate.
 ///
 /// Mistakes in the attribute or the signature are compile errors pointing at
 /// the offending token, all reported at once; the function is then emitted
