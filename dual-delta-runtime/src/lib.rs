@@ -66,7 +66,7 @@ pub mod __private {
     /// The built-in `#[test]`, named by path so that another `test`
     /// attribute in scope (`use tokio::test;`) cannot replace it.
     pub use core::prelude::v1::test;
-    pub use core::{file, line, module_path, stringify};
+    pub use core::{file, line, module_path};
 
     use crate::candidate::Candidate;
     use crate::harness::{DualDelta, Names, Outcome};
