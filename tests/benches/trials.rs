@@ -11,8 +11,10 @@
 //!   it (lavapipe where there is no GPU), one matmul per submission;
 //!   `gpu_batched` the same through `DualDelta::batched`, one submission
 //!   per batch of 32 trials.
-//! - `oracle_gemm/*`: the f64 oracle matmul; `elem/s` is FLOP/s (2·m·k·n
-//!   per call). `fma_peak` measures the machine's f64 FMA peak on one core
+//! - `oracle_gemm/*`: the f64 oracle matmul (`f64`, widening included), the
+//!   CPU FP16 reference (`cpu_f16`) and the oracle's GEMM kernel alone on
+//!   operands already in f64 (`gemm_kernel_f64`); `elem/s` is FLOP/s
+//!   (2·m·k·n per call). `fma_peak` measures the machine's f64 FMA peak on one core
 //!   (12 independent FMA chains, 256-bit and, where the processor has
 //!   AVX-512, 512-bit), the figure the GEMM is compared to: the GEMM runs
 //!   single-threaded, so its FLOP/s over the widest peak is its efficiency.
@@ -99,6 +101,42 @@ fn oracle_gemm(c: &mut Criterion) {
         });
         group.bench_function(format!("cpu_f16/{m}x{k}x{n}"), |b| {
             b.iter(|| black_box(matmul_cpu_f16(black_box(&x))))
+        });
+        // The GEMM kernel alone, on operands already widened to f64: what
+        // `matmul_f64` spends beyond it is the f16 -> f64 widening.
+        let a: Vec<f64> = x.a().iter().map(|v| v.to_f64()).collect();
+        let bm: Vec<f64> = x.b().iter().map(|v| v.to_f64()).collect();
+        let mut out = vec![0.0f64; m * n];
+        group.bench_function(format!("gemm_kernel_f64/{m}x{k}x{n}"), |b| {
+            b.iter(|| {
+                // SAFETY: row-major `m × k`, `k × n` and `m × n` buffers of
+                // exactly those sizes, addressed with their row strides;
+                // `out` does not alias the operands.
+                unsafe {
+                    gemm::gemm(
+                        m,
+                        n,
+                        k,
+                        out.as_mut_ptr(),
+                        1,
+                        n as isize,
+                        false,
+                        a.as_ptr(),
+                        1,
+                        k as isize,
+                        bm.as_ptr(),
+                        1,
+                        n as isize,
+                        0.0,
+                        1.0,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    )
+                };
+                black_box(&out);
+            })
         });
     }
     group.finish();
