@@ -190,3 +190,17 @@ fn a_batched_candidate_can_skip_the_run() {
 fn a_batch_size_of_zero_is_refused() {
     let _ = DualDelta::batched(naive_batch, kahan, exact, input).batch_size(0);
 }
+
+/// The attribute with `batch`: the candidate takes a slice of inputs.
+#[dual_delta_test(
+    oracle = exact,
+    baseline = kahan,
+    input = input,
+    n = 200,
+    batch = 16,
+    expect = worse,
+    check = |o| if o.delta1.len() == 200 { Ok(()) } else { Err("not 200 trials".into()) },
+)]
+fn naive_in_batches_is_caught(xs: &[Vec<f32>]) -> Vec<f32> {
+    naive_batch(xs)
+}
