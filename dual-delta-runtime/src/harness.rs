@@ -357,9 +357,8 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             Ok(refs)
         };
         let measure = |index: usize, y1: &O1, refs: &References, input_kind: String| {
-            BUFFERS.with_borrow_mut(|[b1, _, _]| {
-                self.measure(settings, index, y1, b1, refs, input_kind)
-            })
+            BUFFERS
+                .with_borrow_mut(|(b1, _)| self.measure(settings, index, y1, b1, refs, input_kind))
         };
         let batches = Batches {
             n: settings.n,
@@ -444,17 +443,9 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         let y1 = guarded(Role::Candidate, trial_id(settings, index), || {
             self.candidate.call_one(&x)
         })?;
-        BUFFERS.with_borrow_mut(|[b1, b2, bo]| {
-            let mut refs = References {
-                baseline: std::mem::take(b2),
-                oracle: std::mem::take(bo),
-            };
-            let result = self
-                .references(settings, index, &x, &mut refs)
-                .and_then(|()| self.measure(settings, index, &y1, b1, &refs, input_kind));
-            // Hand the buffers back for the next trial on this thread.
-            (*b2, *bo) = (refs.baseline, refs.oracle);
-            result
+        BUFFERS.with_borrow_mut(|(b1, refs)| {
+            self.references(settings, index, &x, refs)?;
+            self.measure(settings, index, &y1, b1, refs, input_kind)
         })
     }
 
@@ -574,8 +565,11 @@ pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> R
 }
 
 thread_local! {
-    /// Per-thread buffers for the widened outputs, reused across trials.
-    static BUFFERS: RefCell<[Vec<f64>; 3]> = const { RefCell::new([Vec::new(), Vec::new(), Vec::new()]) };
+    /// Per-thread buffers for the widened outputs (the candidate's, then
+    /// the baseline's and the oracle's), reused across trials.
+    static BUFFERS: RefCell<(Vec<f64>, References)> = const {
+        RefCell::new((Vec::new(), References { baseline: Vec::new(), oracle: Vec::new() }))
+    };
 }
 
 const BOOTSTRAP_RESAMPLES: usize = 2000;
