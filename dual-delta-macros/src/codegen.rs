@@ -39,6 +39,7 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
         margin,
         stability,
         threads,
+        allow_non_finite,
     } = overrides;
     let krate = krate.unwrap_or_else(default_crate);
     let private = quote!(#krate::__private);
@@ -73,6 +74,7 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
         ("margin", margin.map(|v| some(&v))),
         ("stability", stability),
         ("threads", threads.map(|v| some(&v))),
+        ("allow_non_finite", allow_non_finite.map(|v| some(&v))),
     ];
     let fields = settings.into_iter().filter_map(|(key, value)| {
         let key = syn::Ident::new(key, Span::call_site());
@@ -93,6 +95,25 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
         None => quote!(#private::no_check),
     };
     let [baseline_name, oracle_name, input_name] = [&baseline, &oracle, &input].map(display);
+    // The input type the candidate takes. The three expressions are checked
+    // against it on their own, spanned at each, so that a generator or a
+    // reference of the wrong type is reported at the expression that is
+    // wrong rather than inside the runtime.
+    let (input, baseline, oracle) = match input_type(&sig, batch.is_some()) {
+        Some(ty) => {
+            let span = |expr: &Expr| expr.span();
+            (
+                quote_spanned!(span(&input)=> #private::input_of::<#ty, _>(#input)),
+                quote_spanned!(span(&baseline)=> #private::reference_of::<#ty, _, _>(#baseline)),
+                quote_spanned!(span(&oracle)=> #private::reference_of::<#ty, _, _>(#oracle)),
+            )
+        }
+        None => (
+            input.to_token_stream(),
+            baseline.to_token_stream(),
+            oracle.to_token_stream(),
+        ),
+    };
     let name = &sig.ident;
     let function = name.unraw().to_string();
     // A batched candidate goes to `run_batched_test` with the batch size
@@ -134,6 +155,22 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
                 #check,
             );
         }
+    }
+}
+
+/// The type `T` of the candidate's parameter `x: &T` (`xs: &[T]` when
+/// `batched`); validation has checked that it has this form.
+fn input_type(sig: &syn::Signature, batched: bool) -> Option<syn::Type> {
+    let Some(syn::FnArg::Typed(param)) = sig.inputs.first() else {
+        return None;
+    };
+    let syn::Type::Reference(r) = &*param.ty else {
+        return None;
+    };
+    match (&*r.elem, batched) {
+        (syn::Type::Slice(s), true) => Some((*s.elem).clone()),
+        (_, true) => None,
+        (elem, false) => Some(elem.clone()),
     }
 }
 

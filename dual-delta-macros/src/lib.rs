@@ -27,7 +27,6 @@ mod tests;
 ///
 /// ```
 /// use dual_delta_runtime::prelude::*;
-/// use rand::RngExt;
 ///
 /// fn random_vec(rng: &mut TrialRng) -> Vec<f32> {
 ///     (0..256).map(|_| rng.random_range(0.0f32..1.0)).collect()
@@ -72,6 +71,7 @@ mod tests;
 /// | `margin` | non-inferiority margin δ, a number literal ≥ 0 | `0` |
 /// | `stability` | `no_worse`, `equivalent`, `better` or `worse` | not checked |
 /// | `threads` | threads running trials, an integer literal ≥ 1 | all cores |
+/// | `allow_non_finite` | `true` accepts a candidate's NaN or infinity where the baseline and oracle are finite | `false`: such a trial fails the test |
 /// | `batch` | the candidate takes this many trials' inputs per call, an integer literal ≥ 1 | one input per call |
 /// | `check` | an extra check of the outcome, `FnOnce(&Outcome) -> Result<(), String>` | none |
 /// | `crate` | the path of the runtime, if renamed | `::dual_delta_runtime` |
@@ -97,6 +97,13 @@ mod tests;
 ///   are significantly larger than `(1 + δ)` times the baseline's.
 /// - `stability`: the same expectations for the variances of the errors
 ///   (Pitman-Morgan test).
+/// - `allow_non_finite`: by default a trial on which the candidate's output
+///   holds a NaN or an infinity while the baseline's and the oracle's are
+///   finite fails the test whatever the expectation (with `expect = worse`
+///   it counts as the candidate being worse), and the failure names the
+///   first such trial, its seed and the position of the value. `true` keeps
+///   such trials in the statistics only, as the worst possible errors: for
+///   kernels where overflow on edge-case inputs is expected.
 /// - `threads = 1` runs the trials one after another, for implementations
 ///   that must not run concurrently; results do not depend on it.
 /// - `batch = 32`: the candidate is `fn name(xs: &[Input]) -> Vec<Output>`
@@ -158,13 +165,17 @@ mod tests;
 ///         },
 ///         overrides,
 ///         sum_naive,
-///         sum_kahan,
-///         sum_f64,
-///         random_vec,
+///         ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_kahan),
+///         ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_f64),
+///         ::dual_delta_runtime::__private::input_of::<Vec<f32>, _>(random_vec),
 ///         ::dual_delta_runtime::__private::no_check,
 ///     );
 /// }
 /// ```
+///
+/// `reference_of` and `input_of` return their argument, checked against the
+/// candidate's input type `Vec<f32>` where it is written: a baseline, an
+/// oracle or a generator of another type is reported at its expression.
 ///
 /// With `batch = 32` the call is `__private::run_batched_test`, with the
 /// batch size (`32usize`) before the candidate.

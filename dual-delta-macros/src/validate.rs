@@ -11,7 +11,7 @@ use syn::{Expr, FnArg, Ident, ItemFn, Lit, LitInt, Path, ReturnType, Safety, Typ
 use crate::parse::Arg;
 
 /// Every key, in the order the documentation lists them.
-pub(crate) const KEYS: [&str; 15] = [
+pub(crate) const KEYS: [&str; 16] = [
     "oracle",
     "baseline",
     "input",
@@ -24,6 +24,7 @@ pub(crate) const KEYS: [&str; 15] = [
     "margin",
     "stability",
     "threads",
+    "allow_non_finite",
     "batch",
     "check",
     "crate",
@@ -132,6 +133,8 @@ pub(crate) struct Overrides {
     pub(crate) stability: Option<Ident>,
     /// `threads = ...`, as a `usize` literal.
     pub(crate) threads: Option<LitInt>,
+    /// `allow_non_finite = ...`, a `bool` literal.
+    pub(crate) allow_non_finite: Option<syn::LitBool>,
 }
 
 /// The `metric` setting.
@@ -172,6 +175,7 @@ impl Builder {
             "margin" => o.margin = Some(margin(&value)?),
             "stability" => o.stability = Some(choice(key, &value, "expectation", &EXPECTATIONS)?),
             "threads" => o.threads = Some(positive_int(key, &value, "1")?),
+            "allow_non_finite" => o.allow_non_finite = Some(boolean(key, &value)?),
             "batch" => self.batch = Some(positive_int(key, &value, "32")?),
             "check" => self.check = Some(value),
             "crate" => self.krate = Some(krate(&value)?),
@@ -407,12 +411,42 @@ fn choice(
     }
 }
 
+/// `allow_non_finite`: `true` or `false`.
+fn boolean(key: &Ident, value: &Expr) -> syn::Result<syn::LitBool> {
+    match ungroup(value) {
+        Expr::Lit(e) => match &e.lit {
+            Lit::Bool(b) => Ok(b.clone()),
+            _ => Err(spanned(value, format!("`{key}` must be `true` or `false`"))),
+        },
+        _ => Err(spanned(value, format!("`{key}` must be `true` or `false`"))),
+    }
+}
+
 fn metric(value: Expr) -> syn::Result<MetricChoice> {
     if let Expr::Path(path) = ungroup(&value)
         && let Some(ident) = path.path.get_ident().filter(|_| path.qself.is_none())
-        && let Some((_, variant)) = METRICS.iter().find(|(name, _)| ident == name)
     {
-        return Ok(MetricChoice::BuiltIn(Ident::new(variant, ident.span())));
+        if let Some((_, variant)) = METRICS.iter().find(|(name, _)| ident == name) {
+            return Ok(MetricChoice::BuiltIn(Ident::new(variant, ident.span())));
+        }
+        // A near miss of a built-in name is a typo, not a function of the
+        // user's (which `self::name` still reaches).
+        let name = ident.to_string();
+        if let Some((near, _)) = METRICS
+            .iter()
+            .filter(|(n, _)| edit_distance(n, &name) <= 2)
+            .min_by_key(|(n, _)| edit_distance(n, &name))
+        {
+            let names = METRICS.map(|(n, _)| format!("`{n}`")).join(", ");
+            return Err(syn::Error::new(
+                ident.span(),
+                format!(
+                    "unknown metric `{name}` (did you mean `{near}`?); the built-in metrics are \
+                     {names}; a metric of your own is a function `Fn(&[f64], &[f64]) -> f64`, \
+                     written `metric = self::{name}` if that is its name"
+                ),
+            ));
+        }
     }
     if let Expr::Lit(e) = ungroup(&value)
         && let Lit::Str(s) = &e.lit
@@ -525,7 +559,7 @@ pub(crate) fn candidate(f: &ItemFn, batched: bool) -> syn::Result<()> {
         ));
     }
     if let Some(FnArg::Typed(param)) = typed.first() {
-        check_input_type(&param.ty, &mut errors);
+        check_input_type(&param.ty, batched, &mut errors);
         if batched {
             check_batch_type(&param.ty, &mut errors);
         }
@@ -560,22 +594,46 @@ fn is_unit(ty: &Type) -> bool {
     matches!(ungroup_type(ty), Type::Tuple(t) if t.elems.is_empty())
 }
 
-/// The input must be `&Input`, with `Input` a concrete type.
-fn check_input_type(ty: &Type, errors: &mut Errors) {
+/// `str`: an input no generator can return.
+fn is_unsized_path(ty: &Type) -> bool {
+    matches!(ungroup_type(ty), Type::Path(p) if p.qself.is_none() && p.path.is_ident("str"))
+}
+
+/// The input must be `&Input`, with `Input` a concrete, sized type (a slice
+/// only with `batch = ...`).
+fn check_input_type(ty: &Type, batched: bool, errors: &mut Errors) {
     match ungroup_type(ty) {
         Type::Reference(r) if r.mutability.is_some() => errors.push(spanned(
             ty,
             "the candidate takes its input by shared reference (`&Input`), not `&mut`",
         )),
-        Type::Reference(r) => {
-            if let Type::ImplTrait(_) = ungroup_type(&r.elem) {
+        Type::Reference(r) => match ungroup_type(&r.elem) {
+            Type::ImplTrait(_) => errors.push(spanned(
+                &r.elem,
+                "the candidate cannot be generic: give its input a concrete type, \
+                 not `impl Trait`",
+            )),
+            // Only `batch = ...` candidates take slices; checked there.
+            Type::Slice(_) if batched => {}
+            Type::Slice(slice) => {
+                let elem = slice.elem.to_token_stream().to_string().replace(' ', "");
                 errors.push(spanned(
-                    &r.elem,
-                    "the candidate cannot be generic: give its input a concrete type, \
-                     not `impl Trait`",
+                    ty,
+                    format!(
+                        "the candidate takes `&[{elem}]`, but each trial's input is one value \
+                         that the generator returns, such as a `Vec<{elem}>`: take `&Vec<{elem}>` \
+                         (and call the kernel with `x.as_slice()`), or add `batch = N` if the \
+                         candidate takes many trials' inputs at once"
+                    ),
                 ));
             }
-        }
+            Type::Path(_) if is_unsized_path(&r.elem) => errors.push(spanned(
+                ty,
+                "the candidate's input is a value the generator returns, so it must have a \
+                     size known at compile time: take `&String`, not `&str`",
+            )),
+            _ => {}
+        },
         _ => errors.push(spanned(
             ty,
             "the candidate takes its input by reference: `&Input`, such as `x: &Vec<f32>`",
@@ -706,7 +764,7 @@ mod tests {
             "unknown key `aplha` (did you mean `alpha`?); the keys are `oracle`, `baseline`"
         ));
         assert!(
-            errors[0].ends_with("`threads`, `batch`, `check`, `crate`"),
+            errors[0].ends_with("`threads`, `allow_non_finite`, `batch`, `check`, `crate`"),
             "{}",
             errors[0]
         );

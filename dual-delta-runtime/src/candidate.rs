@@ -198,7 +198,7 @@ where
 /// Calls a batched candidate on trials `first.index .. end`: a panic
 /// becomes an error naming the batch's first trial and its range.
 fn catch_batch<T>(first: TrialId, end: usize, f: impl FnOnce() -> T) -> Result<T, RunError> {
-    crate::harness::guarded(Role::Candidate, first, f).map_err(|e| match e {
+    crate::guard::guarded(Role::Candidate, first, f).map_err(|e| match e {
         RunError::Panicked {
             role,
             trial,

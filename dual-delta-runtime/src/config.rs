@@ -50,6 +50,9 @@ pub struct Overrides {
     /// Threads for trials (`Some(1)` for implementations that must not run
     /// concurrently).
     pub threads: Option<usize>,
+    /// Accept non-finite candidate outputs (see
+    /// [`Settings::allow_non_finite`]).
+    pub allow_non_finite: Option<bool>,
 }
 
 /// Fully resolved settings of one run. Invariants: `n ≥ 1`,
@@ -76,6 +79,11 @@ pub struct Settings {
     pub stability: Option<Expect>,
     /// Thread limit (`None`: all cores).
     pub threads: Option<usize>,
+    /// Whether a candidate may return a NaN or an infinity where the
+    /// baseline and the oracle are finite (default `false`: such a trial
+    /// fails the run, whatever the expectation; with `expect = worse` it
+    /// counts as the candidate being worse).
+    pub allow_non_finite: bool,
 }
 
 /// Where a run's base seed came from.
@@ -210,6 +218,7 @@ impl Settings {
             margin,
             stability: overrides.stability,
             threads,
+            allow_non_finite: overrides.allow_non_finite.unwrap_or(false),
         })
     }
 }

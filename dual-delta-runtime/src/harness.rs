@@ -1,65 +1,29 @@
-//! The harness: the paper's Algorithm 1 as a builder, and the outcome of a run.
+//! The harness: the paper's Algorithm 1 as a builder.
 
 use std::cell::RefCell;
 use std::marker::PhantomData;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::candidate::{Batched, Batches, Candidate, References};
 use crate::config::{Overrides, Settings};
-use crate::error::{Role, RunError, SkipPayload, TrialId};
+use crate::error::{Role, RunError, TrialId};
+use crate::guard::guarded;
 use crate::metric::Metric;
+use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, Summaries};
 use crate::output::{NumberFormat, Output};
 use crate::report::progress::Progress;
 use crate::rng::{TrialRng, trial_seed};
-use crate::stats::{self, RatioInterval, StatsError, Summary};
-use crate::verdict::{self, AccuracyTest, Analysis, Expect, Verdict};
-
-/// What the implementations are called in tables and reports.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Names {
-    /// The test (for annotated tests, `module::path::function`). It names
-    /// the report's directory and derives the default seed. By default, the
-    /// name of the thread that created the run: under `cargo test`, the
-    /// test's path (`tests::kahan_is_better`); elsewhere `dual_delta`.
-    pub test: String,
-    /// The candidate f1.
-    pub candidate: String,
-    /// The baseline f2.
-    pub baseline: String,
-    /// The oracle fΩ.
-    pub oracle: String,
-    /// The input generator.
-    pub input: String,
-}
-
-impl Default for Names {
-    fn default() -> Self {
-        // libtest names each test's thread after the test.
-        let thread = std::thread::current();
-        let test = match thread.name() {
-            Some(name) if name != "main" && !name.is_empty() => name.to_owned(),
-            _ => "dual_delta".to_owned(),
-        };
-        Names {
-            test,
-            candidate: "candidate".to_owned(),
-            baseline: "baseline".to_owned(),
-            oracle: "oracle".to_owned(),
-            input: "input".to_owned(),
-        }
-    }
-}
+use crate::stats;
+use crate::verdict::{self, AccuracyTest, Expect};
 
 /// A Dual-Delta Test over a candidate f1, a baseline f2, an oracle fΩ and an
 /// input generator (the paper's Algorithm 1).
 ///
 /// ```
 /// use dual_delta_runtime::prelude::*;
-/// use rand::RngExt;
 ///
 /// fn naive(x: &Vec<f32>) -> f32 { x.iter().sum() }
 /// fn kahan(x: &Vec<f32>) -> f32 {
@@ -108,7 +72,6 @@ impl<I, F, B, O, G> DualDelta<I, Batched<F>, B, O, G> {
     ///
     /// ```
     /// use dual_delta_runtime::prelude::*;
-    /// use rand::RngExt;
     ///
     /// fn naive(x: &Vec<f32>) -> f32 { x.iter().sum() }
     /// fn naive_batch(xs: &[Vec<f32>]) -> Vec<f32> { xs.iter().map(naive).collect() }
@@ -140,7 +103,7 @@ impl<I, F, B, O, G> DualDelta<I, Batched<F>, B, O, G> {
             baseline,
             oracle,
             input,
-            names: Names::default(),
+            names: Names::of::<F, B, O, G>(),
             overrides: Overrides::default(),
             _input: PhantomData,
         }
@@ -175,7 +138,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             baseline,
             oracle,
             input,
-            names: Names::default(),
+            names: Names::of::<C, B, O, G>(),
             overrides: Overrides::default(),
             _input: PhantomData,
         }
@@ -252,6 +215,17 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         self
     }
 
+    /// Accepts non-finite candidate outputs (default: off). Off, a trial
+    /// where the candidate returns a NaN or an infinity while the baseline
+    /// and the oracle are finite fails the run whatever the statistics say;
+    /// on, such a trial only counts as the worst possible error (`+inf` for
+    /// the built-in metrics). For kernels where overflow on edge-case inputs
+    /// is expected and tested separately.
+    pub fn allow_non_finite(mut self, allow: bool) -> Self {
+        self.overrides.allow_non_finite = Some(allow);
+        self
+    }
+
     /// Limits the threads running trials; `1` for implementations that must
     /// not run concurrently. Results do not depend on it.
     pub fn threads(mut self, threads: usize) -> Self {
@@ -265,7 +239,8 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         self
     }
 
-    /// Runs the N trials and the statistics.
+    /// Runs the N trials and the statistics. Nothing is written to disk:
+    /// [`Outcome::write_report`] writes the report an annotated test writes.
     pub fn run<O1, O2, OO>(&self) -> Result<Outcome, RunError>
     where
         C: Candidate<I, O1>,
@@ -293,6 +268,8 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         let (delta1, delta2): (Vec<f64>, Vec<f64>) =
             trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
         let input_kinds = trials.iter().map(|t| t.input_kind.clone()).collect();
+        let identical_outputs = trials.iter().all(|t| t.identical_outputs);
+        let non_finite = non_finite(&trials, &settings);
         let format = trials
             .first()
             .map(|t| t.format)
@@ -304,6 +281,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             settings.test,
             settings.alpha,
             settings.margin,
+            identical_outputs,
         );
         let differences = stats::paired_differences(&delta1, &delta2)?;
         let summaries = Summaries {
@@ -326,6 +304,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             delta2,
             input_kinds,
             summaries,
+            non_finite,
             ratio_of_means,
             analysis,
             verdict,
@@ -530,11 +509,19 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
                 Ok(e)
             }
         };
+        let identical_outputs = b1.len() == refs.baseline.len()
+            && b1
+                .iter()
+                .zip(&refs.baseline)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
         Ok(TrialErrors {
             candidate: error(Role::Candidate, b1)?,
             baseline: error(Role::Baseline, &refs.baseline)?,
             format,
             input_kind,
+            candidate_non_finite: first_non_finite(b1),
+            baseline_non_finite: first_non_finite(&refs.baseline),
+            identical_outputs,
         })
     }
 }
@@ -548,22 +535,6 @@ fn trial_id(settings: &Settings, index: usize) -> TrialId {
     }
 }
 
-/// Calls `f` for `role` in `trial`: a panic becomes an error naming the
-/// trial; [`crate::skip`] becomes a skip.
-pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> Result<T, RunError> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| match payload.downcast::<SkipPayload>() {
-        Ok(skip) => RunError::Skipped {
-            role,
-            reason: skip.0,
-        },
-        Err(payload) => RunError::Panicked {
-            role,
-            trial,
-            message: panic_message(&*payload),
-        },
-    })
-}
-
 thread_local! {
     /// Per-thread buffers for the widened outputs (the candidate's, then
     /// the baseline's and the oracle's), reused across trials.
@@ -574,118 +545,47 @@ thread_local! {
 
 const BOOTSTRAP_RESAMPLES: usize = 2000;
 
-/// One trial's errors.
+/// One trial's errors and what else the run records of its outputs.
 #[derive(Debug)]
 pub struct TrialErrors {
     candidate: f64,
     baseline: f64,
     format: NumberFormat,
     input_kind: String,
+    /// The position and value of the candidate's first non-finite output.
+    candidate_non_finite: Option<(usize, f64)>,
+    /// The same for the baseline.
+    baseline_non_finite: Option<(usize, f64)>,
+    /// The candidate's and the baseline's outputs are the same numbers.
+    identical_outputs: bool,
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(non-string panic payload)".to_owned()
-    }
+/// The position and value of the first NaN or infinity in `values`.
+fn first_non_finite(values: &[f64]) -> Option<(usize, f64)> {
+    values
+        .iter()
+        .position(|v| !v.is_finite())
+        .map(|i| (i, values[i]))
 }
 
-/// Descriptive statistics of Δ1, Δ2 and their paired differences.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Summaries {
-    /// Δ1, the candidate's errors.
-    pub candidate: Summary,
-    /// Δ2, the baseline's errors.
-    pub baseline: Summary,
-    /// Δ1 - Δ2.
-    pub differences: Summary,
-}
-
-/// The result of a run: Δ1 and Δ2 paired by trial, their statistics, every
-/// test and the verdict.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// The names of the test and implementations.
-    pub names: Names,
-    /// The resolved settings the run used.
-    pub settings: Settings,
-    /// The candidate's output format.
-    pub candidate_format: NumberFormat,
-    /// Δ1: the candidate's error on each trial.
-    pub delta1: Vec<f64>,
-    /// Δ2: the baseline's error on each trial.
-    pub delta2: Vec<f64>,
-    /// The kind of input of each trial, as noted by the generator with
-    /// [`TrialRng::note_input_kind`] (empty where it noted none).
-    pub input_kinds: Vec<String>,
-    /// Descriptive statistics.
-    pub summaries: Summaries,
-    /// Ratio of mean errors `mean Δ1 / mean Δ2` with a 95% paired bootstrap
-    /// interval (seeded from the base seed).
-    pub ratio_of_means: Result<RatioInterval, StatsError>,
-    /// Every test.
-    pub analysis: Analysis,
-    /// The verdicts.
-    pub verdict: Verdict,
-    /// Time spent in the trials.
-    pub trial_time: Duration,
-    /// Total time of the run.
-    pub elapsed: Duration,
-    /// Facts about the process recorded with
-    /// [`crate::record_environment`] (such as the GPU adapter), at the end
-    /// of the run.
-    pub environment: std::collections::BTreeMap<String, String>,
-}
-
-impl Outcome {
-    /// The seed of trial `index`.
-    pub fn trial_seed(&self, index: usize) -> u64 {
-        trial_seed(self.settings.seed, index)
-    }
-
-    /// The trial where the candidate's error was largest (the first of
-    /// equals).
-    pub fn worst_trial(&self) -> usize {
-        let mut worst = 0;
-        for (i, &e) in self.delta1.iter().enumerate() {
-            if e > self.delta1[worst] {
-                worst = i;
-            }
-        }
-        worst
-    }
-
-    /// Whether the expectations hold.
-    pub fn passed(&self) -> bool {
-        self.verdict.meets_accuracy(self.settings.expect)
-            && self
-                .settings
-                .stability
-                .is_none_or(|s| self.verdict.meets_stability(s))
-    }
-
-    /// `Ok` when the expectations hold, otherwise the failure message.
-    pub fn check(&self) -> Result<(), String> {
-        if self.passed() {
-            Ok(())
-        } else {
-            Err(crate::report::terminal::failure(self, None))
-        }
-    }
-
-    /// Panics with the failure message unless the expectations hold.
-    #[track_caller]
-    pub fn assert(&self) {
-        if let Err(message) = self.check() {
-            panic!("{message}");
-        }
-    }
-
-    /// The compact terminal table.
-    pub fn table(&self) -> String {
-        crate::report::terminal::table(self, None)
+/// The trials whose outputs held a NaN or an infinity, per implementation.
+fn non_finite(trials: &[TrialErrors], settings: &Settings) -> NonFinite {
+    let list = |pick: fn(&TrialErrors) -> Option<(usize, f64)>| {
+        trials
+            .iter()
+            .enumerate()
+            .filter_map(|(index, t)| {
+                pick(t).map(|(position, value)| NonFiniteTrial {
+                    trial: index,
+                    seed: trial_seed(settings.seed, index),
+                    position,
+                    value,
+                })
+            })
+            .collect()
+    };
+    NonFinite {
+        candidate: list(|t| t.candidate_non_finite),
+        baseline: list(|t| t.baseline_non_finite),
     }
 }

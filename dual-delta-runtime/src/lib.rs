@@ -25,9 +25,11 @@ pub mod config;
 mod environment;
 mod error;
 pub mod generate;
+mod guard;
 mod harness;
 pub mod metric;
 pub mod oracle;
+mod outcome;
 mod output;
 pub mod report;
 mod rng;
@@ -38,8 +40,9 @@ pub use crate::candidate::{Batched, Candidate};
 pub use crate::config::{Overrides, Settings};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
-pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta, Names, Outcome, Summaries};
+pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
 pub use crate::metric::Metric;
+pub use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, Summaries};
 pub use crate::output::{Element, NumberFormat, Output};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
 pub use crate::verdict::{Accuracy, AccuracyTest, Equivalence, Expect, Stability, Verdict};
@@ -47,12 +50,26 @@ pub use crate::verdict::{Accuracy, AccuracyTest, Equivalence, Expect, Stability,
 #[doc(inline)]
 pub use dual_delta_macros::dual_delta_test;
 
-/// Everything a test file needs.
+/// The `rand` that [`TrialRng`] implements (0.10), re-exported so that input
+/// generators never have to match its version: write
+/// `dual_delta_runtime::rand::...` (or use the [`prelude`], which brings
+/// `RngExt` into scope) whatever `rand` your crate depends on.
+pub use rand;
+
+/// The `half` crate whose `f16` and `bf16` the runtime reads as outputs.
+pub use half;
+
+/// Everything a test file needs: the attribute, the builder, the outcome and
+/// its verdicts, the settings' types, and `rand`'s `RngExt` (for
+/// `rng.random_range(..)` on a [`TrialRng`]) in scope.
 pub mod prelude {
     pub use crate::{
-        Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, NumberFormat, Outcome,
-        Output, Stability, TrialRng, dual_delta_test,
+        Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, Names, NonFinite,
+        NonFiniteTrial, NumberFormat, Outcome, Output, RunError, Settings, Stability, TrialRng,
+        Verdict, dual_delta_test,
     };
+    pub use half::{bf16, f16};
+    pub use rand::RngExt as _;
 }
 
 /// Support for the code `#[dual_delta_test]` generates. Not public API.
@@ -69,9 +86,33 @@ pub mod __private {
     pub use core::{file, line, module_path};
 
     use crate::candidate::Candidate;
-    use crate::harness::{DualDelta, Names, Outcome};
+    use crate::harness::DualDelta;
+    use crate::outcome::{Names, Outcome};
     use crate::output::Output;
     use crate::rng::TrialRng;
+
+    /// The input generator of a test whose candidate takes `&I`: returns it
+    /// unchanged, so that a generator of another type is reported at the
+    /// generator (`input = ...`).
+    ///
+    /// It returns an opaque type, so that a mistake is reported here once
+    /// and not again where the run is called.
+    pub fn input_of<I, G>(input: G) -> impl Fn(&mut TrialRng) -> I + Sync
+    where
+        G: Fn(&mut TrialRng) -> I + Sync,
+    {
+        input
+    }
+
+    /// The baseline or the oracle of a test whose candidate takes `&I`:
+    /// returns it unchanged, so that one taking another input type is
+    /// reported at its expression.
+    pub fn reference_of<I, F, O>(reference: F) -> impl Fn(&I) -> O + Sync
+    where
+        F: Fn(&I) -> O + Sync,
+    {
+        reference
+    }
 
     /// The check of a test without `check = ...`: always passes.
     pub fn no_check(_: &Outcome) -> Result<(), String> {
@@ -193,10 +234,16 @@ pub mod __private {
         };
         let report = crate::report::write(&outcome);
         let report_path = report.as_ref().ok().map(|p| p.as_path());
-        let unwritten = match &report {
+        let mut unwritten = match &report {
             Err(e) => format!("  (report not written: {e})\n"),
             Ok(_) => String::new(),
         };
+        if let Err(e) = crate::report::step_summary::append_from_env(&outcome, report_path) {
+            unwritten.push_str(&format!(
+                "  (row not added to {}: {e})\n",
+                crate::report::step_summary::ENV_STEP_SUMMARY
+            ));
+        }
         if !outcome.passed() {
             let message = crate::report::terminal::failure(&outcome, report_path);
             panic!("{message}{unwritten}");

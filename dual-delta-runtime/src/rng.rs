@@ -12,8 +12,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The random number generator handed to input generators.
 ///
-/// It implements [`rand::Rng`], so every `rand` and `rand_distr` distribution
-/// works with it. The algorithm (xoshiro256++ seeded through SplitMix64) is
+/// It implements the traits of `rand` 0.10 ([`rand::Rng`], and
+/// [`rand::RngExt`] for `random_range` and friends), so every distribution
+/// of `rand` 0.10 and `rand_distr` 0.6 works with it. Use the `rand` this
+/// crate re-exports, [`crate::rand`] (its prelude brings `RngExt` into
+/// scope), so that the version always matches whatever `rand` your own
+/// crate depends on: the traits of another `rand` (0.9, say) are not
+/// implemented for it. The algorithm (xoshiro256++ seeded through SplitMix64) is
 /// fixed by this crate and does not change between releases of `rand`, so a
 /// seed printed today replays the same inputs tomorrow.
 #[derive(Clone, Debug)]

@@ -177,21 +177,28 @@ pub struct Verdict {
     pub equivalence: Equivalence,
     /// Proposition 3.
     pub stability: Stability,
-    /// Δ1 and Δ2 are equal on every trial.
+    /// The candidate's and the baseline's outputs were the same numbers on
+    /// every trial (so Δ1 = Δ2 too).
     pub identical: bool,
+    /// Δ1 and Δ2 are equal on every trial (whether or not the outputs
+    /// were): no test can tell the two apart.
+    pub equal_errors: bool,
 }
 
 /// Runs every test on the error samples and decides the verdicts.
 ///
-/// `delta1`, `delta2` are paired, NaN-free, and of equal length `n ≥ 1`.
+/// `delta1`, `delta2` are paired, NaN-free, and of equal length `n ≥ 1`;
+/// `identical_outputs` says whether the two implementations' outputs were
+/// the same numbers on every trial.
 pub fn analyse(
     delta1: &[f64],
     delta2: &[f64],
     test: AccuracyTest,
     alpha: f64,
     margin: f64,
+    identical_outputs: bool,
 ) -> (Analysis, Verdict) {
-    let identical = delta1.iter().zip(delta2).all(|(a, b)| a == b);
+    let equal_errors = delta1.iter().zip(delta2).all(|(a, b)| a == b);
     let scaled: Vec<f64> = delta2.iter().map(|&b| b * (1.0 + margin)).collect();
     let worse_rhs: &[f64] = if margin > 0.0 { &scaled } else { delta2 };
 
@@ -250,12 +257,13 @@ pub fn analyse(
     };
 
     let significant = |r: &TestOutcome| matches!(r, Ok(t) if t.p_value < alpha);
-    let verdict = if identical {
+    let verdict = if equal_errors {
         Verdict {
             accuracy: Accuracy::NoSignificantDifference,
             equivalence: Equivalence::Indistinguishable,
             stability: Stability::NoSignificantDifference,
-            identical: true,
+            identical: identical_outputs,
+            equal_errors: true,
         }
     } else {
         let accuracy = if significant(&analysis.worse) {
@@ -281,6 +289,7 @@ pub fn analyse(
             equivalence,
             stability,
             identical: false,
+            equal_errors: false,
         }
     };
     (analysis, verdict)
@@ -316,7 +325,13 @@ impl Verdict {
     /// The accuracy verdict in one sentence.
     pub fn accuracy_sentence(&self, candidate: &str, baseline: &str) -> String {
         if self.identical {
-            return format!("{candidate} and {baseline} were identical on every trial.");
+            return format!("{candidate} and {baseline} gave identical outputs on every trial.");
+        }
+        if self.equal_errors {
+            return format!(
+                "{candidate} and {baseline} had equal errors on every trial, though their \
+                 outputs differ: no accuracy difference can be detected."
+            );
         }
         match self.accuracy {
             Accuracy::MoreAccurate => {
@@ -372,6 +387,7 @@ mod tests {
             equivalence,
             stability: Stability::NoSignificantDifference,
             identical: false,
+            equal_errors: false,
         };
         let worse = v(Accuracy::LessAccurate, Equivalence::Distinguishable);
         assert!(!worse.meets_accuracy(Expect::NoWorse));

@@ -10,7 +10,6 @@ use std::sync::Mutex;
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::{Role, RunError};
-use rand::RngExt;
 
 fn input(rng: &mut TrialRng) -> Vec<f32> {
     let len = rng.random_range(1..300);

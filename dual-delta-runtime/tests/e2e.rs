@@ -102,7 +102,7 @@ fn candidate_equal_to_the_baseline_passes_with_the_default_n() {
     run.assert_contains(&[
         "dual-delta summation::same_as_baseline: same_as_baseline (candidate) vs sum_kahan \
          (baseline), oracle sum_f64, metric max_hybrid, n = 1000,",
-        "same_as_baseline and sum_kahan were identical on every trial.",
+        "same_as_baseline and sum_kahan gave identical outputs on every trial.",
         "test same_as_baseline ... ok",
     ]);
 }
@@ -199,7 +199,7 @@ fn a_failed_check_fails_the_test_with_its_reason() {
         "dual-delta test `summation::check_fails` failed its check: max error ",
         " is above 1e-12",
         // The verdict itself passed, and its table is shown.
-        "check_fails and sum_kahan were identical on every trial.",
+        "check_fails and sum_kahan gave identical outputs on every trial.",
         "test check_fails ... FAILED",
     ]);
 }
@@ -284,4 +284,157 @@ fn the_readme_example_is_a_test_that_runs_pasted_into_a_crate() {
 
     let run = cargo_test(&["--test", "readme", "--", "--nocapture"], &[]);
     run.assert_contains(&["running 1 test", "dual-delta readme::", "verdict: "]);
+}
+
+#[test]
+fn a_candidate_returning_nan_on_a_few_trials_fails_saying_so_first() {
+    let run = cargo_test(
+        &["--test", "gate", "--", "nan_on_a_few_trials", "--exact"],
+        &[],
+    );
+    assert!(!run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "dual-delta test `gate::nan_on_a_few_trials` failed: the candidate nan_on_a_few_trials \
+         returned a non-finite value (NaN or infinity) on ",
+        " of 200 trials where the baseline and the oracle were finite\n  first: trial ",
+        "), element 0 is NaN\n  replay: DUAL_DELTA_SEED=",
+        " cargo test nan_on_a_few_trials\n",
+        "`allow_non_finite = true`",
+        "non-finite outputs: candidate on ",
+        "baseline on 0 of 200",
+    ]);
+    // The statistics alone would have passed it: the message leads with the
+    // NaNs, not with the accuracy test.
+    let first_line = run
+        .output
+        .lines()
+        .find(|l| l.contains("failed:"))
+        .unwrap_or_default();
+    assert!(!first_line.contains("accuracy expectation"), "{first_line}");
+}
+
+#[test]
+fn non_finite_outputs_allowed_counted_as_worse_or_from_the_baseline() {
+    let run = cargo_test(
+        &[
+            "--test",
+            "gate",
+            "--",
+            "nan_allowed",
+            "nan_counts_as_worse",
+            "baseline_nan",
+            "--nocapture",
+            "--test-threads=1",
+        ],
+        &[],
+    );
+    assert!(run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "test nan_allowed ... dual-delta",
+        "(allowed by this test)",
+        "test nan_counts_as_worse ... dual-delta",
+        "note: the baseline kahan_nan_sometimes returned a non-finite value on ",
+        " trials where the candidate was finite; first: trial ",
+        "3 passed; 0 failed",
+    ]);
+}
+
+#[test]
+fn equal_errors_with_different_outputs_are_not_called_identical() {
+    let run = cargo_test(
+        &["--test", "gate", "--", "below", "--exact", "--nocapture"],
+        &[],
+    );
+    assert!(run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "below and above had equal errors on every trial, though their outputs differ",
+    ]);
+    assert!(!run.output.contains("identical"), "{}", run.output);
+}
+
+#[test]
+fn a_panicking_candidate_is_reported_once() {
+    let run = cargo_test(
+        &[
+            "--test",
+            "gate",
+            "--",
+            "panics_on_a_trial",
+            "--exact",
+            "--nocapture",
+        ],
+        &[],
+    );
+    assert!(!run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "could not run: the candidate panicked in trial ",
+        "the kernel hit a bad input (first element ",
+        "(at tests/gate.rs:",
+    ]);
+    // Once: not also by the worker thread's panic hook.
+    assert_eq!(
+        run.output.matches("the kernel hit a bad input").count(),
+        1,
+        "{}",
+        run.output
+    );
+}
+
+#[test]
+fn expressions_of_the_wrong_type_are_reported_where_they_are_written() {
+    let run = cargo_test(
+        &[
+            "--features",
+            "wrong-types",
+            "--test",
+            "wrong_types",
+            "--no-run",
+        ],
+        &[],
+    );
+    assert!(!run.passed, "{}", run.output);
+    // Each error points at the user's expression, on the attribute's line,
+    // and names the expression and the types.
+    run.assert_contains(&[
+        "error[E0271]: expected `random_vec` to return `Vec<f64>`, but it returns `Vec<f32>`\n   \
+         --> tests/wrong_types.rs:14:67",
+        "error[E0631]: type mismatch in function arguments\n   --> tests/wrong_types.rs:20:28",
+        "found function signature `fn(&Vec<f64>) -> _`",
+    ]);
+    // Nothing points inside the runtime's run.
+    assert!(!run.output.contains("run_test"), "{}", run.output);
+}
+
+#[test]
+fn each_annotated_test_appends_a_row_to_the_github_step_summary() {
+    let summary = Path::new(env!("CARGO_TARGET_TMPDIR")).join("step_summary.md");
+    std::fs::write(&summary, "# Earlier step\n").unwrap();
+    let run = cargo_test(
+        &[
+            "--test",
+            "summation",
+            "--",
+            "naive_is_caught",
+            "built_in_metric",
+        ],
+        &[("GITHUB_STEP_SUMMARY", summary.to_str().unwrap())],
+    );
+    assert!(run.passed, "{}", run.output);
+    let text = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        text.starts_with("# Earlier step\n\n| dual-delta test | result |"),
+        "{text}"
+    );
+    assert_eq!(text.matches("| dual-delta test |").count(), 1, "{text}");
+    for test in ["naive_is_caught", "built_in_metric_and_t_test"] {
+        let row = text
+            .lines()
+            .find(|l| l.contains(&format!("::{test}`")))
+            .unwrap_or_else(|| panic!("no row for {test}:\n{text}"));
+        assert!(
+            row.contains("| passed |") && row.contains("significantly less accurate"),
+            "{row}"
+        );
+        assert!(row.contains("/dual-delta/") && row.ends_with(" |"), "{row}");
+    }
 }

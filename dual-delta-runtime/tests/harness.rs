@@ -6,7 +6,6 @@
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::{Role, RunError};
-use rand::RngExt;
 
 fn input(rng: &mut TrialRng) -> Vec<f64> {
     (0..8).map(|_| rng.random_range(-1.0..1.0)).collect()

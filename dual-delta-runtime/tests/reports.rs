@@ -18,7 +18,6 @@ use dual_delta_runtime::report::plot::{self, Labels};
 use dual_delta_runtime::report::{self, DELTAS_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
 use dual_delta_runtime::stats::Summary;
 use dual_delta_runtime::{Names, Outcome};
-use rand::RngExt;
 use serde_json::Value;
 
 const LEN: usize = 256;

@@ -20,7 +20,6 @@ use dual_delta_runtime::stats::{
     ratio_of_means, shapiro_wilk,
 };
 use proptest::prelude::*;
-use rand::RngExt;
 use serde_json::Value;
 
 const P_TOL: f64 = 1e-9;

@@ -13,7 +13,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use dual_delta_runtime::report::terminal::{num, pval};
+use dual_delta_runtime::report::terminal::{num, p_is};
 use dual_delta_runtime::stats::Summary;
 use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, report};
 use dual_delta_tests::{CASE_STUDIES, CaseStudy, PaperFigures};
@@ -117,11 +117,11 @@ fn print_case(case: &CaseStudy, o: &Outcome, expect: Expect, figures: &Result<()
     row("GPU (FP16)", case.paper_gpu, &o.summaries.candidate);
     row("CPU (FP16)", case.paper_cpu, &o.summaries.baseline);
     let p = |r: &dual_delta_runtime::verdict::TestOutcome| match r {
-        Ok(t) => pval(t.p_value),
-        Err(e) => format!("n/a ({e})"),
+        Ok(t) => p_is(t.p_value),
+        Err(e) => format!("p not computed ({e})"),
     };
     println!(
-        "  Wilcoxon p (GPU worse) = {}, p (GPU better) = {}, KS p = {}, mean ratio = {}",
+        "  Wilcoxon (GPU worse) {}, (GPU better) {}, KS {}, mean ratio = {}",
         p(&o.analysis.wilcoxon_greater),
         p(&o.analysis.wilcoxon_less),
         p(&o.analysis.ks),

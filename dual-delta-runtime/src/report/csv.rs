@@ -16,7 +16,7 @@
 
 use std::fmt::Write as _;
 
-use crate::harness::Outcome;
+use crate::outcome::Outcome;
 
 /// The header row.
 pub const HEADER: &str = "index,seed,delta1,delta2";

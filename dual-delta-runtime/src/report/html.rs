@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::harness::Outcome;
+use crate::outcome::Outcome;
 use crate::stats::Summary;
 
 use super::terminal::{num, pval};
@@ -157,10 +157,43 @@ pub(crate) fn test_page(
         ),
         None => format!("expected: accuracy <code>{}</code>", s.expect),
     };
+    let nf = &o.non_finite;
+    let non_finite = if nf.candidate.is_empty() && nf.baseline.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<p>Non-finite outputs (NaN or infinity): {} on {} of {} trials, {} on {} \
+             ({} where only the candidate's was not finite{}).</p>\n",
+            escape(&n.candidate),
+            nf.candidate.len(),
+            o.delta1.len(),
+            escape(&n.baseline),
+            nf.baseline.len(),
+            nf.candidate_only().len(),
+            if o.non_finite_gate() {
+                ": this fails the test"
+            } else if s.allow_non_finite {
+                ": allowed by this test"
+            } else {
+                ""
+            }
+        )
+    };
+    let gate = if o.non_finite_gate() {
+        format!(
+            "<p><b>{}</b></p>\n",
+            escape(&format!(
+                "{} returned a non-finite value where {} and the oracle were finite.",
+                n.candidate, n.baseline
+            ))
+        )
+    } else {
+        String::new()
+    };
     let _ = write!(
         out,
         "<div class=\"verdict {class}\">\n<p><span class=\"badge {class}\">{}</span>{expectation}</p>\n\
-         <p><b>{}</b></p>\n<p>{}</p>\n</div>\n",
+         {gate}<p><b>{}</b></p>\n<p>{}</p>\n{non_finite}</div>\n",
         if passed { "PASSED" } else { "FAILED" },
         escape(&o.verdict.accuracy_sentence(&n.candidate, &n.baseline)),
         escape(&o.verdict.stability_sentence(&n.candidate, &n.baseline)),

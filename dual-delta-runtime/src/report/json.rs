@@ -39,7 +39,9 @@
 //!   - `test`: the requested accuracy test (`wilcoxon`, `sign`, `paired_t`);
 //!   - `margin`: the non-inferiority margin δ (0 when none);
 //!   - `stability`: the stability expectation, or `null`;
-//!   - `threads`: the thread limit, or `null` for all cores.
+//!   - `threads`: the thread limit, or `null` for all cores;
+//!   - `allow_non_finite`: whether non-finite candidate outputs are
+//!     accepted.
 //! - `candidate_format`: the candidate's number format (`f16`, `bf16`,
 //!   `f32`, `f64`).
 //! - `summaries`: `candidate` (Δ1), `baseline` (Δ2) and `differences`
@@ -69,12 +71,21 @@
 //! - `verdict`: `accuracy` (`more_accurate`, `less_accurate`,
 //!   `no_significant_difference`), `equivalence` (`indistinguishable`,
 //!   `distinguishable`), `stability` (`more_stable`, `less_stable`,
-//!   `no_significant_difference`, `undetermined`), `identical` (Δ1 = Δ2 on
-//!   every trial), and the one-sentence `accuracy_sentence` and
-//!   `stability_sentence`.
+//!   `no_significant_difference`, `undetermined`), `identical` (the two
+//!   outputs were the same numbers on every trial), `equal_errors` (Δ1 = Δ2
+//!   on every trial), the one-sentence `accuracy_sentence` and
+//!   `stability_sentence`, and `sentence`, the whole verdict in words (the
+//!   non-finite outputs first where they decide).
 //! - `passed`: whether the expectations hold.
 //! - `non_finite`: `candidate`, `baseline`: how many trials had a non-finite
 //!   error.
+//! - `non_finite_outputs`: the trials on which an implementation's output
+//!   held a NaN or an infinity: `candidate` and `baseline`, each with
+//!   `trials` (how many) and `first` (`trial`, `seed_hex`, `position`,
+//!   `value` of the first, or `null`); `candidate_only` and `baseline_only`
+//!   (trials where only that one was not finite); `failed_gate` (whether the
+//!   candidate-only trials failed the run: they do unless
+//!   `settings.allow_non_finite`).
 //! - `worst_trial`: the trial with the candidate's largest error: `index`,
 //!   `seed`, `seed_hex` (the trial's own seed), `candidate_error`,
 //!   `baseline_error`.
@@ -93,7 +104,7 @@ use std::time::SystemTime;
 use serde::Serialize;
 use serde::ser::Serializer;
 
-use crate::harness::Outcome;
+use crate::outcome::Outcome;
 use crate::stats::Summary;
 use crate::verdict::{Accuracy, Equivalence, Stability, TestOutcome};
 
@@ -166,7 +177,7 @@ struct Document<'a> {
     timestamp: u64,
     timestamp_ms: u64,
     time_utc: String,
-    names: &'a crate::harness::Names,
+    names: &'a crate::outcome::Names,
     settings: SettingsJson<'a>,
     candidate_format: crate::output::NumberFormat,
     summaries: Summaries,
@@ -178,6 +189,7 @@ struct Document<'a> {
     verdict: VerdictJson,
     passed: bool,
     non_finite: Pair<usize>,
+    non_finite_outputs: NonFiniteJson,
     worst_trial: Worst,
     replay: String,
     environment: &'a BTreeMap<String, String>,
@@ -198,6 +210,44 @@ struct SettingsJson<'a> {
     margin: Num,
     stability: Option<crate::verdict::Expect>,
     threads: Option<usize>,
+    allow_non_finite: bool,
+}
+
+#[derive(Serialize)]
+struct NonFiniteJson {
+    candidate: NonFiniteSide,
+    baseline: NonFiniteSide,
+    candidate_only: usize,
+    baseline_only: usize,
+    failed_gate: bool,
+}
+
+#[derive(Serialize)]
+struct NonFiniteSide {
+    trials: usize,
+    first: Option<NonFiniteFirst>,
+}
+
+#[derive(Serialize)]
+struct NonFiniteFirst {
+    trial: usize,
+    seed_hex: String,
+    position: usize,
+    value: Num,
+}
+
+impl NonFiniteSide {
+    fn of(trials: &[crate::outcome::NonFiniteTrial]) -> Self {
+        NonFiniteSide {
+            trials: trials.len(),
+            first: trials.first().map(|t| NonFiniteFirst {
+                trial: t.trial,
+                seed_hex: hex(t.seed),
+                position: t.position,
+                value: Num(t.value),
+            }),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -387,8 +437,10 @@ struct VerdictJson {
     equivalence: Equivalence,
     stability: Stability,
     identical: bool,
+    equal_errors: bool,
     accuracy_sentence: String,
     stability_sentence: String,
+    sentence: String,
 }
 
 #[derive(Serialize)]
@@ -472,6 +524,7 @@ impl<'a> Document<'a> {
                 margin: Num(s.margin),
                 stability: s.stability,
                 threads: s.threads,
+                allow_non_finite: s.allow_non_finite,
             },
             candidate_format: o.candidate_format,
             summaries: Summaries {
@@ -507,6 +560,8 @@ impl<'a> Document<'a> {
                 equivalence: o.verdict.equivalence,
                 stability: o.verdict.stability,
                 identical: o.verdict.identical,
+                equal_errors: o.verdict.equal_errors,
+                sentence: o.verdict_sentence(),
                 accuracy_sentence: o
                     .verdict
                     .accuracy_sentence(&names.candidate, &names.baseline),
@@ -518,6 +573,13 @@ impl<'a> Document<'a> {
             non_finite: Pair {
                 candidate: count(&o.delta1),
                 baseline: count(&o.delta2),
+            },
+            non_finite_outputs: NonFiniteJson {
+                candidate: NonFiniteSide::of(&o.non_finite.candidate),
+                baseline: NonFiniteSide::of(&o.non_finite.baseline),
+                candidate_only: o.non_finite.candidate_only().len(),
+                baseline_only: o.non_finite.baseline_only().len(),
+                failed_gate: o.non_finite_gate(),
             },
             worst_trial: Worst {
                 index: worst,

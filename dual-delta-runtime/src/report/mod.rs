@@ -33,6 +33,7 @@ pub mod html;
 pub mod json;
 pub mod plot;
 pub mod progress;
+pub mod step_summary;
 pub mod terminal;
 
 use std::fs;
@@ -41,7 +42,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
-use crate::harness::Outcome;
+use crate::outcome::Outcome;
 
 /// Environment variable naming the directory that holds the reports
 /// (overriding the default under the Cargo target directory).

@@ -5,10 +5,12 @@
 //! Nothing is drawn during the first half second, so short runs stay quiet
 //! even on a terminal; after that the line is redrawn at most ten times a
 //! second, however often [`Progress::inc`] is called and from however many
-//! threads.
+//! threads. Runs going on at once in one process (tests on several test
+//! threads) share one line, which shows each of them ([`combined_line`]).
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Environment variable that turns the progress line off when `0`.
@@ -32,8 +34,12 @@ const REDRAW_EVERY: Duration = Duration::from_millis(100);
 /// ```
 #[derive(Debug)]
 pub struct Progress {
-    inner: Option<Inner>,
+    inner: Option<Arc<Inner>>,
 }
+
+/// The active counters of this process, in the order they started: each
+/// redraw shows all of them on one line.
+static ACTIVE: Mutex<Vec<Arc<Inner>>> = Mutex::new(Vec::new());
 
 #[derive(Debug)]
 struct Inner {
@@ -65,16 +71,16 @@ impl Progress {
     }
 
     fn active(total: usize, label: &str) -> Progress {
-        Progress {
-            inner: Some(Inner {
-                total,
-                label: label.to_owned(),
-                done: AtomicUsize::new(0),
-                start: Instant::now(),
-                last_draw_ms: AtomicU64::new(0),
-                finished: AtomicBool::new(false),
-            }),
-        }
+        let inner = Arc::new(Inner {
+            total,
+            label: label.to_owned(),
+            done: AtomicUsize::new(0),
+            start: Instant::now(),
+            last_draw_ms: AtomicU64::new(0),
+            finished: AtomicBool::new(false),
+        });
+        lock_active().push(Arc::clone(&inner));
+        Progress { inner: Some(inner) }
     }
 
     /// Whether this counter draws on the terminal.
@@ -87,7 +93,7 @@ impl Progress {
         let Some(p) = &self.inner else {
             return;
         };
-        let done = p.done.fetch_add(1, Ordering::Relaxed) + 1;
+        p.done.fetch_add(1, Ordering::Relaxed);
         let elapsed = p.start.elapsed();
         if elapsed < QUIET_START {
             return;
@@ -100,10 +106,7 @@ impl Progress {
                 .is_ok()
             && !p.finished.load(Ordering::Relaxed)
         {
-            draw(&format!(
-                "\r{}\x1b[K",
-                line(&p.label, done, p.total, elapsed)
-            ));
+            redraw();
         }
     }
 
@@ -116,7 +119,15 @@ impl Progress {
         if p.finished.swap(true, Ordering::Relaxed) {
             return;
         }
-        if p.last_draw_ms.load(Ordering::Relaxed) != 0 {
+        let mut active = lock_active();
+        active.retain(|other| !Arc::ptr_eq(other, p));
+        let drawn = p.last_draw_ms.load(Ordering::Relaxed) != 0;
+        if drawn
+            || active
+                .iter()
+                .any(|o| o.last_draw_ms.load(Ordering::Relaxed) != 0)
+        {
+            // Erase the line; the others' runs redraw it on their next step.
             draw("\r\x1b[K");
         }
     }
@@ -125,6 +136,64 @@ impl Progress {
 impl Drop for Progress {
     fn drop(&mut self) {
         self.finish();
+    }
+}
+
+fn lock_active() -> std::sync::MutexGuard<'static, Vec<Arc<Inner>>> {
+    ACTIVE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Draws the line of every active counter.
+fn redraw() {
+    let active = lock_active();
+    let runs: Vec<Run<'_>> = active
+        .iter()
+        .map(|p| Run {
+            label: &p.label,
+            done: p.done.load(Ordering::Relaxed).min(p.total),
+            total: p.total,
+            elapsed: p.start.elapsed(),
+        })
+        .collect();
+    draw(&format!("\r{}\x1b[K", combined_line(&runs)));
+}
+
+/// One run on the shared progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    /// The test's name.
+    pub label: &'a str,
+    /// Trials done.
+    pub done: usize,
+    /// Trials in all.
+    pub total: usize,
+    /// Time since the run started.
+    pub elapsed: Duration,
+}
+
+/// The line for the runs going on at once: one run's full [`line`]; for
+/// several, `3 tests: sum_naive 51%, gpu_matmul 12%, softmax 90%` (labels
+/// cut to their last path segment, the line to about 120 characters).
+pub fn combined_line(runs: &[Run<'_>]) -> String {
+    match runs {
+        [] => String::new(),
+        [one] => line(one.label, one.done, one.total, one.elapsed),
+        several => {
+            let mut out = format!("{} tests:", several.len());
+            for (i, r) in several.iter().enumerate() {
+                let name = r.label.rsplit("::").next().unwrap_or(r.label);
+                let percent = (r.done * 100).checked_div(r.total).unwrap_or(100);
+                let part = format!("{} {name} {percent}%", if i == 0 { "" } else { "," });
+                if out.chars().count() + part.chars().count() > 116 {
+                    out.push_str(", …");
+                    break;
+                }
+                out.push_str(&part);
+            }
+            out
+        }
     }
 }
 
@@ -205,6 +274,38 @@ mod tests {
             "{l}"
         );
         assert!(line("x", 0, 0, Duration::ZERO).contains("100%"));
+    }
+
+    #[test]
+    fn runs_at_once_share_one_line() {
+        let run = |label, done, total| Run {
+            label,
+            done,
+            total,
+            elapsed: Duration::from_secs(1),
+        };
+        assert_eq!(
+            combined_line(&[run("a::sum_naive", 512, 1024)]),
+            line("a::sum_naive", 512, 1024, Duration::from_secs(1))
+        );
+        let two = combined_line(&[run("a::sum_naive", 512, 1024), run("b::gpu", 1, 10)]);
+        assert_eq!(two, "2 tests: sum_naive 50%, gpu 10%");
+        let many: Vec<Run<'_>> = (0..40).map(|_| run("some_long_test_name", 1, 2)).collect();
+        let l = combined_line(&many);
+        assert!(l.starts_with("40 tests: some_long_test_name 50%, "), "{l}");
+        assert!(l.ends_with(", …") && l.chars().count() <= 120, "{l}");
+        // Two active counters are both on the shared line until finished.
+        let (p, q) = (
+            Progress::active(10, "x::first"),
+            Progress::active(10, "x::second"),
+        );
+        let labels = || -> Vec<String> { lock_active().iter().map(|i| i.label.clone()).collect() };
+        assert!(labels().contains(&"x::first".to_owned()));
+        p.finish();
+        assert!(!labels().contains(&"x::first".to_owned()));
+        assert!(labels().contains(&"x::second".to_owned()));
+        q.finish();
+        assert!(!labels().contains(&"x::second".to_owned()));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::harness::Outcome;
+use crate::outcome::{NonFiniteTrial, Outcome};
 use crate::stats::{Summary, TestResult};
 use crate::verdict::{AccuracyTest, Expect, TestOutcome};
 
@@ -18,7 +18,8 @@ pub fn num(v: f64) -> String {
     }
 }
 
-/// Formats a p-value (`< 1e-300` under the smallest double).
+/// Formats a p-value for a table cell (`0.0123`, `1.663e-165`, `< 1e-300`
+/// below the smallest double); in a sentence use [`p_is`].
 pub fn pval(p: f64) -> String {
     if p == 0.0 {
         "< 1e-300".into()
@@ -26,6 +27,15 @@ pub fn pval(p: f64) -> String {
         format!("{p:.4}")
     } else {
         format!("{p:.3e}")
+    }
+}
+
+/// `p = 0.0123`, or `p < 1e-300` for a p-value below the smallest double.
+pub fn p_is(p: f64) -> String {
+    if p == 0.0 {
+        "p < 1e-300".into()
+    } else {
+        format!("p = {}", pval(p))
     }
 }
 
@@ -66,9 +76,9 @@ fn test_line(r: &TestOutcome, alpha: f64) -> String {
             p_value,
             method,
         }) => format!(
-            "statistic {}, p = {} {} α = {alpha} ({method})",
+            "statistic {}, {} {} α = {alpha} ({method})",
             num(*statistic),
-            pval(*p_value),
+            p_is(*p_value),
             if *p_value < alpha { "<" } else { ">=" }
         ),
         Err(e) => format!("not computed: {e}"),
@@ -102,13 +112,19 @@ pub fn table(o: &Outcome, report: Option<&Path>) -> String {
         &o.summaries.baseline,
     );
     summary_row(&mut out, "Δ1 - Δ2", &o.summaries.differences);
-    if let Ok(r) = &o.ratio_of_means {
-        let _ = writeln!(
-            out,
-            "  mean Δ1 / mean Δ2 = {:.4} (95% bootstrap interval {:.4} .. {:.4})",
-            r.ratio, r.lower, r.upper
-        );
+    match &o.ratio_of_means {
+        Ok(r) => {
+            let _ = writeln!(
+                out,
+                "  mean Δ1 / mean Δ2 = {:.4} (95% bootstrap interval {:.4} .. {:.4})",
+                r.ratio, r.lower, r.upper
+            );
+        }
+        Err(e) => {
+            let _ = writeln!(out, "  mean Δ1 / mean Δ2: not computed ({e})");
+        }
     }
+    non_finite_lines(&mut out, o);
 
     let a = &o.analysis;
     let test = a.accuracy_test;
@@ -142,12 +158,7 @@ pub fn table(o: &Outcome, report: Option<&Path>) -> String {
         "  Pitman-Morgan variance, H1 candidate less stable: {}",
         test_line(&a.variance_greater, s.alpha)
     );
-    let _ = writeln!(
-        out,
-        "  verdict: {} {}",
-        o.verdict.accuracy_sentence(&n.candidate, &n.baseline),
-        o.verdict.stability_sentence(&n.candidate, &n.baseline)
-    );
+    let _ = writeln!(out, "  verdict: {}", o.verdict_sentence());
     let worst = o.worst_trial();
     let _ = writeln!(
         out,
@@ -171,30 +182,93 @@ fn test_label(t: AccuracyTest) -> String {
     format!("one-sided {}", t.name())
 }
 
+/// How many trials each implementation returned a NaN or an infinity on,
+/// and where the two differ: nothing when both were always finite.
+fn non_finite_lines(out: &mut String, o: &Outcome) {
+    let nf = &o.non_finite;
+    if nf.candidate.is_empty() && nf.baseline.is_empty() {
+        return;
+    }
+    let n = o.delta1.len();
+    let _ = writeln!(
+        out,
+        "  non-finite outputs: candidate on {} of {n} trials, baseline on {} of {n}",
+        nf.candidate.len(),
+        nf.baseline.len()
+    );
+    let baseline_only = nf.baseline_only();
+    if let Some(first) = baseline_only.first() {
+        let _ = writeln!(
+            out,
+            "  note: the baseline {} returned a non-finite value on {} trials where the candidate \
+             was finite; first: {}",
+            o.names.baseline,
+            baseline_only.len(),
+            where_(first)
+        );
+    }
+}
+
+/// `trial 17 (trial seed 0x…), element 3 is NaN`.
+fn where_(t: &NonFiniteTrial) -> String {
+    format!(
+        "trial {} (trial seed {:#018x}), element {} is {}",
+        t.trial,
+        t.seed,
+        t.position,
+        num(t.value)
+    )
+}
+
+/// The command that replays exactly this run.
+fn replay(o: &Outcome) -> String {
+    format!(
+        "DUAL_DELTA_SEED={:#x} cargo test {}",
+        o.settings.seed,
+        o.names.test.rsplit("::").next().unwrap_or(&o.names.test)
+    )
+}
+
 /// The failure message: what was expected, then the table.
 pub fn failure(o: &Outcome, report: Option<&Path>) -> String {
     let s = &o.settings;
     let mut out = String::new();
-    let accuracy_ok = o.verdict.meets_accuracy(s.expect);
-    let _ = writeln!(
-        out,
-        "dual-delta test `{}` failed: {}",
-        o.names.test,
-        if accuracy_ok {
-            format!(
-                "stability expectation `{}` not met",
-                s.stability.map(Expect::name).unwrap_or("none")
-            )
-        } else {
-            format!("accuracy expectation `{}` not met", s.expect.name())
-        }
-    );
+    let failing = o.non_finite.candidate_only();
+    if o.non_finite_gate()
+        && let Some(first) = failing.first()
+    {
+        let _ = writeln!(
+            out,
+            "dual-delta test `{}` failed: the candidate {} returned a non-finite value (NaN or \
+             infinity) on {} of {} trials where the baseline and the oracle were finite",
+            o.names.test,
+            o.names.candidate,
+            failing.len(),
+            o.delta1.len()
+        );
+        let _ = writeln!(out, "  first: {}", where_(first));
+        let _ = writeln!(out, "  replay: {}", replay(o));
+        let _ = writeln!(
+            out,
+            "  (a kernel expected to overflow on edge-case inputs can accept it with \
+             `allow_non_finite = true`)"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "dual-delta test `{}` failed: {}",
+            o.names.test,
+            if o.meets_accuracy() {
+                format!(
+                    "stability expectation `{}` not met",
+                    s.stability.map(Expect::name).unwrap_or("none")
+                )
+            } else {
+                format!("accuracy expectation `{}` not met", s.expect.name())
+            }
+        );
+    }
     out.push_str(&table(o, report));
-    let _ = writeln!(
-        out,
-        "  to replay exactly this run: DUAL_DELTA_SEED={:#x} cargo test {}",
-        s.seed,
-        o.names.test.rsplit("::").next().unwrap_or(&o.names.test)
-    );
+    let _ = writeln!(out, "  to replay exactly this run: {}", replay(o));
     out
 }

@@ -157,7 +157,12 @@ impl fmt::Display for StatsError {
         match self {
             StatsError::TooFewObservations { test, needed, got } => write!(
                 f,
-                "{test} needs at least {needed} usable observations, got {got}"
+                "{test} needs at least {needed} usable {}, got {got}",
+                if *needed == 1 {
+                    "observation"
+                } else {
+                    "observations"
+                }
             ),
             StatsError::TooManyObservations { test, max, got } => {
                 write!(f, "{test} accepts at most {max} observations, got {got}")

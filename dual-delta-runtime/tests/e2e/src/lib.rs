@@ -5,7 +5,7 @@
 #![allow(clippy::ptr_arg)]
 
 use dual_delta_runtime::TrialRng;
-use rand::RngExt;
+use dual_delta_runtime::rand::RngExt;
 
 /// 1024 numbers drawn uniformly from [0, 1).
 pub fn random_vec(rng: &mut TrialRng) -> Vec<f32> {

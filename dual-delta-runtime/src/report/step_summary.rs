@@ -1,0 +1,92 @@
+//! A row per annotated test in the GitHub Actions job summary.
+//!
+//! When `GITHUB_STEP_SUMMARY` names a file (GitHub Actions sets it in every
+//! step), each annotated test appends a row to a Markdown table there: the
+//! test, its verdict, the mean errors, the deciding p-value, the number of
+//! trials and the report's path. The table's header is written before the
+//! first row, and again whenever something else was written to the file
+//! since the last row.
+
+use std::fs::OpenOptions;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+use std::sync::Mutex;
+
+use super::terminal::{num, pval};
+use crate::outcome::Outcome;
+
+/// The environment variable GitHub Actions sets to the job summary's file.
+pub const ENV_STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";
+
+/// The table's header and separator lines.
+pub const HEADER: &str = "| dual-delta test | result | verdict | mean Δ1 | mean Δ2 | deciding p (worse) | trials | report |\n\
+                          | --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n";
+
+/// Appends the outcome's row to the file `GITHUB_STEP_SUMMARY` names, if it
+/// is set and not empty.
+pub fn append_from_env(o: &Outcome, report: Option<&Path>) -> io::Result<()> {
+    match std::env::var_os(ENV_STEP_SUMMARY) {
+        Some(path) if !path.is_empty() => append(Path::new(&path), o, report),
+        _ => Ok(()),
+    }
+}
+
+/// Appends the outcome's row to the Markdown table at the end of `file`,
+/// starting a table if the file does not end with one.
+pub fn append(file: &Path, o: &Outcome, report: Option<&Path>) -> io::Result<()> {
+    // Tests of one binary run on several threads.
+    static LOCK: Mutex<()> = Mutex::new(());
+    let _guard = LOCK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut f = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(file)?;
+    let mut text = String::new();
+    f.seek(SeekFrom::Start(0))?;
+    f.read_to_string(&mut text)?;
+    let mut out = String::new();
+    if !ends_with_table(&text) {
+        if !text.is_empty() && !text.ends_with("\n\n") {
+            out.push('\n');
+        }
+        out.push_str(HEADER);
+    }
+    out.push_str(&row(o, report));
+    f.write_all(out.as_bytes())
+}
+
+/// Whether the last line of `text` is a row of this table.
+fn ends_with_table(text: &str) -> bool {
+    let Some(last) = text.trim_end_matches('\n').lines().last() else {
+        return false;
+    };
+    let Some(header) = text.rfind(HEADER) else {
+        return false;
+    };
+    last.starts_with("| `")
+        && text[header..]
+            .lines()
+            .all(|l| l.starts_with("| ") && l.ends_with(" |"))
+}
+
+/// The outcome's row.
+pub fn row(o: &Outcome, report: Option<&Path>) -> String {
+    let verdict = o.verdict_sentence().replace('|', "\\|");
+    format!(
+        "| `{}` | {} | {} | {} | {} | {} | {} | {} |\n",
+        o.names.test,
+        if o.passed() { "passed" } else { "**failed**" },
+        verdict,
+        num(o.summaries.candidate.mean),
+        num(o.summaries.baseline.mean),
+        o.p_worse().map_or_else(|| "–".to_owned(), pval),
+        o.delta1.len(),
+        report.map_or_else(
+            || "not written".to_owned(),
+            |p| format!("`{}`", p.display())
+        ),
+    )
+}
