@@ -1,0 +1,178 @@
+//! Running an annotated test: what the code `#[dual_delta_test]` generates
+//! calls, through `__private`. It resolves the settings, runs the trials,
+//! prints the table, writes the report and the CI summary row, and panics
+//! with the failure message unless the expectations hold.
+
+use crate::candidate::Candidate;
+use crate::config::Overrides;
+use crate::harness::DualDelta;
+use crate::outcome::{Names, Outcome};
+use crate::output::Output;
+use crate::rng::TrialRng;
+
+/// The input generator of a test whose candidate takes `&I`: returns it
+/// unchanged, so that a generator of another type is reported at the
+/// generator (`input = ...`).
+///
+/// It returns an opaque type, so that a mistake is reported here once
+/// and not again where the run is called.
+pub fn input_of<I, G>(input: G) -> impl Fn(&mut TrialRng) -> I + Sync
+where
+    G: Fn(&mut TrialRng) -> I + Sync,
+{
+    input
+}
+
+/// The baseline or the oracle of a test whose candidate takes `&I`:
+/// returns it unchanged, so that one taking another input type is
+/// reported at its expression.
+pub fn reference_of<I, F, O>(reference: F) -> impl Fn(&I) -> O + Sync
+where
+    F: Fn(&I) -> O + Sync,
+{
+    reference
+}
+
+/// The check of a test without `check = ...`: always passes.
+pub fn no_check(_: &Outcome) -> Result<(), String> {
+    Ok(())
+}
+
+/// Where an annotated test is and what it calls.
+#[derive(Debug)]
+pub struct TestIdentity {
+    /// `module_path!()` at the test.
+    pub module_path: &'static str,
+    /// The annotated function's name.
+    pub function: &'static str,
+    /// The baseline expression as written.
+    pub baseline: &'static str,
+    /// The oracle expression as written.
+    pub oracle: &'static str,
+    /// The input expression as written.
+    pub input: &'static str,
+    /// `file!()`.
+    pub file: &'static str,
+    /// `line!()`.
+    pub line: u32,
+}
+
+/// Runs an annotated test: resolves the settings (env over attribute
+/// over defaults), runs the trials, prints the table, writes the report,
+/// and panics with the failure message unless the expectations hold.
+#[track_caller]
+#[allow(clippy::too_many_arguments)] // each is one expression of the attribute
+pub fn run_test<I, C, B, O, G, O1, O2, OO, K>(
+    id: TestIdentity,
+    overrides: Overrides,
+    candidate: C,
+    baseline: B,
+    oracle: O,
+    input: G,
+    check: K,
+) where
+    K: FnOnce(&Outcome) -> Result<(), String>,
+    C: Fn(&I) -> O1 + Sync,
+    B: Fn(&I) -> O2 + Sync,
+    O: Fn(&I) -> OO + Sync,
+    G: Fn(&mut TrialRng) -> I + Sync,
+    O1: Output,
+    O2: Output,
+    OO: Output,
+{
+    let run = DualDelta::new(candidate, baseline, oracle, input);
+    finish_test(id, overrides, run, check);
+}
+
+/// [`run_test`] for a candidate with `batch = size`: it takes up to
+/// `size` consecutive trials' inputs per call.
+#[track_caller]
+#[allow(clippy::too_many_arguments)] // each is one expression of the attribute
+pub fn run_batched_test<I, C, B, O, G, O1, O2, OO, K>(
+    id: TestIdentity,
+    overrides: Overrides,
+    size: usize,
+    candidate: C,
+    baseline: B,
+    oracle: O,
+    input: G,
+    check: K,
+) where
+    K: FnOnce(&Outcome) -> Result<(), String>,
+    C: Fn(&[I]) -> Vec<O1> + Sync,
+    B: Fn(&I) -> O2 + Sync,
+    O: Fn(&I) -> OO + Sync,
+    G: Fn(&mut TrialRng) -> I + Sync,
+    I: Send + Sync,
+    O1: Output + Send + Sync,
+    O2: Output,
+    OO: Output,
+{
+    let run = DualDelta::batched(candidate, baseline, oracle, input).batch_size(size);
+    finish_test(id, overrides, run, check);
+}
+
+#[track_caller]
+fn finish_test<I, C, B, O, G, O1, O2, OO, K>(
+    id: TestIdentity,
+    overrides: Overrides,
+    run: DualDelta<I, C, B, O, G>,
+    check: K,
+) where
+    K: FnOnce(&Outcome) -> Result<(), String>,
+    C: Candidate<I, O1>,
+    B: Fn(&I) -> O2 + Sync,
+    O: Fn(&I) -> OO + Sync,
+    G: Fn(&mut TrialRng) -> I + Sync,
+    O1: Output,
+    O2: Output,
+    OO: Output,
+{
+    let test = format!("{}::{}", id.module_path, id.function);
+    let names = Names {
+        test,
+        candidate: id.function.to_owned(),
+        baseline: id.baseline.to_owned(),
+        oracle: id.oracle.to_owned(),
+        input: id.input.to_owned(),
+    };
+    let run = run.names(names).overrides(overrides);
+    let outcome = match run.run() {
+        Ok(o) => o,
+        Err(crate::error::RunError::Skipped { role, reason }) => {
+            eprintln!(
+                "dual-delta test `{}::{}` skipped by the {role}: {reason}",
+                id.module_path, id.function
+            );
+            return;
+        }
+        Err(e) => panic!(
+            "dual-delta test `{}::{}` ({}:{}) could not run: {e}",
+            id.module_path, id.function, id.file, id.line
+        ),
+    };
+    let report = crate::report::write(&outcome);
+    let report_path = report.as_ref().ok().map(|p| p.as_path());
+    let mut unwritten = match &report {
+        Err(e) => format!("  (report not written: {e})\n"),
+        Ok(_) => String::new(),
+    };
+    if let Err(e) = crate::report::step_summary::append_from_env(&outcome, report_path) {
+        unwritten.push_str(&format!(
+            "  (row not added to {}: {e})\n",
+            crate::report::step_summary::ENV_STEP_SUMMARY
+        ));
+    }
+    if !outcome.passed() {
+        let message = crate::report::terminal::failure(&outcome, report_path);
+        panic!("{message}{unwritten}");
+    }
+    let table = crate::report::terminal::table(&outcome, report_path);
+    if let Err(reason) = check(&outcome) {
+        panic!(
+            "dual-delta test `{}` failed its check: {reason}\n{table}{unwritten}",
+            outcome.names.test
+        );
+    }
+    println!("{table}");
+}
