@@ -29,6 +29,7 @@ pub mod generate;
 mod guard;
 mod harness;
 pub mod metric;
+mod numerics;
 pub mod oracle;
 mod outcome;
 mod output;

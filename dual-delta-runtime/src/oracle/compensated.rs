@@ -13,7 +13,7 @@
 //! With `u = 2⁻⁵³`:
 //!
 //! * [`DoubleDouble::add_f64`] has a relative error of at most `2u²`;
-//!   [`DoubleDouble::add`] at most `3u²/(1 − 4u)`.
+//!   [`DoubleDouble::add_dd`] at most `3u²/(1 − 4u)`.
 //! * [`sum`], [`dot`] and [`matmul`] accumulate in double-double. For `k`
 //!   terms `tᵢ` the accumulated value is within `3k·u²·Σ|tᵢ|` of the exact
 //!   sum, and rounding it to `f64` adds at most `u·|exact|`: the result is
@@ -28,166 +28,8 @@
 //! a multiple-precision library: they are short, have published error
 //! bounds, run at a few nanoseconds per term, and need no C library (MPFR).
 
-use core::ops::{Add, AddAssign};
-
+pub use crate::numerics::double_double::{DoubleDouble, two_prod, two_sum};
 use crate::output::{Element, NumberFormat};
-
-/// `(s, e)` with `s = fl(a + b)` and `s + e = a + b` exactly (Knuth's
-/// TwoSum; no condition on the magnitudes).
-///
-/// ```
-/// use dual_delta_runtime::oracle::two_sum;
-///
-/// let (s, e) = two_sum(1.0, 1e-20);
-/// assert_eq!((s, e), (1.0, 1e-20));
-/// ```
-#[inline]
-pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    let e = (a - (s - bb)) + (b - bb);
-    (s, e)
-}
-
-/// `(s, e)` with `s = fl(a + b)` and `s + e = a + b`, when `|a| ≥ |b|` or
-/// `a = 0` (Dekker's FastTwoSum).
-#[inline]
-fn fast_two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let e = b - (s - a);
-    (s, e)
-}
-
-/// `(p, e)` with `p = fl(a · b)` and `p + e = a · b` exactly, unless the
-/// product underflows (through one fused multiply-add, `f64::mul_add`).
-///
-/// ```
-/// use dual_delta_runtime::oracle::two_prod;
-///
-/// let x = 1.0 + f64::EPSILON;
-/// let (p, e) = two_prod(x, x);
-/// assert_eq!((p, e), (1.0 + 2.0 * f64::EPSILON, f64::EPSILON * f64::EPSILON));
-/// ```
-#[inline]
-pub fn two_prod(a: f64, b: f64) -> (f64, f64) {
-    let p = a * b;
-    let e = a.mul_add(b, -p);
-    (p, e)
-}
-
-/// A double-double number: the unevaluated sum `hi + lo`, `|lo| ≤
-/// ulp(hi)/2`, about 106 significant bits.
-///
-/// ```
-/// use dual_delta_runtime::oracle::DoubleDouble;
-///
-/// // 1 + 2⁻⁸⁰ - 1: lost in f64, kept in double-double.
-/// let x = DoubleDouble::from(1.0) + 2f64.powi(-80) + (-1.0);
-/// assert_eq!(x.to_f64(), 2f64.powi(-80));
-/// assert_eq!(1.0 + 2f64.powi(-80) - 1.0, 0.0);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct DoubleDouble {
-    hi: f64,
-    lo: f64,
-}
-
-impl DoubleDouble {
-    /// Zero.
-    pub const ZERO: DoubleDouble = DoubleDouble { hi: 0.0, lo: 0.0 };
-
-    /// `hi + lo`, normalised.
-    pub fn new(hi: f64, lo: f64) -> Self {
-        let (hi, lo) = two_sum(hi, lo);
-        DoubleDouble { hi, lo }
-    }
-
-    /// The leading part: the value rounded to `f64`.
-    pub fn hi(self) -> f64 {
-        self.hi
-    }
-
-    /// The trailing part.
-    pub fn lo(self) -> f64 {
-        self.lo
-    }
-
-    /// The value rounded to the nearest `f64` (the leading part).
-    pub fn to_f64(self) -> f64 {
-        self.hi
-    }
-
-    /// `self + x`, relative error at most `2u²` (`u = 2⁻⁵³`; JMP17
-    /// Algorithm 4, DWPlusFP).
-    #[inline]
-    pub fn add_f64(self, x: f64) -> Self {
-        let (s, e) = two_sum(self.hi, x);
-        let (hi, lo) = fast_two_sum(s, e + self.lo);
-        DoubleDouble { hi, lo }
-    }
-
-    /// `self + y`, relative error at most `3u²/(1 − 4u)` (JMP17 Algorithm
-    /// 6, AccurateDWPlusDW).
-    #[inline]
-    pub fn add_dd(self, y: DoubleDouble) -> Self {
-        let (s, t) = two_sum(self.hi, y.hi);
-        let (u, v) = two_sum(self.lo, y.lo);
-        let (s, t) = fast_two_sum(s, t + u);
-        let (hi, lo) = fast_two_sum(s, t + v);
-        DoubleDouble { hi, lo }
-    }
-
-    /// `self · x`, relative error at most `2u²` (JMP17 Algorithm 9,
-    /// DWTimesFP3).
-    #[inline]
-    pub fn mul_f64(self, x: f64) -> Self {
-        let (ch, cl1) = two_prod(self.hi, x);
-        let cl3 = self.lo.mul_add(x, cl1);
-        let (hi, lo) = fast_two_sum(ch, cl3);
-        DoubleDouble { hi, lo }
-    }
-
-    /// Whether both parts are finite.
-    pub fn is_finite(self) -> bool {
-        self.hi.is_finite() && self.lo.is_finite()
-    }
-}
-
-impl From<f64> for DoubleDouble {
-    fn from(x: f64) -> Self {
-        DoubleDouble { hi: x, lo: 0.0 }
-    }
-}
-
-impl Add<f64> for DoubleDouble {
-    type Output = DoubleDouble;
-    #[inline]
-    fn add(self, x: f64) -> DoubleDouble {
-        self.add_f64(x)
-    }
-}
-
-impl Add for DoubleDouble {
-    type Output = DoubleDouble;
-    #[inline]
-    fn add(self, y: DoubleDouble) -> DoubleDouble {
-        self.add_dd(y)
-    }
-}
-
-impl AddAssign<f64> for DoubleDouble {
-    #[inline]
-    fn add_assign(&mut self, x: f64) {
-        *self = self.add_f64(x);
-    }
-}
-
-impl AddAssign for DoubleDouble {
-    #[inline]
-    fn add_assign(&mut self, y: DoubleDouble) {
-        *self = self.add_dd(y);
-    }
-}
 
 /// The sum of `values` in double-double: within `2k·u²·Σ|xᵢ|` of the exact
 /// sum of `k` values.
@@ -228,8 +70,7 @@ pub fn dot(a: &[f64], b: &[f64]) -> DoubleDouble {
         "a dot product of vectors of unequal lengths"
     );
     a.iter().zip(b).fold(DoubleDouble::ZERO, |acc, (&x, &y)| {
-        let (p, e) = two_prod(x, y);
-        acc.add_dd(DoubleDouble { hi: p, lo: e })
+        acc.add_dd(DoubleDouble::exact_product(x, y))
     })
 }
 
@@ -274,8 +115,7 @@ pub fn matmul<E: Element>(a: &[E], b: &[E], m: usize, k: usize, n: usize) -> Vec
                 }
             } else {
                 for (s, &y) in acc.iter_mut().zip(row) {
-                    let (hi, lo) = two_prod(x, y);
-                    *s = s.add_dd(DoubleDouble { hi, lo });
+                    *s = s.add_dd(DoubleDouble::exact_product(x, y));
                 }
             }
         }
@@ -288,29 +128,6 @@ pub fn matmul<E: Element>(a: &[E], b: &[E], m: usize, k: usize, n: usize) -> Vec
 mod tests {
     use super::*;
     use half::f16;
-
-    #[test]
-    fn error_free_transformations_are_exact() {
-        let tiny = 2f64.powi(-60);
-        assert_eq!(two_sum(1.0, tiny), (1.0, tiny));
-        assert_eq!(two_sum(tiny, 1.0), (1.0, tiny));
-        // 0.1 + 0.2 = 0.30000000000000004 - 2^-55 exactly.
-        assert_eq!(two_sum(0.1, 0.2), (0.30000000000000004, -(2f64.powi(-55))));
-        let (p, e) = two_prod(0.1, 0.3);
-        assert_eq!(p, 0.1 * 0.3);
-        assert_eq!(e, 0.1f64.mul_add(0.3, -p));
-    }
-
-    #[test]
-    fn double_double_keeps_what_f64_loses() {
-        let tiny = 2f64.powi(-70);
-        let x = DoubleDouble::from(1.0) + tiny;
-        assert_eq!((x.hi(), x.lo()), (1.0, tiny));
-        let y = x + DoubleDouble::from(-1.0);
-        assert_eq!(y.to_f64(), tiny);
-        let z = x.mul_f64(3.0);
-        assert_eq!((z.hi(), z.lo()), (3.0, 3.0 * tiny));
-    }
 
     #[test]
     fn matmul_is_exact_on_cancelling_f16_products() {
