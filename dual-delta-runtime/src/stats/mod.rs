@@ -17,6 +17,7 @@ mod location;
 mod rank;
 mod shapiro;
 mod sign;
+mod special;
 mod ttest;
 mod variance;
 mod wilcoxon;

@@ -2,6 +2,7 @@
 //! Brown-Forsythe (Levene's test with medians).
 
 use super::descriptive::{numpy_mean, numpy_median, numpy_sum};
+use super::special::{beta_cf, ln_beta_half};
 use super::{Alternative, Method, StatsError, TestResult, check_finite, check_paired};
 
 /// The Pitman-Morgan test of equal variances of paired samples.
@@ -220,8 +221,8 @@ fn beta_half(a: f64, x: f64, y: f64) -> (f64, f64) {
     if y <= 0.0 {
         return (1.0, 0.0);
     }
-    // ln(x^a y^b / B(a, b)); B(a, 1/2) = sqrt(pi) Γ(a) / Γ(a + 1/2).
-    let ln_beta = 0.5 * std::f64::consts::PI.ln() - ln_gamma_ratio_half(a);
+    // ln(x^a y^b / B(a, b)).
+    let ln_beta = ln_beta_half(a);
     // Each logarithm from the smaller of x, y, which are both accurate.
     let ln_x = if x > 0.5 { (-y).ln_1p() } else { x.ln() };
     let ln_y = if y > 0.5 { (-x).ln_1p() } else { y.ln() };
@@ -235,103 +236,9 @@ fn beta_half(a: f64, x: f64, y: f64) -> (f64, f64) {
     }
 }
 
-/// `ln Γ(a + 1/2) - ln Γ(a)` for `a > 0`, accurate to about `1e-16`
-/// absolute: Stirling's series of the difference for `a ≥ 10`, the
-/// recurrence `Γ(a + 1) = a Γ(a)` below.
-fn ln_gamma_ratio_half(a: f64) -> f64 {
-    let mut shift = 0.0;
-    let mut z = a;
-    while z < 10.0 {
-        shift += (z / (z + 0.5)).ln();
-        z += 1.0;
-    }
-    // ln Γ(z) = (z - 1/2) ln z - z + ln sqrt(2π) + c(z), so
-    // ln Γ(z + 1/2) - ln Γ(z) = z ln(1 + 1/(2z)) + ln(z) / 2 - 1/2 + c(z + 1/2) - c(z).
-    let stirling = |z: f64| {
-        // Σ B_{2k} / (2k (2k - 1) z^{2k - 1}), k = 1..8.
-        const C: [f64; 8] = [
-            1.0 / 12.0,
-            -1.0 / 360.0,
-            1.0 / 1260.0,
-            -1.0 / 1680.0,
-            1.0 / 1188.0,
-            -691.0 / 360360.0,
-            1.0 / 156.0,
-            -3617.0 / 122400.0,
-        ];
-        let w = 1.0 / (z * z);
-        let mut s = 0.0;
-        for c in C.iter().rev() {
-            s = s * w + c;
-        }
-        s / z
-    };
-    let body = z * (0.5 / z).ln_1p() + 0.5 * z.ln() - 0.5;
-    shift + body + (stirling(z + 0.5) - stirling(z))
-}
-
-/// The continued fraction of `I_x(a, b)` (without its prefactor
-/// `x^a y^b / (a B(a, b))`), by the modified Lentz method; converges fast
-/// for `x < (a + 1) / (a + b + 2)`.
-fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
-    const TINY: f64 = 1e-300;
-    const EPS: f64 = 1e-16;
-    let qab = a + b;
-    let qap = a + 1.0;
-    let qam = a - 1.0;
-    let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
-    let mut h = d;
-    for m in 1..200_000 {
-        let m = f64::from(m);
-        let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
-        h *= del;
-        if (del - 1.0).abs() <= EPS {
-            break;
-        }
-    }
-    h
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn gamma_ratio_matches_closed_forms() {
-        // Γ(1)/Γ(1/2)... ln Γ(3/2) - ln Γ(1) = ln(sqrt(pi)/2).
-        let want = (std::f64::consts::PI.sqrt() / 2.0).ln();
-        assert!((ln_gamma_ratio_half(1.0) - want).abs() < 1e-15);
-        // ln Γ(1) - ln Γ(1/2) = -ln sqrt(pi).
-        let want = -(std::f64::consts::PI.sqrt()).ln();
-        assert!((ln_gamma_ratio_half(0.5) - want).abs() < 1e-15);
-    }
 
     #[test]
     fn beta_half_closed_form_for_one_degree_of_freedom() {
