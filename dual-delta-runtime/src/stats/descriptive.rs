@@ -179,17 +179,28 @@ pub(crate) fn numpy_median(x: &[f64]) -> f64 {
 }
 
 /// `numpy.sum` of a contiguous `float64` array: `0.0` plus NumPy's pairwise
-/// summation (eight accumulators over blocks of at most 128 values, halves
-/// split at multiples of eight). Matches NumPy bit for bit.
+/// summation ([`pairwise_sum`]). Matches NumPy bit for bit.
 pub(crate) fn numpy_sum(x: &[f64]) -> f64 {
     0.0 + pairwise_sum(x)
 }
 
-fn pairwise_sum(a: &[f64]) -> f64 {
+/// Sum with NumPy's pairwise algorithm (eight accumulators over blocks of
+/// at most 128 values, halves split at multiples of eight): the same
+/// rounding as `numpy.sum` on a contiguous array, and error growth
+/// `O(log n)`.
+///
+/// Fewer than eight values are added in order to `-0.0`, the identity of
+/// addition, so that a sum of negative zeros (or of nothing) is `-0.0`.
+/// The starting value changes nothing else (partial sums from `0.0` and
+/// from `-0.0` differ only while they are zero, and then only in sign), so
+/// no result depends on it: [`numpy_sum`] adds the sum to `0.0`, which
+/// makes every zero `+0.0`, and the paired t-test sums differences that are
+/// not all zero and squares that are never `-0.0`.
+pub(super) fn pairwise_sum(a: &[f64]) -> f64 {
     const BLOCK: usize = 128;
     let n = a.len();
     if n < 8 {
-        let mut res = 0.0;
+        let mut res = -0.0;
         for &v in a {
             res += v;
         }
@@ -262,6 +273,16 @@ mod tests {
         assert!(d.std.is_nan());
         assert!(describe(&[]).is_err());
         assert!(describe(&[1.0, f64::NAN]).is_err());
+    }
+
+    #[test]
+    fn pairwise_sum_is_exact_on_integers_and_matches_naive_on_short_input() {
+        let x: Vec<f64> = (1..=1000).map(f64::from).collect();
+        assert_eq!(pairwise_sum(&x), 500_500.0);
+        assert_eq!(pairwise_sum(&[0.1, 0.2, 0.3]), 0.1 + 0.2 + 0.3);
+        assert_eq!(pairwise_sum(&[]), 0.0);
+        assert!(pairwise_sum(&[-0.0, -0.0]).is_sign_negative());
+        assert!(numpy_sum(&[-0.0, -0.0]).is_sign_positive());
     }
 
     #[test]

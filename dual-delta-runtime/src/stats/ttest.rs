@@ -1,5 +1,6 @@
 //! Paired t-test, following `scipy.stats.ttest_rel` (SciPy 1.17).
 
+use super::descriptive::pairwise_sum;
 use super::special::{beta_cf, ln_beta_half};
 use super::{Alternative, Method, StatsError, TestResult, check_finite, check_paired};
 
@@ -86,39 +87,6 @@ pub fn paired_t(
     })
 }
 
-/// Sum with NumPy's pairwise algorithm (blocks of 128 summed with eight
-/// accumulators, halves summed recursively): the same rounding as
-/// `numpy.sum` on a contiguous array, and error growth O(log n).
-fn pairwise_sum(x: &[f64]) -> f64 {
-    let n = x.len();
-    if n < 8 {
-        let mut s = -0.0;
-        for &v in x {
-            s += v;
-        }
-        s
-    } else if n <= 128 {
-        let mut r = [0.0; 8];
-        r.copy_from_slice(&x[..8]);
-        let mut i = 8;
-        while i + 8 <= n {
-            for (j, acc) in r.iter_mut().enumerate() {
-                *acc += x[i + j];
-            }
-            i += 8;
-        }
-        let mut s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for &v in &x[i..] {
-            s += v;
-        }
-        s
-    } else {
-        let mut half = n / 2;
-        half -= half % 8;
-        pairwise_sum(&x[..half]) + pairwise_sum(&x[half..])
-    }
-}
-
 /// `P(T > t)` for Student's t with `df` degrees of freedom.
 ///
 /// With `x = df / (df + t²)`, `P(T > |t|) = I_x(df/2, ½) / 2`. The
@@ -166,14 +134,6 @@ fn student_t_sf(t: f64, df: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pairwise_sum_is_exact_on_integers_and_matches_naive_on_short_input() {
-        let x: Vec<f64> = (1..=1000).map(f64::from).collect();
-        assert_eq!(pairwise_sum(&x), 500_500.0);
-        assert_eq!(pairwise_sum(&[0.1, 0.2, 0.3]), 0.1 + 0.2 + 0.3);
-        assert_eq!(pairwise_sum(&[]), 0.0);
-    }
 
     #[test]
     fn student_t_tails_match_closed_forms() {
