@@ -30,6 +30,8 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::stats::percentile;
+
 /// The names and unit shown on the plots.
 #[derive(Clone, Copy, Debug)]
 pub struct Labels<'a> {
@@ -351,7 +353,8 @@ pub fn boxplot(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
 
 /// Quantiles of Δ1 against the same quantiles of Δ2, with the diagonal
 /// `y = x` where the two distributions are equal. With unequal numbers of
-/// finite values, quantiles are interpolated (SciPy's default, "linear").
+/// finite values, quantiles are interpolated (NumPy's default, "linear",
+/// by [`percentile`]).
 pub fn qq(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
     let axis = Axis::fit(d1.iter().chain(d2), false);
     let mut s1: Vec<f64> = d1.iter().copied().filter(|v| v.is_finite()).collect();
@@ -366,7 +369,7 @@ pub fn qq(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
     };
     let pairs: Vec<(f64, f64)> = levels
         .iter()
-        .map(|&p| (quantile(&s1, p), quantile(&s2, p)))
+        .map(|&p| (percentile(&s1, 100.0 * p), percentile(&s2, 100.0 * p)))
         .collect();
     let placed = place_pairs(&axis, &pairs);
     let (nf1, nf2) = (d1.len() - s1.len(), d2.len() - s2.len());
@@ -581,24 +584,6 @@ fn data_extent(a: &[f64], b: &[f64]) -> Option<(f64, f64)> {
     let mut it = a.iter().chain(b).copied();
     let first = it.next()?;
     Some(it.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))))
-}
-
-/// The `p`-quantile of sorted `s` by linear interpolation (Hyndman-Fan 7).
-fn quantile(s: &[f64], p: f64) -> f64 {
-    match s.len() {
-        0 => f64::NAN,
-        1 => s[0],
-        n => {
-            let h = p.clamp(0.0, 1.0) * (n - 1) as f64;
-            let i = (h.floor() as usize).min(n - 2);
-            let frac = h - i as f64;
-            if frac == 0.0 {
-                s[i]
-            } else {
-                s[i] + (s[i + 1] - s[i]) * frac
-            }
-        }
-    }
 }
 
 /// Shortens `s` to at most `max` characters, ending in `…` when cut.
@@ -988,7 +973,11 @@ impl BoxStats {
         }
         let mut s = values.to_vec();
         s.sort_by(f64::total_cmp);
-        let (q1, median, q3) = (quantile(&s, 0.25), quantile(&s, 0.5), quantile(&s, 0.75));
+        let (q1, median, q3) = (
+            percentile(&s, 25.0),
+            percentile(&s, 50.0),
+            percentile(&s, 75.0),
+        );
         let iqr = q3 - q1;
         let (lo_fence, hi_fence) = (q1 - 1.5 * iqr, q3 + 1.5 * iqr);
         let low = s.iter().copied().find(|&v| v >= lo_fence).unwrap_or(q1);
@@ -1096,11 +1085,12 @@ mod tests {
 
     #[test]
     fn quantiles_interpolate() {
+        // The Q-Q levels p in [0, 1] are percentiles 100 p.
         let s = [1.0, 2.0, 3.0, 4.0];
-        assert_eq!(quantile(&s, 0.0), 1.0);
-        assert_eq!(quantile(&s, 1.0), 4.0);
-        assert_eq!(quantile(&s, 0.5), 2.5);
-        assert_eq!(quantile(&[7.0], 0.3), 7.0);
+        assert_eq!(percentile(&s, 100.0 * 0.0), 1.0);
+        assert_eq!(percentile(&s, 100.0 * 1.0), 4.0);
+        assert_eq!(percentile(&s, 100.0 * 0.5), 2.5);
+        assert_eq!(percentile(&[7.0], 100.0 * 0.3), 7.0);
     }
 
     #[test]
