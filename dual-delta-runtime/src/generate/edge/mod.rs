@@ -1,14 +1,25 @@
 //! Edge cases: signed zeros, subnormals, the largest finite values, values
 //! near powers of two, sums and products that overflow the format, long runs
 //! of nearly cancelling terms, constant rows.
+//!
+//! The kinds and the [`Edges`] values are here; `values` makes the
+//! scattered edge-case values, `rows` the rows and factor pairs whose dot
+//! products overflow or cancel.
+
+mod rows;
+mod values;
 
 use core::fmt;
 use core::marker::PhantomData;
 
 use rand::RngExt;
 
-use super::{Float, MixValues, Values, check_probability, exp2i, exponent, mix_values, saturate};
-use crate::output::NumberFormat;
+use self::rows::{
+    cancelling_pair, cancelling_row, constant_rows, overflow_product_pair, overflow_sum_pair,
+    overflow_sum_row,
+};
+use self::values::{overflowing_value, scatter, scatter_kind};
+use super::{Float, MixValues, Values, check_probability, mix_values};
 use crate::rng::TrialRng;
 
 /// A kind of edge case. Each is noted as `edge/<name>`.
@@ -361,340 +372,11 @@ impl<E: Float, V: fmt::Debug> fmt::Debug for Edges<E, V> {
     }
 }
 
-/// Replaces each value with probability `rate` (at least one, when there
-/// are values and the rate is positive) by `make(rng, old)`.
-fn scatter<E: Copy>(
-    x: &mut [E],
-    rate: f64,
-    rng: &mut TrialRng,
-    mut make: impl FnMut(&mut TrialRng, E) -> E,
-) {
-    if x.is_empty() || rate <= 0.0 {
-        return;
-    }
-    let mut replaced = false;
-    for v in x.iter_mut() {
-        if rng.random_bool(rate) {
-            *v = make(rng, *v);
-            replaced = true;
-        }
-    }
-    if !replaced {
-        let i = rng.random_range(0..x.len());
-        x[i] = make(rng, x[i]);
-    }
-}
-
-fn scatter_kind<E: Float>(kind: EdgeKind, x: &mut [E], rate: f64, rng: &mut TrialRng) {
-    let format = E::FORMAT;
-    match kind {
-        EdgeKind::Zero => scatter(x, rate, rng, |rng, _| random_sign(rng, 0.0)),
-        EdgeKind::Subnormal => scatter(x, rate, rng, |rng, _| {
-            let p = format.mantissa_bits();
-            let j = rng.random_range(1..(1u64 << p));
-            random_sign(rng, j as f64 * exp2i(format.min_exponent() - p as i32))
-        }),
-        EdgeKind::MaxFinite => scatter(x, rate, rng, |rng, _| {
-            let max = format.max_finite();
-            let below = rng.random_range(0..4u32);
-            random_sign(rng, max - f64::from(below) * format.ulp(max))
-        }),
-        EdgeKind::PowerOfTwo => scatter(x, rate, rng, |rng, v| {
-            let v = v.to_f64();
-            let sign = if v == 0.0 {
-                if rng.random() { 1.0 } else { -1.0 }
-            } else {
-                v.signum()
-            };
-            E::from_f64(sign * near_power_of_two(rng, format, v))
-        }),
-        EdgeKind::OverflowProduct => scatter(x, rate, rng, |rng, _| overflowing_value(rng, format)),
-        // Row kinds are handled by the callers.
-        EdgeKind::OverflowSum | EdgeKind::Cancelling | EdgeKind::ConstantRows => {}
-    }
-}
-
-fn random_sign<E: Float>(rng: &mut TrialRng, magnitude: f64) -> E {
-    if rng.random() {
-        E::from_f64(magnitude)
-    } else {
-        E::from_f64(-magnitude)
-    }
-}
-
-/// A power of two near `|v|`, moved by up to two units in the last place
-/// either way (the spacing below a power of two is half that above).
-fn near_power_of_two(rng: &mut TrialRng, format: NumberFormat, v: f64) -> f64 {
-    let p = format.mantissa_bits() as i32;
-    let emax = exponent(format.max_finite());
-    let e = if v == 0.0 || !v.is_finite() {
-        0
-    } else {
-        v.abs().log2().round() as i32
-    };
-    let e = e.clamp(format.min_exponent() + 1, emax - 1);
-    let step = rng.random_range(-2i32..=2);
-    let spacing = if step >= 0 {
-        exp2i(e - p)
-    } else {
-        exp2i(e - p - 1)
-    };
-    exp2i(e) + f64::from(step) * spacing
-}
-
-/// A value of random sign and magnitude log-uniform in
-/// `[√(2·max), √(4·max)]`: the product of two of them is between 2× and 4×
-/// the largest finite value.
-fn overflowing_value<E: Float>(rng: &mut TrialRng, format: NumberFormat) -> E {
-    let max = format.max_finite();
-    let (lo, hi) = ((2.0 * max).sqrt().log2(), (4.0 * max).sqrt().log2());
-    let u: f64 = rng.random();
-    random_sign(rng, (lo + (hi - lo) * u).exp2())
-}
-
-/// `x` moved by `-1`, `0` or `+1` unit in the last place of its format.
-fn nudge<E: Float>(rng: &mut TrialRng, x: f64) -> E {
-    let step = f64::from(rng.random_range(-1i32..=1));
-    E::from_f64(x + step * E::FORMAT.ulp(x))
-}
-
-/// `u` uniform in `[1, 1.25)`.
-fn jitter(rng: &mut TrialRng) -> f64 {
-    1.0 + 0.25 * rng.random::<f64>()
-}
-
-/// A row whose running sum overflows and whose total stays small.
-fn overflow_sum_row<E: Float>(row: &mut [E], rng: &mut TrialRng) {
-    let c = row.len();
-    if c == 0 {
-        return;
-    }
-    let format = E::FORMAT;
-    let max = format.max_finite();
-    let sign = if rng.random() { 1.0 } else { -1.0 };
-    let h = c.div_ceil(2);
-    let f = log_uniform(rng, 1.5, 4.0);
-    let magnitude = (max * f / h as f64).min(max / 2.0);
-    for v in row[..h].iter_mut() {
-        *v = saturate::<E>(sign * magnitude * jitter(rng));
-    }
-    let mut order: Vec<usize> = (0..h).collect();
-    shuffle(&mut order, rng);
-    for (i, &j) in (h..c).zip(&order) {
-        row[i] = nudge::<E>(rng, -row[j].to_f64());
-    }
-}
-
-/// An ill-conditioned row: the base values made one sign, then their
-/// nudged negations in shuffled order.
-fn cancelling_row<E: Float>(row: &mut [E], rng: &mut TrialRng) {
-    let c = row.len();
-    let h = c / 2;
-    let sign = if rng.random() { 1.0 } else { -1.0 };
-    for v in row[..h].iter_mut() {
-        *v = E::from_f64(sign * v.to_f64().abs());
-    }
-    let mut order: Vec<usize> = (0..h).collect();
-    shuffle(&mut order, rng);
-    for (i, &j) in order.iter().enumerate() {
-        row[h + i] = nudge::<E>(rng, -row[j].to_f64());
-    }
-    if c % 2 == 1 && h > 0 {
-        row[c - 1] = leftover::<E>(&row[..h], sign);
-    }
-}
-
-/// The odd value out of a cancelling row: the smallest magnitude of the
-/// first run scaled by 2^-p, so that it is below any perturbation's scale.
-fn leftover<E: Float>(run: &[E], sign: f64) -> E {
-    let smallest = run
-        .iter()
-        .map(|v| v.to_f64().abs())
-        .fold(f64::INFINITY, f64::min);
-    E::from_f64(sign * smallest * exp2i(-(E::FORMAT.mantissa_bits() as i32)))
-}
-
-fn constant_rows<E: Copy>(x: &mut [E], cols: usize) {
-    if cols == 0 {
-        return;
-    }
-    for row in x.chunks_mut(cols) {
-        let first = row[0];
-        row.fill(first);
-    }
-}
-
-/// `A` with ill-conditioned rows, `B` with its first half of rows made
-/// positive and repeated as its second half.
-fn cancelling_pair<E: Float>(
-    a: &mut [E],
-    b: &mut [E],
-    rng: &mut TrialRng,
-    m: usize,
-    k: usize,
-    n: usize,
-) {
-    let h = k / 2;
-    for p in 0..h {
-        for j in 0..n {
-            let v = E::from_f64(b[p * n + j].to_f64().abs());
-            b[p * n + j] = v;
-            b[(h + p) * n + j] = v;
-        }
-    }
-    if k % 2 == 1 {
-        for v in &mut b[(k - 1) * n..] {
-            *v = E::from_f64(v.to_f64().abs());
-        }
-    }
-    for r in 0..m {
-        let row = &mut a[r * k..(r + 1) * k];
-        let sign = if rng.random() { 1.0 } else { -1.0 };
-        for p in 0..h {
-            let x = sign * row[p].to_f64().abs();
-            row[p] = E::from_f64(x);
-            row[h + p] = nudge::<E>(rng, -x);
-        }
-        if k % 2 == 1 && h > 0 {
-            row[k - 1] = leftover::<E>(&row[..h], sign);
-        }
-    }
-}
-
-/// Dot products whose running sums overflow the format: products below a
-/// quarter of the largest finite value, a first run of them summing to 2×
-/// to 8× it, then their nudged negations.
-fn overflow_sum_pair<E: Float>(
-    rng: &mut TrialRng,
-    m: usize,
-    k: usize,
-    n: usize,
-) -> (Vec<E>, Vec<E>) {
-    let max = E::FORMAT.max_finite();
-    let h = k / 2;
-    let f = log_uniform(rng, 2.0, 8.0);
-    // (1.25 s)² ≤ max / 4.
-    let s = (f * max / h.max(1) as f64).sqrt().min(max.sqrt() / 2.5);
-    let tiny = exp2i(-(E::FORMAT.mantissa_bits() as i32));
-    let mut b = vec![E::from_f64(0.0); k * n];
-    for p in 0..h {
-        for j in 0..n {
-            let v = saturate::<E>(s * jitter(rng));
-            b[p * n + j] = v;
-            b[(h + p) * n + j] = v;
-        }
-    }
-    if k % 2 == 1 {
-        for j in 0..n {
-            b[(k - 1) * n + j] = saturate::<E>(s * jitter(rng));
-        }
-    }
-    let mut a = vec![E::from_f64(0.0); m * k];
-    for r in 0..m {
-        let row = &mut a[r * k..(r + 1) * k];
-        let sign = if rng.random() { 1.0 } else { -1.0 };
-        for p in 0..h {
-            let x = saturate::<E>(sign * s * jitter(rng));
-            row[p] = x;
-            row[h + p] = nudge::<E>(rng, -x.to_f64());
-        }
-        if k % 2 == 1 {
-            row[k - 1] = saturate::<E>(sign * s * jitter(rng) * tiny);
-        }
-    }
-    (a, b)
-}
-
-/// Dot products of adjacent, cancelling products that each overflow the
-/// format.
-fn overflow_product_pair<E: Float>(
-    rng: &mut TrialRng,
-    m: usize,
-    k: usize,
-    n: usize,
-) -> (Vec<E>, Vec<E>) {
-    let format = E::FORMAT;
-    let mut b = vec![E::from_f64(0.0); k * n];
-    for q in 0..k / 2 {
-        for j in 0..n {
-            let y: E = overflowing_value(rng, format);
-            b[2 * q * n + j] = y;
-            b[(2 * q + 1) * n + j] = y;
-        }
-    }
-    if k % 2 == 1 {
-        for j in 0..n {
-            b[(k - 1) * n + j] = overflowing_value(rng, format);
-        }
-    }
-    let mut a = vec![E::from_f64(0.0); m * k];
-    for r in 0..m {
-        let row = &mut a[r * k..(r + 1) * k];
-        for q in 0..k / 2 {
-            let x: E = overflowing_value(rng, format);
-            row[2 * q] = x;
-            row[2 * q + 1] = nudge::<E>(rng, -x.to_f64());
-        }
-        if k % 2 == 1 {
-            row[k - 1] = {
-                let u = jitter(rng);
-                random_sign(rng, u)
-            };
-        }
-    }
-    (a, b)
-}
-
-fn log_uniform(rng: &mut TrialRng, lo: f64, hi: f64) -> f64 {
-    let u: f64 = rng.random();
-    (lo.ln() + (hi.ln() - lo.ln()) * u).exp()
-}
-
-/// Fisher–Yates, drawing from the trial's generator.
-fn shuffle<T>(x: &mut [T], rng: &mut TrialRng) {
-    for i in (1..x.len()).rev() {
-        let j = rng.random_range(0..=i);
-        x.swap(i, j);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generate::normal;
-    use half::{bf16, f16};
-
-    fn running_max<E: Float>(row: &[E]) -> (f64, f64) {
-        let (mut s, mut peak) = (0.0f64, 0.0f64);
-        for v in row {
-            s += v.to_f64();
-            peak = peak.max(s.abs());
-        }
-        (peak, s)
-    }
-
-    #[test]
-    fn overflow_sum_rows_overflow_on_the_way_only() {
-        let mut rng = TrialRng::for_trial(5, 0);
-        for c in [4usize, 5, 6, 9, 64, 1001] {
-            let mut row = vec![f16::ZERO; c];
-            overflow_sum_row(&mut row, &mut rng);
-            let (peak, total) = running_max(&row);
-            assert!(peak > 65504.0, "c={c} peak={peak}");
-            assert!(total.abs() <= 65504.0 * 0.7, "c={c} total={total}");
-            assert!(row.iter().all(|v| v.is_finite()));
-        }
-    }
-
-    #[test]
-    fn near_powers_of_two_are_close_to_one() {
-        let mut rng = TrialRng::for_trial(5, 1);
-        for _ in 0..100 {
-            let v = near_power_of_two(&mut rng, NumberFormat::Bf16, 3.0);
-            assert_eq!(bf16::from_f64(v).to_f64(), v, "{v} not representable");
-            assert!((v / 4.0 - 1.0).abs() <= 2.0 * 2f64.powi(-7), "{v}");
-        }
-    }
+    use half::f16;
 
     #[test]
     fn pair_kinds_have_the_right_shapes() {
