@@ -1,0 +1,246 @@
+//! The adapter policy: which adapters are looked for, which one is chosen,
+//! and whether the kernels use native `f16` on it.
+
+use core::fmt;
+
+use super::{ENV_ADAPTER, ENV_F16};
+use crate::GpuError;
+
+/// How the kernels store and convert `f16` values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum F16Path {
+    /// Native `f16` when the adapter has `SHADER_F16`, the fallback
+    /// otherwise.
+    #[default]
+    Auto,
+    /// Native `f16` (`enable f16;`, `array<f16>` buffers, `f16` arithmetic
+    /// for [`Accumulation::F16`]); an error when the adapter lacks
+    /// `SHADER_F16`.
+    Native,
+    /// The fallback, even where `SHADER_F16` exists: `f16` bits packed two
+    /// per `u32`, converted with `unpack2x16float` / `pack2x16float`, all
+    /// arithmetic in `f32` (rounded to `f16` through `pack2x16float` where
+    /// [`Accumulation::F16`] needs it).
+    Fallback,
+}
+
+impl F16Path {
+    pub(super) fn parse(value: &str) -> Result<Self, GpuError> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "" | "auto" => Ok(F16Path::Auto),
+            "native" => Ok(F16Path::Native),
+            "fallback" => Ok(F16Path::Fallback),
+            _ => Err(GpuError::InvalidSetting {
+                name: ENV_F16,
+                value: value.to_owned(),
+                expected: "`auto`, `native` or `fallback`",
+            }),
+        }
+    }
+}
+
+/// How to create a [`Gpu`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GpuOptions {
+    /// Which adapter to use: a backend name (`vulkan`, `metal`, `dx12`,
+    /// `gl`) keeps the adapters of that backend; anything else keeps the
+    /// adapters whose name or driver contains it, ignoring case
+    /// (`llvmpipe`, `nvidia`). `None` keeps them all. Among those kept, the
+    /// choice prefers discrete, then integrated, then virtual GPUs, then
+    /// CPU drivers, and Vulkan, Metal or DX12 over GL.
+    pub adapter: Option<String>,
+    /// The `f16` path.
+    pub f16: F16Path,
+}
+
+impl GpuOptions {
+    /// Options from `DUAL_DELTA_ADAPTER` and `DUAL_DELTA_GPU_F16` (unset or
+    /// empty: the defaults).
+    pub fn from_env() -> Result<Self, GpuError> {
+        let adapter = std::env::var(ENV_ADAPTER)
+            .ok()
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty());
+        let f16 = F16Path::parse(&std::env::var(ENV_F16).unwrap_or_default())?;
+        Ok(Self { adapter, f16 })
+    }
+}
+
+/// The adapter a [`Gpu`] runs on, as recorded in reports.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AdapterSummary {
+    /// The adapter's name (`llvmpipe (LLVM 15.0.6, 256 bits)`).
+    pub name: String,
+    /// The backend (`vulkan`, `metal`, `dx12`, `gl`).
+    pub backend: String,
+    /// The kind of device (`DiscreteGpu`, `IntegratedGpu`, `Cpu`, ...).
+    pub device_type: String,
+    /// The driver's name (`llvmpipe`).
+    pub driver: String,
+    /// The driver's version information (`Mesa 22.3.6 (LLVM 15.0.6)`).
+    pub driver_info: String,
+    /// Whether the kernels use native `f16` (`true`) or the packed-`u32`
+    /// fallback (`false`).
+    pub shader_f16: bool,
+}
+
+impl fmt::Display for AdapterSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}, {}, driver {} {}), f16 {}",
+            self.name,
+            self.backend,
+            self.device_type,
+            self.driver,
+            self.driver_info,
+            if self.shader_f16 {
+                "native"
+            } else {
+                "fallback (packed u32)"
+            }
+        )
+    }
+}
+
+pub(super) fn describe(info: &wgpu::AdapterInfo) -> String {
+    format!(
+        "{} [{}, {:?}, driver {} {}]",
+        info.name, info.backend, info.device_type, info.driver, info.driver_info
+    )
+}
+
+fn device_rank(t: wgpu::DeviceType) -> u8 {
+    match t {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Cpu => 3,
+        wgpu::DeviceType::Other => 4,
+    }
+}
+
+fn backend_rank(b: wgpu::Backend) -> u8 {
+    match b {
+        wgpu::Backend::Vulkan | wgpu::Backend::Metal | wgpu::Backend::Dx12 => 0,
+        wgpu::Backend::Gl | wgpu::Backend::BrowserWebGpu => 1,
+        wgpu::Backend::Noop => 2,
+    }
+}
+
+/// The backend a `DUAL_DELTA_ADAPTER` value names, if it names one.
+fn backend_named(filter: &str) -> Option<wgpu::Backend> {
+    match filter.to_ascii_lowercase().as_str() {
+        "vulkan" | "vk" => Some(wgpu::Backend::Vulkan),
+        "metal" => Some(wgpu::Backend::Metal),
+        "dx12" | "d3d12" => Some(wgpu::Backend::Dx12),
+        "gl" | "gles" | "opengl" => Some(wgpu::Backend::Gl),
+        _ => None,
+    }
+}
+
+/// Whether `info` passes the `DUAL_DELTA_ADAPTER`-style `filter`.
+fn adapter_matches(info: &wgpu::AdapterInfo, filter: &str) -> bool {
+    let f = filter.to_ascii_lowercase();
+    match backend_named(&f) {
+        Some(b) => info.backend == b,
+        None => {
+            info.name.to_ascii_lowercase().contains(&f)
+                || info.driver.to_ascii_lowercase().contains(&f)
+        }
+    }
+}
+
+/// The adapter `options` choose, and whether the kernels use native `f16`
+/// on it.
+pub(super) fn choose_adapter(options: &GpuOptions) -> Result<(wgpu::Adapter, bool), GpuError> {
+    // Vulkan, Metal and DX12 first; GL only when they find nothing (its
+    // EGL set-up is slow and noisy on headless machines), when asked for
+    // by `DUAL_DELTA_ADAPTER=gl`, or through `WGPU_BACKEND`.
+    let tries = match (
+        wgpu::Backends::from_env(),
+        options.adapter.as_deref().and_then(backend_named),
+    ) {
+        (Some(from_env), _) => vec![from_env],
+        (None, Some(wgpu::Backend::Gl)) => vec![wgpu::Backends::GL],
+        (None, Some(_)) => vec![wgpu::Backends::PRIMARY],
+        (None, None) => vec![wgpu::Backends::PRIMARY, wgpu::Backends::GL],
+    };
+    let mut adapters = Vec::new();
+    for backends in tries {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        desc.backends = backends;
+        let instance = wgpu::Instance::new(desc);
+        adapters = pollster::block_on(instance.enumerate_adapters(backends));
+        if !adapters.is_empty() {
+            break;
+        }
+    }
+    let available: Vec<String> = adapters.iter().map(|a| describe(&a.get_info())).collect();
+    let matching: Vec<wgpu::Adapter> = adapters
+        .into_iter()
+        .filter(|a| {
+            let info = a.get_info();
+            info.backend != wgpu::Backend::Noop
+                && options
+                    .adapter
+                    .as_deref()
+                    .is_none_or(|f| adapter_matches(&info, f))
+        })
+        .collect();
+    if matching.is_empty() {
+        return Err(GpuError::NoAdapter {
+            requested: options.adapter.clone(),
+            available,
+        });
+    }
+    let adapter = matching
+        .into_iter()
+        .filter(|a| {
+            a.get_downlevel_capabilities()
+                .flags
+                .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
+        })
+        .min_by_key(|a| {
+            let info = a.get_info();
+            (device_rank(info.device_type), backend_rank(info.backend))
+        })
+        .ok_or_else(|| {
+            GpuError::Unsupported(format!(
+                "no compute shader support on the adapters found ({})",
+                available.join("; ")
+            ))
+        })?;
+    let info = adapter.get_info();
+    let has_f16 = adapter.features().contains(wgpu::Features::SHADER_F16);
+    let native = match options.f16 {
+        F16Path::Auto => has_f16,
+        F16Path::Fallback => false,
+        F16Path::Native if has_f16 => true,
+        F16Path::Native => {
+            return Err(GpuError::Unsupported(format!(
+                "{} lacks SHADER_F16, which {ENV_F16}=native requires",
+                describe(&info)
+            )));
+        }
+    };
+    Ok((adapter, native))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adapter_filters() {
+        let info = wgpu::AdapterInfo {
+            name: "llvmpipe (LLVM 15.0.6, 256 bits)".into(),
+            driver: "llvmpipe".into(),
+            ..wgpu::AdapterInfo::new(wgpu::DeviceType::Cpu, wgpu::Backend::Vulkan)
+        };
+        assert!(adapter_matches(&info, "vulkan"));
+        assert!(adapter_matches(&info, "LLVMpipe"));
+        assert!(!adapter_matches(&info, "gl"));
+        assert!(!adapter_matches(&info, "nvidia"));
+    }
+}

@@ -1,0 +1,149 @@
+//! The context: the device and queue, the bind group layout and the
+//! compiled pipelines, one per kernel.
+
+use core::fmt;
+use std::sync::OnceLock;
+
+use super::adapter::{AdapterSummary, GpuOptions, choose_adapter, describe};
+use crate::GpuError;
+use crate::shader::{self, Kernel};
+
+/// A wgpu device with the matmul pipelines compiled.
+///
+/// One context serves any number of threads: [`Gpu::shared`] gives the
+/// process-wide one; [`Gpu::new`] makes others (to force the fallback path,
+/// or pick another adapter).
+pub struct Gpu {
+    pub(super) device: wgpu::Device,
+    pub(super) queue: wgpu::Queue,
+    pub(super) layout: wgpu::BindGroupLayout,
+    pub(super) tile_f32: wgpu::ComputePipeline,
+    pub(super) tile_f16: wgpu::ComputePipeline,
+    pub(super) reduce: wgpu::ComputePipeline,
+    pub(super) summary: AdapterSummary,
+    /// Bytes one storage binding (and buffer) may hold.
+    pub(super) max_binding: u64,
+    /// Workgroups per dispatch dimension.
+    pub(super) max_dispatch: u32,
+}
+
+impl fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Gpu")
+            .field("adapter", &self.summary)
+            .finish_non_exhaustive()
+    }
+}
+
+static SHARED: OnceLock<Result<Gpu, GpuError>> = OnceLock::new();
+
+impl Gpu {
+    /// The process-wide context, created on first use from
+    /// [`GpuOptions::from_env`] and shared by every thread. A failure is
+    /// remembered: later calls return the same error.
+    pub fn shared() -> Result<&'static Gpu, GpuError> {
+        SHARED
+            .get_or_init(|| GpuOptions::from_env().and_then(|o| Gpu::new(&o)))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// A new context on the adapter `options` choose, with its pipelines
+    /// compiled. The adapter is recorded (key `gpu.adapter`) in the report
+    /// of every later dual-delta run of this process.
+    pub fn new(options: &GpuOptions) -> Result<Gpu, GpuError> {
+        let (adapter, native) = choose_adapter(options)?;
+        let info = adapter.get_info();
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("dual-delta matmul"),
+            required_features: if native {
+                wgpu::Features::SHADER_F16
+            } else {
+                wgpu::Features::empty()
+            },
+            required_limits: limits.clone(),
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::RequestDevice(format!("{}: {e}", describe(&info))))?;
+
+        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("matmul"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+                storage(1, true),
+                storage(2, true),
+                storage(3, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("matmul"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |kernel: Kernel| {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("matmul"),
+                source: wgpu::ShaderSource::Wgsl(shader::source(kernel, native).into()),
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("matmul"),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        let tile_f32 = pipeline(Kernel::TileF32);
+        let tile_f16 = pipeline(Kernel::TileF16);
+        let reduce = pipeline(Kernel::ReduceSplits);
+
+        let summary = AdapterSummary {
+            name: info.name.clone(),
+            backend: info.backend.to_string(),
+            device_type: format!("{:?}", info.device_type),
+            driver: info.driver.clone(),
+            driver_info: info.driver_info.clone(),
+            shader_f16: native,
+        };
+        dual_delta_runtime::record_environment("gpu.adapter", summary.to_string());
+        Ok(Gpu {
+            device,
+            queue,
+            layout,
+            tile_f32,
+            tile_f16,
+            reduce,
+            summary,
+            max_binding: limits
+                .max_storage_buffer_binding_size
+                .min(limits.max_buffer_size),
+            max_dispatch: limits.max_compute_workgroups_per_dimension,
+        })
+    }
+
+    /// The adapter this context runs on and the `f16` path in use.
+    pub fn adapter_info(&self) -> &AdapterSummary {
+        &self.summary
+    }
+}

@@ -1,0 +1,316 @@
+//! Dispatch: buffers for a batch of inputs, the kernels recorded into one
+//! submission, and the results read back.
+
+use std::borrow::Borrow;
+use std::sync::mpsc;
+
+use half::f16;
+use wgpu::util::DeviceExt as _;
+
+use super::Gpu;
+use crate::shader::{self, Kernel, Params};
+use crate::{Accumulation, GpuError, MatmulInput};
+
+impl Gpu {
+    /// `C = A · B` with the given accumulation, `m × n`, row-major.
+    pub fn matmul(
+        &self,
+        input: &MatmulInput,
+        accumulation: Accumulation,
+    ) -> Result<Vec<f16>, GpuError> {
+        let mut out = self.matmul_batch(core::slice::from_ref(input), accumulation)?;
+        Ok(out.pop().expect("one input gives one output"))
+    }
+
+    /// Many matmuls of one shape in one command submission: the inputs are
+    /// uploaded into shared buffers and each kernel is dispatched once for
+    /// the whole batch (in as few groups as the device's buffer limits
+    /// allow). Results are in the order of `inputs`, each identical to what
+    /// [`Gpu::matmul`] returns for it.
+    pub fn matmul_batch<I: Borrow<MatmulInput>>(
+        &self,
+        inputs: &[I],
+        accumulation: Accumulation,
+    ) -> Result<Vec<Vec<f16>>, GpuError> {
+        let Some(first) = inputs.first() else {
+            return Ok(Vec::new());
+        };
+        let (m, k, n) = first.borrow().shape();
+        if let Some(other) = inputs
+            .iter()
+            .map(|x| x.borrow().shape())
+            .find(|&s| s != (m, k, n))
+        {
+            return Err(GpuError::InvalidInput(format!(
+                "a batch must have one shape: {m}×{k}×{n} and {other:?}"
+            )));
+        }
+        let (kernel, splits) = match accumulation {
+            Accumulation::F32 | Accumulation::SplitK { splits: 1 } => (Kernel::TileF32, 1),
+            Accumulation::SplitK { splits: 0 } => {
+                return Err(GpuError::InvalidInput(
+                    "split-K needs at least one split".into(),
+                ));
+            }
+            Accumulation::SplitK { splits } => (Kernel::TileF32, splits),
+            Accumulation::F16 => (Kernel::TileF16, 1),
+        };
+        let plan = self.plan(m, k, n, splits)?;
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("matmul"),
+            });
+        let mut readbacks = Vec::new();
+        for group in inputs.chunks(plan.group) {
+            let staging = self.encode_group(&mut encoder, group, kernel, &plan);
+            readbacks.push((staging, group.len()));
+        }
+        let index = self.queue.submit([encoder.finish()]);
+        let (tx, rx) = mpsc::channel();
+        for (i, (staging, _)) in readbacks.iter().enumerate() {
+            let tx = tx.clone();
+            staging.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+                let _ = tx.send((i, r));
+            });
+        }
+        drop(tx);
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(index),
+                timeout: None,
+            })
+            .map_err(|e| GpuError::Device(format!("waiting for the matmul: {e}")))?;
+        for _ in 0..readbacks.len() {
+            let (i, r) = rx
+                .recv()
+                .map_err(|_| GpuError::Device("a result buffer was never mapped".into()))?;
+            r.map_err(|e| GpuError::Device(format!("mapping result buffer {i}: {e}")))?;
+        }
+        let mn = m * n;
+        let mut results = Vec::with_capacity(inputs.len());
+        for (staging, count) in &readbacks {
+            let view = staging
+                .get_mapped_range(..)
+                .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
+            let values: Vec<f16> = if self.summary.shader_f16 {
+                view.chunks_exact(2)
+                    .take(count * mn)
+                    .map(|b| f16::from_le_bytes([b[0], b[1]]))
+                    .collect()
+            } else {
+                view.chunks_exact(4)
+                    .take(count * mn)
+                    .map(|b| f16::from_le_bytes([b[0], b[1]]))
+                    .collect()
+            };
+            drop(view);
+            staging.unmap();
+            results.extend(values.chunks_exact(mn).map(<[f16]>::to_vec));
+        }
+        Ok(results)
+    }
+
+    /// Buffer sizes and batch grouping for one shape.
+    fn plan(&self, m: usize, k: usize, n: usize, splits: u32) -> Result<Plan, GpuError> {
+        let (m64, k64, n64, s64) = (m as u64, k as u64, n as u64, u64::from(splits));
+        let out_elem = if self.summary.shader_f16 { 2 } else { 4 };
+        let a = m64 * k64 * 2;
+        let b = k64 * n64 * 2;
+        let c = m64 * n64 * out_elem;
+        let part = if splits > 1 { c * s64 } else { 0 };
+        let largest = a.max(b).max(part).max(c);
+        // Element indices are u32 in the shaders.
+        let limit = self.max_binding.min(u64::from(u32::MAX));
+        if largest > limit {
+            return Err(GpuError::TooLarge {
+                needed: largest,
+                limit,
+            });
+        }
+        let tiles_m = m.div_ceil(shader::TM as usize) as u64;
+        let tiles_n = n.div_ceil(shader::TN as usize) as u64;
+        let items_per = tiles_m * tiles_n * s64;
+        let max_items = u64::from(self.max_dispatch).pow(2) * u64::from(shader::TILE_WORKGROUP);
+        let group = (limit / largest)
+            .min(max_items / items_per.max(1))
+            .min(max_items / (m64 * n64))
+            .max(1);
+        Ok(Plan {
+            params: Params {
+                m: m as u32,
+                k: k as u32,
+                n: n as u32,
+                splits,
+                chunk: k.div_ceil(splits as usize) as u32,
+                tiles_m: tiles_m as u32,
+                tiles_n: tiles_n as u32,
+                batch: 0,
+            },
+            group: usize::try_from(group).unwrap_or(usize::MAX),
+            out_elem,
+        })
+    }
+
+    /// Uploads one group of inputs and records its dispatches; returns the
+    /// buffer the results will be copied into.
+    fn encode_group<I: Borrow<MatmulInput>>(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        group: &[I],
+        kernel: Kernel,
+        plan: &Plan,
+    ) -> wgpu::Buffer {
+        let p = Params {
+            batch: group.len() as u32,
+            ..plan.params
+        };
+        let count = group.len() as u64;
+        let mn = u64::from(p.m) * u64::from(p.n);
+        let a = self.upload("A", group.iter().map(|x| x.borrow().a()));
+        let b = self.upload("B", group.iter().map(|x| x.borrow().b()));
+        let params = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("params"),
+                contents: bytemuck::bytes_of(&p),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+        let out_bytes = padded(count * mn * plan.out_elem);
+        let out = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("C"),
+            size: out_bytes,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let split = p.splits > 1;
+        let partials = split.then(|| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("split-K partials"),
+                size: padded(count * mn * u64::from(p.splits) * plan.out_elem),
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            })
+        });
+        let bind = |input: &wgpu::Buffer, output: &wgpu::Buffer| {
+            self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("matmul"),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: params.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: input.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: b.as_entire_binding(),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: output.as_entire_binding(),
+                    },
+                ],
+            })
+        };
+        let tile_group = bind(&a, partials.as_ref().unwrap_or(&out));
+        let reduce_group = partials.as_ref().map(|part| bind(part, &out));
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("matmul"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(match kernel {
+                Kernel::TileF16 => &self.tile_f16,
+                _ => &self.tile_f32,
+            });
+            pass.set_bind_group(0, &tile_group, &[]);
+            let items = count * u64::from(p.tiles_m) * u64::from(p.tiles_n) * u64::from(p.splits);
+            let (x, y) = self.grid(items, shader::TILE_WORKGROUP);
+            pass.dispatch_workgroups(x, y, 1);
+            if let Some(reduce_group) = &reduce_group {
+                pass.set_pipeline(&self.reduce);
+                pass.set_bind_group(0, reduce_group, &[]);
+                let (x, y) = self.grid(count * mn, shader::REDUCE_WORKGROUP);
+                pass.dispatch_workgroups(x, y, 1);
+            }
+        }
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("C readback"),
+            size: out_bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        encoder.copy_buffer_to_buffer(&out, 0, &staging, 0, out_bytes);
+        staging
+    }
+
+    /// A storage buffer holding the concatenation of `parts` (`f16` values;
+    /// the bytes are the same for the native and the packed path).
+    fn upload<'a>(
+        &self,
+        label: &str,
+        parts: impl Iterator<Item = &'a [f16]> + Clone,
+    ) -> wgpu::Buffer {
+        let bytes: u64 = parts.clone().map(|p| 2 * p.len() as u64).sum();
+        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: padded(bytes),
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: true,
+        });
+        {
+            let mut view = buffer
+                .get_mapped_range_mut(..)
+                .expect("a buffer mapped at creation can be written");
+            let mut offset = 0usize;
+            for part in parts {
+                let src: &[u8] = bytemuck::cast_slice(part);
+                view.slice(offset..offset + src.len()).copy_from_slice(src);
+                offset += src.len();
+            }
+        }
+        buffer.unmap();
+        buffer
+    }
+
+    /// A 2-D grid of workgroups covering `items` invocations.
+    fn grid(&self, items: u64, workgroup: u32) -> (u32, u32) {
+        let groups = items.div_ceil(u64::from(workgroup)).max(1);
+        let max = u64::from(self.max_dispatch);
+        let x = groups.min(max);
+        let y = groups.div_ceil(x);
+        (x as u32, y as u32)
+    }
+}
+
+/// Buffer sizes for one shape.
+struct Plan {
+    /// Shape fields of the uniform (batch filled per group).
+    params: Params,
+    /// Matmuls per dispatch group.
+    group: usize,
+    /// Bytes per output element (2 native, 4 packed).
+    out_elem: u64,
+}
+
+/// `bytes` rounded up to a multiple of 4 (wgpu's copy alignment), at least 4.
+fn padded(bytes: u64) -> u64 {
+    bytes.div_ceil(4).max(1) * 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padding() {
+        assert_eq!(padded(0), 4);
+        assert_eq!(padded(2), 4);
+        assert_eq!(padded(4), 4);
+        assert_eq!(padded(6), 8);
+    }
+}

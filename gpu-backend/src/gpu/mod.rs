@@ -1,0 +1,182 @@
+//! The wgpu context: adapter choice, capability checks, pipelines, and the
+//! matmul entry points.
+//!
+//! The environment variables and the GPU test policy are here; `adapter`
+//! chooses the adapter and the `f16` path, `context` creates the device and
+//! compiles the pipelines ([`Gpu`]), and `dispatch` uploads inputs, records
+//! the kernels and reads the results back.
+
+mod adapter;
+mod context;
+mod dispatch;
+
+pub use self::adapter::{AdapterSummary, F16Path, GpuOptions};
+pub use self::context::Gpu;
+use crate::GpuError;
+
+/// Environment variable: the GPU test policy (`require`, the default, or
+/// `skip`). See [`GpuPolicy`].
+pub const ENV_GPU: &str = "DUAL_DELTA_GPU";
+/// Environment variable: which adapter to use (a substring of its name or
+/// driver, or a backend name). See [`GpuOptions::adapter`].
+pub const ENV_ADAPTER: &str = "DUAL_DELTA_ADAPTER";
+/// Environment variable: which `f16` path to use (`auto`, the default,
+/// `native` or `fallback`). See [`F16Path`].
+pub const ENV_F16: &str = "DUAL_DELTA_GPU_F16";
+
+/// What to do when no GPU is usable, from `DUAL_DELTA_GPU`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GpuPolicy {
+    /// Fail the test, with a message saying how to get an adapter (the
+    /// default: a GPU test never passes silently).
+    #[default]
+    Require,
+    /// Skip the test, printing why to stderr.
+    Skip,
+}
+
+impl GpuPolicy {
+    /// The policy from `DUAL_DELTA_GPU`: unset, empty or `require` is
+    /// [`GpuPolicy::Require`], `skip` is [`GpuPolicy::Skip`]; anything else
+    /// is an error.
+    pub fn from_env() -> Result<Self, GpuError> {
+        Self::parse(&std::env::var(ENV_GPU).unwrap_or_default())
+    }
+
+    /// Parses a `DUAL_DELTA_GPU` value.
+    pub fn parse(value: &str) -> Result<Self, GpuError> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "" | "require" => Ok(GpuPolicy::Require),
+            "skip" => Ok(GpuPolicy::Skip),
+            _ => Err(GpuError::InvalidSetting {
+                name: ENV_GPU,
+                value: value.to_owned(),
+                expected: "`skip` or `require`",
+            }),
+        }
+    }
+
+    /// Applies the policy to the outcome of getting a context: the context
+    /// when there is one; `None` after printing why to stderr when no GPU is
+    /// usable ([`GpuError::is_unavailable`]) and the policy is
+    /// [`GpuPolicy::Skip`].
+    ///
+    /// # Panics
+    ///
+    /// Panics with the error's message (which says how to install lavapipe
+    /// or how to skip) in every other case.
+    pub fn apply(self, result: Result<&Gpu, GpuError>) -> Option<&Gpu> {
+        match result {
+            Ok(gpu) => Some(gpu),
+            Err(e) if self == GpuPolicy::Skip && e.is_unavailable() => {
+                eprintln!("skipping GPU test ({ENV_GPU}=skip): {e}");
+                None
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// The shared context for a GPU test, under the `DUAL_DELTA_GPU` policy:
+/// `Some` when a GPU is usable; `None` (after printing why to stderr) when
+/// none is and `DUAL_DELTA_GPU=skip`; a panic saying how to install lavapipe
+/// otherwise.
+///
+/// ```no_run
+/// # fn test() {
+/// let Some(gpu) = gpu_backend::require_gpu() else { return };
+/// # let _ = gpu; }
+/// ```
+///
+/// # Panics
+///
+/// When no GPU is usable and `DUAL_DELTA_GPU` is not `skip`, and when an
+/// environment variable of this crate has a value it does not understand.
+pub fn require_gpu() -> Option<&'static Gpu> {
+    let policy = GpuPolicy::from_env().unwrap_or_else(|e| panic!("{e}"));
+    policy.apply(Gpu::shared())
+}
+
+/// The shared context for code that runs inside a dual-delta run (a
+/// candidate or baseline passed to `#[dual_delta_test]` or
+/// [`DualDelta`](dual_delta_runtime::DualDelta)): the context when a GPU is
+/// usable; when none is and `DUAL_DELTA_GPU=skip`, the run is skipped with
+/// [`dual_delta_runtime::skip`], which reports the test as skipped with the
+/// reason instead of failing it.
+///
+/// ```no_run
+/// use gpu_backend::{Accumulation, MatmulInput, f16};
+///
+/// fn gpu_matmul(x: &MatmulInput) -> Vec<f16> {
+///     gpu_backend::shared_or_skip().matmul(x, Accumulation::F32).unwrap()
+/// }
+/// ```
+///
+/// # Panics
+///
+/// When no GPU is usable and `DUAL_DELTA_GPU` is not `skip` (with the
+/// message saying how to install lavapipe), and when an environment variable
+/// of this crate has a value it does not understand.
+pub fn shared_or_skip() -> &'static Gpu {
+    let policy = GpuPolicy::from_env().unwrap_or_else(|e| panic!("{e}"));
+    match Gpu::shared() {
+        Ok(gpu) => gpu,
+        Err(e) if policy == GpuPolicy::Skip && e.is_unavailable() => {
+            dual_delta_runtime::skip(format!("no GPU ({ENV_GPU}=skip): {e}"))
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_parse() {
+        assert_eq!(GpuPolicy::parse("").unwrap(), GpuPolicy::Require);
+        assert_eq!(GpuPolicy::parse("require").unwrap(), GpuPolicy::Require);
+        assert_eq!(GpuPolicy::parse(" SKIP ").unwrap(), GpuPolicy::Skip);
+        assert!(matches!(
+            GpuPolicy::parse("yes"),
+            Err(GpuError::InvalidSetting {
+                name: "DUAL_DELTA_GPU",
+                ..
+            })
+        ));
+        assert_eq!(F16Path::parse("").unwrap(), F16Path::Auto);
+        assert_eq!(F16Path::parse("fallback").unwrap(), F16Path::Fallback);
+        assert_eq!(F16Path::parse("Native").unwrap(), F16Path::Native);
+        assert!(F16Path::parse("packed").is_err());
+    }
+
+    #[test]
+    fn skip_policy_skips_only_when_no_gpu_is_usable() {
+        let no_adapter = || GpuError::NoAdapter {
+            requested: None,
+            available: vec![],
+        };
+        assert!(GpuPolicy::Skip.apply(Err(no_adapter())).is_none());
+        let unsupported = GpuError::Unsupported("no compute".into());
+        assert!(GpuPolicy::Skip.apply(Err(unsupported)).is_none());
+    }
+
+    #[test]
+    #[should_panic(expected = "apt-get install mesa-vulkan-drivers libvulkan1")]
+    fn require_policy_fails_with_install_instructions() {
+        GpuPolicy::Require.apply(Err(GpuError::NoAdapter {
+            requested: None,
+            available: vec![],
+        }));
+    }
+
+    #[test]
+    #[should_panic(expected = "is not understood")]
+    fn skip_policy_does_not_hide_bad_settings() {
+        GpuPolicy::Skip.apply(Err(GpuError::InvalidSetting {
+            name: ENV_F16,
+            value: "x".into(),
+            expected: "`auto`, `native` or `fallback`",
+        }));
+    }
+}
