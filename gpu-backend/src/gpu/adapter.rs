@@ -16,11 +16,15 @@ pub enum F16Path {
     /// Native `f16` (`enable f16;`, `array<f16>` buffers, `f16` arithmetic
     /// for [`Accumulation::F16`]); an error when the adapter lacks
     /// `SHADER_F16`.
+    ///
+    /// [`Accumulation::F16`]: crate::Accumulation::F16
     Native,
     /// The fallback, even where `SHADER_F16` exists: `f16` bits packed two
     /// per `u32`, converted with `unpack2x16float` / `pack2x16float`, all
     /// arithmetic in `f32` (rounded to `f16` through `pack2x16float` where
     /// [`Accumulation::F16`] needs it).
+    ///
+    /// [`Accumulation::F16`]: crate::Accumulation::F16
     Fallback,
 }
 
@@ -39,7 +43,7 @@ impl F16Path {
     }
 }
 
-/// How to create a [`Gpu`].
+/// How to create a [`Gpu`](super::Gpu).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GpuOptions {
     /// Which adapter to use: a backend name (`vulkan`, `metal`, `dx12`,
@@ -66,7 +70,7 @@ impl GpuOptions {
     }
 }
 
-/// The adapter a [`Gpu`] runs on, as recorded in reports.
+/// The adapter a [`Gpu`](super::Gpu) runs on, as recorded in reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AdapterSummary {
     /// The adapter's name (`llvmpipe (LLVM 15.0.6, 256 bits)`).
