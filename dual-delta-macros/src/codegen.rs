@@ -11,6 +11,7 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Expr, ItemFn, Path};
 
+use crate::display::display;
 use crate::validate::{Config, MetricChoice, Overrides};
 
 /// The default path of the runtime.
@@ -172,25 +173,6 @@ fn input_type(sig: &syn::Signature, batched: bool) -> Option<syn::Type> {
         (_, true) => None,
         (elem, false) => Some(elem.clone()),
     }
-}
-
-/// An expression as reports name it: as written, formatted the way rustfmt
-/// would on one line (`|x: &Vec<f32>| sum_f64(x)`, not the token stream's
-/// `| x : & Vec < f32 > | sum_f64 (x)`).
-fn display(expr: &Expr) -> String {
-    if let Expr::Path(p) = expr
-        && p.qself.is_none()
-    {
-        return p.path.to_token_stream().to_string().replace(' ', "");
-    }
-    let file: syn::File = syn::parse_quote!(const _: () = #expr;);
-    let text = prettyplease::unparse(&file);
-    let text = text
-        .trim()
-        .strip_prefix("const _: () = ")
-        .and_then(|t| t.strip_suffix(';'))
-        .unwrap_or(&text);
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `tokens` with every span set to `span`.

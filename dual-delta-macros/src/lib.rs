@@ -8,6 +8,7 @@
 use proc_macro::TokenStream;
 
 mod codegen;
+mod display;
 mod parse;
 mod validate;
 
