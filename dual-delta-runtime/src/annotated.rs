@@ -3,7 +3,6 @@
 //! prints the table, writes the report and the CI summary row, and panics
 //! with the failure message unless the expectations hold.
 
-use crate::candidate::Candidate;
 use crate::config::Overrides;
 use crate::harness::DualDelta;
 use crate::outcome::{Names, Outcome};
@@ -72,6 +71,7 @@ pub fn run_test<I, C, B, O, G, O1, O2, OO, K>(
     check: K,
 ) where
     K: FnOnce(&Outcome) -> Result<(), String>,
+    I: Send + Sync,
     C: Fn(&I) -> O1 + Sync,
     B: Fn(&I) -> O2 + Sync,
     O: Fn(&I) -> OO + Sync,
@@ -80,8 +80,12 @@ pub fn run_test<I, C, B, O, G, O1, O2, OO, K>(
     O2: Output,
     OO: Output,
 {
-    let run = DualDelta::new(candidate, baseline, oracle, input);
-    finish_test(id, overrides, run, check);
+    finish_test(
+        id,
+        overrides,
+        DualDelta::new(candidate, baseline, oracle, input),
+        check,
+    );
 }
 
 /// [`run_test`] for a candidate with `batch = size`: it takes up to
@@ -113,20 +117,13 @@ pub fn run_batched_test<I, C, B, O, G, O1, O2, OO, K>(
 }
 
 #[track_caller]
-fn finish_test<I, C, B, O, G, O1, O2, OO, K>(
+fn finish_test<I: Send + Sync, K>(
     id: TestIdentity,
     overrides: Overrides,
-    run: DualDelta<I, C, B, O, G>,
+    run: DualDelta<'_, I>,
     check: K,
 ) where
     K: FnOnce(&Outcome) -> Result<(), String>,
-    C: Candidate<I, O1>,
-    B: Fn(&I) -> O2 + Sync,
-    O: Fn(&I) -> OO + Sync,
-    G: Fn(&mut TrialRng) -> I + Sync,
-    O1: Output,
-    O2: Output,
-    OO: Output,
 {
     let test = format!("{}::{}", id.module_path, id.function);
     let names = Names {

@@ -1,22 +1,18 @@
 //! The harness: the paper's Algorithm 1 as a builder.
 
-use std::cell::RefCell;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use rayon::prelude::*;
-
-use crate::candidate::{Batched, Batches, Candidate, References};
 use crate::config::{Overrides, Settings};
-use crate::error::{Role, RunError, TrialId};
-use crate::guard::guarded;
+use crate::error::RunError;
 use crate::metric::Metric;
 use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, Summaries};
 use crate::output::{NumberFormat, Output};
-use crate::report::progress::Progress;
+use crate::progress::Progress;
 use crate::rng::{TrialRng, trial_seed};
+use crate::schedule::{self, Look};
 use crate::stats;
+use crate::trial::{Candidate, Trial, TrialErrors};
 use crate::verdict::{self, AccuracyTest, Expect};
 
 /// A Dual-Delta Test over a candidate f1, a baseline f2, an oracle fΩ and an
@@ -44,11 +40,12 @@ use crate::verdict::{self, AccuracyTest, Expect};
 /// are reproducible and trials run in parallel (results are identical to a
 /// serial run). The environment overrides `n`, the seed and α (see
 /// [`crate::config`]).
-pub struct DualDelta<I, C, B, O, G> {
-    candidate: C,
-    baseline: B,
-    oracle: O,
-    input: G,
+///
+/// The four functions are erased when the test is made: from there on a
+/// `DualDelta` is generic only over the input type `I`, and `'a` is the
+/// lifetime of what the functions borrow.
+pub struct DualDelta<'a, I> {
+    trial: Trial<'a, I>,
     names: Names,
     overrides: Overrides,
     _input: PhantomData<fn() -> I>,
@@ -58,7 +55,27 @@ pub struct DualDelta<I, C, B, O, G> {
 /// [`DualDelta::batch_size`] says otherwise.
 pub const DEFAULT_BATCH_SIZE: usize = 32;
 
-impl<I, F, B, O, G> DualDelta<I, Batched<F>, B, O, G> {
+impl<'a, I: Send + Sync> DualDelta<'a, I> {
+    /// A test of `candidate` (f1) against `baseline` (f2), both measured
+    /// against `oracle` (fΩ) on inputs from `input`: the paper's order.
+    pub fn new<C, B, O, G, O1, O2, OO>(candidate: C, baseline: B, oracle: O, input: G) -> Self
+    where
+        C: Fn(&I) -> O1 + Sync + 'a,
+        B: Fn(&I) -> O2 + Sync + 'a,
+        O: Fn(&I) -> OO + Sync + 'a,
+        G: Fn(&mut TrialRng) -> I + Sync + 'a,
+        O1: Output,
+        O2: Output,
+        OO: Output,
+    {
+        DualDelta {
+            names: Names::of::<C, B, O, G>(),
+            trial: Trial::new(candidate, baseline, oracle, input),
+            overrides: Overrides::default(),
+            _input: PhantomData,
+        }
+    }
+
     /// A test whose candidate takes many trials' inputs at once and returns
     /// their outputs in the same order: a GPU kernel that runs a whole batch
     /// in one submission, say. Each call receives up to
@@ -88,22 +105,19 @@ impl<I, F, B, O, G> DualDelta<I, Batched<F>, B, O, G> {
     /// let one_by_one = DualDelta::new(naive, naive, exact, input).n(100).run().unwrap();
     /// assert_eq!(batched.delta1, one_by_one.delta1);
     /// ```
-    pub fn batched<O1, O2, OO>(candidate: F, baseline: B, oracle: O, input: G) -> Self
+    pub fn batched<C, B, O, G, O1, O2, OO>(candidate: C, baseline: B, oracle: O, input: G) -> Self
     where
-        F: Fn(&[I]) -> Vec<O1>,
-        B: Fn(&I) -> O2,
-        O: Fn(&I) -> OO,
-        G: Fn(&mut TrialRng) -> I,
+        C: Fn(&[I]) -> Vec<O1> + Sync + 'a,
+        B: Fn(&I) -> O2 + Sync + 'a,
+        O: Fn(&I) -> OO + Sync + 'a,
+        G: Fn(&mut TrialRng) -> I + Sync + 'a,
+        O1: Output,
+        O2: Output,
+        OO: Output,
     {
         DualDelta {
-            candidate: Batched {
-                f: candidate,
-                size: DEFAULT_BATCH_SIZE,
-            },
-            baseline,
-            oracle,
-            input,
-            names: Names::of::<F, B, O, G>(),
+            names: Names::of::<C, B, O, G>(),
+            trial: Trial::batched(candidate, DEFAULT_BATCH_SIZE, baseline, oracle, input),
             overrides: Overrides::default(),
             _input: PhantomData,
         }
@@ -118,30 +132,14 @@ impl<I, F, B, O, G> DualDelta<I, Batched<F>, B, O, G> {
     #[track_caller]
     pub fn batch_size(mut self, size: usize) -> Self {
         assert!(size > 0, "a batch holds at least one trial");
-        self.candidate.size = size;
-        self
-    }
-}
-
-impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
-    /// A test of `candidate` (f1) against `baseline` (f2), both measured
-    /// against `oracle` (fΩ) on inputs from `input`: the paper's order.
-    pub fn new<O1, O2, OO>(candidate: C, baseline: B, oracle: O, input: G) -> Self
-    where
-        C: Fn(&I) -> O1,
-        B: Fn(&I) -> O2,
-        O: Fn(&I) -> OO,
-        G: Fn(&mut TrialRng) -> I,
-    {
-        DualDelta {
-            candidate,
-            baseline,
-            oracle,
-            input,
-            names: Names::of::<C, B, O, G>(),
-            overrides: Overrides::default(),
-            _input: PhantomData,
+        match &mut self.trial.candidate {
+            Candidate::Batched { size: s, .. } => *s = size,
+            Candidate::One(_) => panic!(
+                "batch_size is for a batched candidate (DualDelta::batched); this one takes one \
+                 input at a time"
+            ),
         }
+        self
     }
 
     /// Names the test (also the default seed's source) and the three
@@ -241,16 +239,7 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
 
     /// Runs the N trials and the statistics. Nothing is written to disk:
     /// [`Outcome::write_report`] writes the report an annotated test writes.
-    pub fn run<O1, O2, OO>(&self) -> Result<Outcome, RunError>
-    where
-        C: Candidate<I, O1>,
-        B: Fn(&I) -> O2 + Sync,
-        O: Fn(&I) -> OO + Sync,
-        G: Fn(&mut TrialRng) -> I + Sync,
-        O1: Output,
-        O2: Output,
-        OO: Output,
-    {
+    pub fn run(&self) -> Result<Outcome, RunError> {
         let settings = Settings::resolve(&self.names.test, &self.overrides)?;
         let min = settings.test.min_trials(settings.alpha);
         if settings.n < min {
@@ -263,7 +252,12 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
         }
 
         let start = Instant::now();
-        let trials = self.run_trials(&settings)?;
+        // Drawn only on a terminal, outside CI, for runs longer than half a
+        // second.
+        let progress = Progress::new(settings.n, &self.names.test);
+        let trials = schedule::run(&self.trial, &settings, &progress, |_| Look::Continue);
+        progress.finish();
+        let trials = trials?;
         let trial_time = start.elapsed();
         let (delta1, delta2): (Vec<f64>, Vec<f64>) =
             trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
@@ -314,259 +308,9 @@ impl<I, C, B, O, G> DualDelta<I, C, B, O, G> {
             settings,
         })
     }
-
-    fn run_trials<O1, O2, OO>(&self, settings: &Settings) -> Result<Vec<TrialErrors>, RunError>
-    where
-        C: Candidate<I, O1>,
-        B: Fn(&I) -> O2 + Sync,
-        O: Fn(&I) -> OO + Sync,
-        G: Fn(&mut TrialRng) -> I + Sync,
-        O1: Output,
-        O2: Output,
-        OO: Output,
-    {
-        // Drawn only on a terminal, outside CI, for runs longer than half a
-        // second.
-        let progress = Progress::new(settings.n, &self.names.test);
-        let serial = settings.threads == Some(1);
-        let draw = |index: usize| self.draw(settings, index);
-        let references = |index: usize, x: &I| {
-            let mut refs = References::default();
-            self.references(settings, index, x, &mut refs)?;
-            Ok(refs)
-        };
-        let measure = |index: usize, y1: &O1, refs: &References, input_kind: String| {
-            BUFFERS
-                .with_borrow_mut(|(b1, _)| self.measure(settings, index, y1, b1, refs, input_kind))
-        };
-        let batches = Batches {
-            n: settings.n,
-            serial,
-            progress: &progress,
-            trial: &|index| trial_id(settings, index),
-            draw: &draw,
-            references: &references,
-            measure: &measure,
-        };
-        let all = || match self.candidate.run_batches(&batches) {
-            Some(result) => result,
-            None => self.one_by_one(settings, serial, &progress),
-        };
-        let result = match settings.threads {
-            Some(t) if t > 1 => rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
-                .map_err(|e| {
-                    RunError::Config(crate::config::ConfigError {
-                        source: "threads".to_owned(),
-                        value: format!("{t} ({e})"),
-                        expected: "a thread count the system can start",
-                    })
-                })?
-                .install(all),
-            _ => all(),
-        };
-        progress.finish();
-        result
-    }
-
-    /// The trials of a candidate that takes one input at a time: each trial
-    /// runs whole on one thread, trials in parallel unless `serial`.
-    fn one_by_one<O1, O2, OO>(
-        &self,
-        settings: &Settings,
-        serial: bool,
-        progress: &Progress,
-    ) -> Result<Vec<TrialErrors>, RunError>
-    where
-        C: Candidate<I, O1>,
-        B: Fn(&I) -> O2 + Sync,
-        O: Fn(&I) -> OO + Sync,
-        G: Fn(&mut TrialRng) -> I + Sync,
-        O1: Output,
-        O2: Output,
-        OO: Output,
-    {
-        let failed = AtomicBool::new(false);
-        let one = |index: usize| -> Option<Result<TrialErrors, RunError>> {
-            if failed.load(Ordering::Relaxed) {
-                return None;
-            }
-            let result = self.trial(settings, index);
-            if result.is_err() {
-                failed.store(true, Ordering::Relaxed);
-            }
-            progress.inc();
-            Some(result)
-        };
-        let results: Vec<Option<Result<TrialErrors, RunError>>> = if serial {
-            (0..settings.n).map(one).collect()
-        } else {
-            (0..settings.n).into_par_iter().map(one).collect()
-        };
-        // The first failure by trial index among the trials that ran.
-        results.into_iter().flatten().collect()
-    }
-
-    fn trial<O1, O2, OO>(&self, settings: &Settings, index: usize) -> Result<TrialErrors, RunError>
-    where
-        C: Candidate<I, O1>,
-        B: Fn(&I) -> O2,
-        O: Fn(&I) -> OO,
-        G: Fn(&mut TrialRng) -> I,
-        O1: Output,
-        O2: Output,
-        OO: Output,
-    {
-        let (x, input_kind) = self.draw(settings, index)?;
-        let y1 = guarded(Role::Candidate, trial_id(settings, index), || {
-            self.candidate.call_one(&x)
-        })?;
-        BUFFERS.with_borrow_mut(|(b1, refs)| {
-            self.references(settings, index, &x, refs)?;
-            self.measure(settings, index, &y1, b1, refs, input_kind)
-        })
-    }
-
-    /// Trial `index`'s input and the kind of input its generator noted.
-    fn draw(&self, settings: &Settings, index: usize) -> Result<(I, String), RunError>
-    where
-        G: Fn(&mut TrialRng) -> I,
-    {
-        let trial = trial_id(settings, index);
-        let mut rng = TrialRng::from_trial_seed(trial.seed);
-        let x = guarded(Role::Input, trial, || (self.input)(&mut rng))?;
-        Ok((x, rng.input_kind().to_owned()))
-    }
-
-    /// Runs the baseline, then the oracle, on trial `index`'s input, into
-    /// `refs` (cleared first); the oracle must be finite.
-    fn references<O2, OO>(
-        &self,
-        settings: &Settings,
-        index: usize,
-        x: &I,
-        refs: &mut References,
-    ) -> Result<(), RunError>
-    where
-        B: Fn(&I) -> O2,
-        O: Fn(&I) -> OO,
-        O2: Output,
-        OO: Output,
-    {
-        let trial = trial_id(settings, index);
-        let y2 = guarded(Role::Baseline, trial, || (self.baseline)(x))?;
-        let yo = guarded(Role::Oracle, trial, || (self.oracle)(x))?;
-        refs.baseline.clear();
-        refs.oracle.clear();
-        yo.extend_f64(&mut refs.oracle);
-        if let Some(position) = refs.oracle.iter().position(|v| !v.is_finite()) {
-            return Err(RunError::OracleNotFinite {
-                trial,
-                position,
-                value: refs.oracle[position],
-            });
-        }
-        y2.extend_f64(&mut refs.baseline);
-        Ok(())
-    }
-
-    /// Both errors of trial `index`, the candidate's output widened into
-    /// `b1`.
-    fn measure<O1: Output>(
-        &self,
-        settings: &Settings,
-        index: usize,
-        y1: &O1,
-        b1: &mut Vec<f64>,
-        refs: &References,
-        input_kind: String,
-    ) -> Result<TrialErrors, RunError> {
-        let trial = trial_id(settings, index);
-        let format = y1.format();
-        b1.clear();
-        y1.extend_f64(b1);
-        let bo = &refs.oracle;
-        for (role, b) in [(Role::Candidate, &*b1), (Role::Baseline, &refs.baseline)] {
-            if b.len() != bo.len() {
-                return Err(RunError::LengthMismatch {
-                    role,
-                    trial,
-                    len: b.len(),
-                    oracle_len: bo.len(),
-                });
-            }
-        }
-        let error = |role: Role, b: &[f64]| {
-            let e = guarded(Role::Metric, trial, || settings.metric.error(b, bo, format))?;
-            if e.is_nan() || e < 0.0 {
-                Err(RunError::InvalidError {
-                    role,
-                    trial,
-                    value: e,
-                })
-            } else {
-                Ok(e)
-            }
-        };
-        let identical_outputs = b1.len() == refs.baseline.len()
-            && b1
-                .iter()
-                .zip(&refs.baseline)
-                .all(|(a, b)| a.to_bits() == b.to_bits());
-        Ok(TrialErrors {
-            candidate: error(Role::Candidate, b1)?,
-            baseline: error(Role::Baseline, &refs.baseline)?,
-            format,
-            input_kind,
-            candidate_non_finite: first_non_finite(b1),
-            baseline_non_finite: first_non_finite(&refs.baseline),
-            identical_outputs,
-        })
-    }
-}
-
-/// Trial `index` of the run with `settings`.
-fn trial_id(settings: &Settings, index: usize) -> TrialId {
-    TrialId {
-        index,
-        seed: trial_seed(settings.seed, index),
-        base_seed: settings.seed,
-    }
-}
-
-thread_local! {
-    /// Per-thread buffers for the widened outputs (the candidate's, then
-    /// the baseline's and the oracle's), reused across trials.
-    static BUFFERS: RefCell<(Vec<f64>, References)> = const {
-        RefCell::new((Vec::new(), References { baseline: Vec::new(), oracle: Vec::new() }))
-    };
 }
 
 const BOOTSTRAP_RESAMPLES: usize = 2000;
-
-/// One trial's errors and what else the run records of its outputs.
-#[derive(Debug)]
-pub struct TrialErrors {
-    candidate: f64,
-    baseline: f64,
-    format: NumberFormat,
-    input_kind: String,
-    /// The position and value of the candidate's first non-finite output.
-    candidate_non_finite: Option<(usize, f64)>,
-    /// The same for the baseline.
-    baseline_non_finite: Option<(usize, f64)>,
-    /// The candidate's and the baseline's outputs are the same numbers.
-    identical_outputs: bool,
-}
-
-/// The position and value of the first NaN or infinity in `values`.
-fn first_non_finite(values: &[f64]) -> Option<(usize, f64)> {
-    values
-        .iter()
-        .position(|v| !v.is_finite())
-        .map(|i| (i, values[i]))
-}
 
 /// The trials whose outputs held a NaN or an infinity, per implementation.
 fn non_finite(trials: &[TrialErrors], settings: &Settings) -> NonFinite {

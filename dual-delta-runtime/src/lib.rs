@@ -21,7 +21,6 @@
 #![warn(missing_docs)]
 
 mod annotated;
-mod candidate;
 pub mod config;
 mod environment;
 mod error;
@@ -33,12 +32,14 @@ mod numerics;
 pub mod oracle;
 mod outcome;
 mod output;
+pub mod progress;
 pub mod report;
 mod rng;
+mod schedule;
 pub mod stats;
+mod trial;
 pub mod verdict;
 
-pub use crate::candidate::{Batched, Candidate};
 pub use crate::config::{Overrides, Settings};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};

@@ -2,7 +2,6 @@
 //! test, the verdict, and what the implementations returned that was not a
 //! number. Reports read it; nothing here formats a report.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::config::Settings;
@@ -209,36 +208,6 @@ impl Outcome {
         out.push(' ');
         out.push_str(&self.verdict.stability_sentence(&n.candidate, &n.baseline));
         out
-    }
-
-    /// Writes the run's report (summary JSON, deltas CSV, plots and HTML
-    /// page, the same an annotated test writes) under
-    /// `target/dual-delta/<test>/` (see [`crate::report`]) and returns the
-    /// path of its `index.html`.
-    pub fn write_report(&self) -> std::io::Result<PathBuf> {
-        crate::report::write(self)
-    }
-
-    /// `Ok` when the expectations hold, otherwise the failure message.
-    pub fn check(&self) -> Result<(), String> {
-        if self.passed() {
-            Ok(())
-        } else {
-            Err(crate::report::terminal::failure(self, None))
-        }
-    }
-
-    /// Panics with the failure message unless the expectations hold.
-    #[track_caller]
-    pub fn assert(&self) {
-        if let Err(message) = self.check() {
-            panic!("{message}");
-        }
-    }
-
-    /// The compact terminal table.
-    pub fn table(&self) -> String {
-        crate::report::terminal::table(self, None)
     }
 }
 

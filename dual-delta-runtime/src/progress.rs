@@ -1,4 +1,5 @@
-//! A progress line for long runs, on standard error.
+//! A progress line for long runs, on standard error: a widget of the run,
+//! not a report.
 //!
 //! Shown only when standard error is a terminal, `CI` is not set, and
 //! `DUAL_DELTA_PROGRESS` is not `0`; otherwise every method does nothing.
@@ -24,7 +25,7 @@ const REDRAW_EVERY: Duration = Duration::from_millis(100);
 /// A thread-safe progress counter that draws a line on a terminal.
 ///
 /// ```
-/// use dual_delta_runtime::report::progress::Progress;
+/// use dual_delta_runtime::progress::Progress;
 ///
 /// let progress = Progress::new(1000, "sum_naive");
 /// for _ in 0..1000 {

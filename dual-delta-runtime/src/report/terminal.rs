@@ -272,3 +272,28 @@ pub fn failure(o: &Outcome, report: Option<&Path>) -> String {
     let _ = writeln!(out, "  to replay exactly this run: {}", replay(o));
     out
 }
+
+/// The terminal's view of an outcome.
+impl Outcome {
+    /// `Ok` when the expectations hold, otherwise the failure message.
+    pub fn check(&self) -> Result<(), String> {
+        if self.passed() {
+            Ok(())
+        } else {
+            Err(failure(self, None))
+        }
+    }
+
+    /// Panics with the failure message unless the expectations hold.
+    #[track_caller]
+    pub fn assert(&self) {
+        if let Err(message) = self.check() {
+            panic!("{message}");
+        }
+    }
+
+    /// The compact terminal table.
+    pub fn table(&self) -> String {
+        table(self, None)
+    }
+}

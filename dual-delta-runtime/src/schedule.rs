@@ -1,0 +1,259 @@
+//! The scheduler: runs a test's trials in rounds, in trial order, and after
+//! each round lets the caller look at every trial so far and stop.
+//!
+//! A round is a batch of the batched candidate (its `size` trials), or
+//! [`ROUND`] trials of a candidate taking one input at a time. Within a
+//! round the trials run in parallel on the rayon pool (unless
+//! `threads = 1`): a one-input candidate runs each trial whole on one
+//! thread; a batched candidate gets the round's inputs in one call while the
+//! other threads run the baseline and the oracle on the same inputs.
+//!
+//! Results never depend on the number of threads: each trial draws from its
+//! own seed, rounds are fixed by the trial count and the batch size, and the
+//! look after a round sees the trials in order and says how many to keep,
+//! so a run that stops keeps exactly the same trials on any machine.
+
+use rayon::prelude::*;
+
+use crate::config::{ConfigError, Settings};
+use crate::error::{Role, RunError, TrialId};
+use crate::guard::guarded;
+use crate::progress::Progress;
+use crate::trial::{Candidate, References, Trial, TrialErrors, measure, trial_id};
+
+/// Trials per round for a candidate that takes one input at a time.
+pub(crate) const ROUND: usize = 32;
+
+/// What the look after a round decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Look {
+    /// Run the next round.
+    Continue,
+    /// Stop, keeping the first `trials` trials (at most the trials run).
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "no verdict stops a run early yet")
+    )]
+    Stop {
+        /// How many trials to keep.
+        trials: usize,
+    },
+}
+
+/// Runs up to `settings.n` trials of `trial` in rounds; after each round
+/// `look` sees every trial so far (in order) and may stop the run. The first
+/// failure by trial index in a round ends the run with its error.
+pub(crate) fn run<I: Send + Sync>(
+    trial: &Trial<'_, I>,
+    settings: &Settings,
+    progress: &Progress,
+    mut look: impl FnMut(&[TrialErrors]) -> Look + Send,
+) -> Result<Vec<TrialErrors>, RunError> {
+    let serial = settings.threads == Some(1);
+    let round = match &trial.candidate {
+        Candidate::One(_) => ROUND,
+        Candidate::Batched { size, .. } => *size,
+    };
+    let mut all = || {
+        let mut trials: Vec<TrialErrors> = Vec::with_capacity(settings.n.min(4096));
+        let mut start = 0;
+        while start < settings.n {
+            let end = settings.n.min(start + round);
+            let results = match &trial.candidate {
+                Candidate::One(_) => map_range(serial, start..end, |i| trial.run_one(settings, i)),
+                Candidate::Batched { f, .. } => batch(trial, f, settings, serial, start..end)?,
+            };
+            for result in results {
+                trials.push(result?);
+                progress.inc();
+            }
+            if let Look::Stop { trials: keep } = look(&trials) {
+                trials.truncate(keep);
+                break;
+            }
+            start = end;
+        }
+        Ok(trials)
+    };
+    match settings.threads {
+        Some(t) if t > 1 => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .map_err(|e| {
+                RunError::Config(ConfigError {
+                    source: "threads".to_owned(),
+                    value: format!("{t} ({e})"),
+                    expected: "a thread count the system can start",
+                })
+            })?
+            .install(all),
+        _ => all(),
+    }
+}
+
+/// One batch, trials `range`: the inputs are drawn in parallel; then the
+/// candidate runs on the whole batch while the other threads run the
+/// baseline and the oracle on the same inputs; then each trial's errors are
+/// measured. The first failure ends the batch: an input that could not be
+/// drawn, then the candidate, then the references, each the first by trial
+/// index; the measurements' errors come back per trial.
+fn batch<I: Send + Sync>(
+    trial: &Trial<'_, I>,
+    f: &(dyn Fn(&[I]) -> Vec<crate::trial::Widened> + Sync + '_),
+    settings: &Settings,
+    serial: bool,
+    range: std::ops::Range<usize>,
+) -> Result<Vec<Result<TrialErrors, RunError>>, RunError> {
+    let (start, end) = (range.start, range.end);
+    let (inputs, kinds): (Vec<I>, Vec<String>) =
+        map_range(serial, range.clone(), |i| trial.draw(trial_id(settings, i)))
+            .into_iter()
+            .collect::<Result<_, _>>()?;
+    let candidate = || {
+        let first = trial_id(settings, start);
+        let outputs = catch_batch(first, end, || f(&inputs))?;
+        if outputs.len() == inputs.len() {
+            Ok(outputs)
+        } else {
+            Err(RunError::BatchLength {
+                first,
+                last: end - 1,
+                len: outputs.len(),
+                expected: inputs.len(),
+            })
+        }
+    };
+    let references = || {
+        map_range(serial, range.clone(), |i| {
+            let mut refs = References::default();
+            trial
+                .references(trial_id(settings, i), &inputs[i - start], &mut refs)
+                .map(|()| refs)
+        })
+    };
+    let (outputs, references) = if serial {
+        (candidate(), references())
+    } else {
+        rayon::join(candidate, references)
+    };
+    let outputs = outputs?;
+    let references = references.into_iter().collect::<Result<Vec<_>, _>>()?;
+    Ok(map_range(serial, range, |i| {
+        let j = i - start;
+        let y = &outputs[j];
+        measure(
+            settings,
+            trial_id(settings, i),
+            &y.values,
+            y.format,
+            &references[j],
+            kinds[j].clone(),
+        )
+    }))
+}
+
+/// `f(i)` for each `i` in `range`, in order: on the rayon pool unless
+/// `serial`.
+fn map_range<R: Send>(
+    serial: bool,
+    range: std::ops::Range<usize>,
+    f: impl Fn(usize) -> R + Sync + Send,
+) -> Vec<R> {
+    if serial {
+        range.map(f).collect()
+    } else {
+        range.into_par_iter().map(f).collect()
+    }
+}
+
+/// Calls a batched candidate on trials `first.index .. end`: a panic
+/// becomes an error naming the batch's first trial and its range.
+fn catch_batch<T>(first: TrialId, end: usize, f: impl FnOnce() -> T) -> Result<T, RunError> {
+    guarded(Role::Candidate, first, f).map_err(|e| match e {
+        RunError::Panicked {
+            role,
+            trial,
+            message,
+        } => RunError::Panicked {
+            role,
+            trial,
+            message: format!(
+                "{message} (in the batch of trials {} to {}; the trial named is the batch's first)",
+                trial.index,
+                end - 1
+            ),
+        },
+        other => other,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Overrides;
+
+    fn settings(n: usize, threads: Option<usize>) -> Settings {
+        let overrides = Overrides {
+            n: Some(n),
+            seed: Some(5),
+            threads,
+            ..Overrides::default()
+        };
+        Settings::resolve_with("schedule", &overrides, |_| None).unwrap()
+    }
+
+    fn input(rng: &mut crate::TrialRng) -> f32 {
+        rng.seed() as f32
+    }
+
+    #[test]
+    fn a_look_stops_the_run_keeping_the_same_trials_on_any_number_of_threads() {
+        let one = Trial::new(
+            |x: &f32| x * 1.5,
+            |x: &f32| *x,
+            |x: &f32| f64::from(*x),
+            input,
+        );
+        let batched = Trial::batched(
+            |xs: &[f32]| xs.iter().map(|x| x * 1.5).collect::<Vec<f32>>(),
+            7,
+            |x: &f32| *x,
+            |x: &f32| f64::from(*x),
+            input,
+        );
+        for trial in [&one, &batched] {
+            let mut runs = Vec::new();
+            for threads in [Some(1), Some(2), None] {
+                let mut looks = Vec::new();
+                let kept = run(trial, &settings(200, threads), &Progress::hidden(), |t| {
+                    looks.push(t.len());
+                    if t.len() >= 40 {
+                        Look::Stop { trials: 37 }
+                    } else {
+                        Look::Continue
+                    }
+                })
+                .unwrap();
+                assert_eq!(kept.len(), 37);
+                runs.push((kept.iter().map(|t| t.candidate).collect::<Vec<_>>(), looks));
+            }
+            assert!(runs.windows(2).all(|w| w[0] == w[1]));
+        }
+        // Rounds: 32 trials for a one-input candidate, the batch size for a
+        // batched one.
+        let looks = |trial: &Trial<'_, f32>| {
+            let mut looks = Vec::new();
+            run(trial, &settings(70, None), &Progress::hidden(), |t| {
+                looks.push(t.len());
+                Look::Continue
+            })
+            .unwrap();
+            looks
+        };
+        assert_eq!(looks(&one), [32, 64, 70]);
+        assert_eq!(
+            looks(&batched),
+            (1..=10).map(|r| (7 * r).min(70)).collect::<Vec<_>>()
+        );
+    }
+}

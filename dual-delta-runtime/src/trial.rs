@@ -1,0 +1,288 @@
+//! The trial: a test's four functions (candidate, baseline, oracle, input
+//! generator), erased once into one value that is generic only over the
+//! input type, and the steps of one trial (the paper's Algorithm 1, lines
+//! 2-7). Every output is widened to `f64` as soon as it is returned, so no
+//! output type travels further than this module.
+//!
+//! The scheduler ([`crate::schedule`]) decides which trials run where and
+//! when; this module only knows how one trial is done.
+
+use std::cell::RefCell;
+
+use crate::config::Settings;
+use crate::error::{Role, RunError, TrialId};
+use crate::guard::guarded;
+use crate::output::{NumberFormat, Output};
+use crate::rng::{TrialRng, trial_seed};
+
+/// An implementation called on one input: appends its output, widened to
+/// `f64`, to the buffer and returns the output's format.
+type Implementation<'a, I> = Box<dyn Fn(&I, &mut Vec<f64>) -> NumberFormat + Sync + 'a>;
+/// A batched candidate: the outputs for consecutive trials' inputs, each
+/// widened, in order (as many as it returned).
+type BatchFn<'a, I> = Box<dyn Fn(&[I]) -> Vec<Widened> + Sync + 'a>;
+/// An input generator.
+type InputFn<'a, I> = Box<dyn Fn(&mut TrialRng) -> I + Sync + 'a>;
+
+/// An output widened to `f64`, with its format.
+#[derive(Clone, Debug)]
+pub(crate) struct Widened {
+    pub(crate) values: Vec<f64>,
+    pub(crate) format: NumberFormat,
+}
+
+impl Widened {
+    fn of<O: Output>(output: &O) -> Widened {
+        let mut values = Vec::with_capacity(output.len());
+        output.extend_f64(&mut values);
+        Widened {
+            values,
+            format: output.format(),
+        }
+    }
+}
+
+/// How the candidate is called.
+pub(crate) enum Candidate<'a, I> {
+    /// One input per call.
+    One(Implementation<'a, I>),
+    /// Up to `size` consecutive trials' inputs per call.
+    Batched {
+        /// The candidate.
+        f: BatchFn<'a, I>,
+        /// The most inputs per call (≥ 1).
+        size: usize,
+    },
+}
+
+/// The four functions of a test, erased.
+pub(crate) struct Trial<'a, I> {
+    pub(crate) candidate: Candidate<'a, I>,
+    baseline: Implementation<'a, I>,
+    oracle: Implementation<'a, I>,
+    input: InputFn<'a, I>,
+}
+
+/// Erases an implementation `Fn(&I) -> O`.
+fn implementation<'a, I, O: Output>(f: impl Fn(&I) -> O + Sync + 'a) -> Implementation<'a, I> {
+    Box::new(move |x, out| {
+        let y = f(x);
+        y.extend_f64(out);
+        y.format()
+    })
+}
+
+impl<'a, I> Trial<'a, I> {
+    /// A trial whose candidate takes one input per call.
+    pub(crate) fn new<O1: Output, O2: Output, OO: Output>(
+        candidate: impl Fn(&I) -> O1 + Sync + 'a,
+        baseline: impl Fn(&I) -> O2 + Sync + 'a,
+        oracle: impl Fn(&I) -> OO + Sync + 'a,
+        input: impl Fn(&mut TrialRng) -> I + Sync + 'a,
+    ) -> Self {
+        Trial {
+            candidate: Candidate::One(implementation(candidate)),
+            baseline: implementation(baseline),
+            oracle: implementation(oracle),
+            input: Box::new(input),
+        }
+    }
+
+    /// A trial whose candidate takes up to `size` inputs per call.
+    pub(crate) fn batched<O1: Output, O2: Output, OO: Output>(
+        candidate: impl Fn(&[I]) -> Vec<O1> + Sync + 'a,
+        size: usize,
+        baseline: impl Fn(&I) -> O2 + Sync + 'a,
+        oracle: impl Fn(&I) -> OO + Sync + 'a,
+        input: impl Fn(&mut TrialRng) -> I + Sync + 'a,
+    ) -> Self {
+        Trial {
+            candidate: Candidate::Batched {
+                f: Box::new(move |xs| candidate(xs).iter().map(Widened::of).collect()),
+                size,
+            },
+            baseline: implementation(baseline),
+            oracle: implementation(oracle),
+            input: Box::new(input),
+        }
+    }
+
+    /// Trial `trial`'s input and the kind of input its generator noted.
+    pub(crate) fn draw(&self, trial: TrialId) -> Result<(I, String), RunError> {
+        let mut rng = TrialRng::from_trial_seed(trial.seed);
+        let x = guarded(Role::Input, trial, || (self.input)(&mut rng))?;
+        Ok((x, rng.input_kind().to_owned()))
+    }
+
+    /// Runs the baseline, then the oracle, on `x` into `refs` (cleared
+    /// first); the oracle must be finite.
+    pub(crate) fn references(
+        &self,
+        trial: TrialId,
+        x: &I,
+        refs: &mut References,
+    ) -> Result<(), RunError> {
+        refs.baseline.clear();
+        refs.oracle.clear();
+        guarded(Role::Baseline, trial, || {
+            (self.baseline)(x, &mut refs.baseline)
+        })?;
+        guarded(Role::Oracle, trial, || (self.oracle)(x, &mut refs.oracle))?;
+        if let Some(position) = refs.oracle.iter().position(|v| !v.is_finite()) {
+            return Err(RunError::OracleNotFinite {
+                trial,
+                position,
+                value: refs.oracle[position],
+            });
+        }
+        Ok(())
+    }
+
+    /// The whole of trial `index` on this thread: the input, the candidate
+    /// (one input per call; a batched candidate is called on a batch of
+    /// one), the references and the errors.
+    pub(crate) fn run_one(
+        &self,
+        settings: &Settings,
+        index: usize,
+    ) -> Result<TrialErrors, RunError> {
+        let trial = trial_id(settings, index);
+        let (x, input_kind) = self.draw(trial)?;
+        BUFFERS.with_borrow_mut(|(y1, refs)| {
+            y1.clear();
+            let format = self.candidate_one(trial, &x, y1)?;
+            self.references(trial, &x, refs)?;
+            measure(settings, trial, y1, format, refs, input_kind)
+        })
+    }
+
+    /// The candidate's output on one input, widened into `out`.
+    fn candidate_one(
+        &self,
+        trial: TrialId,
+        x: &I,
+        out: &mut Vec<f64>,
+    ) -> Result<NumberFormat, RunError> {
+        match &self.candidate {
+            Candidate::One(f) => guarded(Role::Candidate, trial, || f(x, out)),
+            Candidate::Batched { f, .. } => {
+                let mut outputs = guarded(Role::Candidate, trial, || f(std::slice::from_ref(x)))?;
+                if outputs.len() != 1 {
+                    return Err(RunError::BatchLength {
+                        first: trial,
+                        last: trial.index,
+                        len: outputs.len(),
+                        expected: 1,
+                    });
+                }
+                let y = outputs.swap_remove(0);
+                out.extend_from_slice(&y.values);
+                Ok(y.format)
+            }
+        }
+    }
+}
+
+/// The baseline's and the oracle's outputs for one trial, widened to `f64`;
+/// the oracle's are finite.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct References {
+    /// The baseline f2.
+    pub(crate) baseline: Vec<f64>,
+    /// The oracle fΩ.
+    pub(crate) oracle: Vec<f64>,
+}
+
+thread_local! {
+    /// Per-thread buffers for the widened outputs (the candidate's, then
+    /// the baseline's and the oracle's), reused across trials.
+    static BUFFERS: RefCell<(Vec<f64>, References)> = const {
+        RefCell::new((Vec::new(), References { baseline: Vec::new(), oracle: Vec::new() }))
+    };
+}
+
+/// Trial `index` of the run with `settings`.
+pub(crate) fn trial_id(settings: &Settings, index: usize) -> TrialId {
+    TrialId {
+        index,
+        seed: trial_seed(settings.seed, index),
+        base_seed: settings.seed,
+    }
+}
+
+/// One trial's errors and what else the run records of its outputs.
+#[derive(Debug)]
+pub(crate) struct TrialErrors {
+    /// The candidate's error (Δ1).
+    pub(crate) candidate: f64,
+    /// The baseline's error (Δ2).
+    pub(crate) baseline: f64,
+    /// The candidate's output format.
+    pub(crate) format: NumberFormat,
+    /// The kind of input the generator noted.
+    pub(crate) input_kind: String,
+    /// The position and value of the candidate's first non-finite output.
+    pub(crate) candidate_non_finite: Option<(usize, f64)>,
+    /// The same for the baseline.
+    pub(crate) baseline_non_finite: Option<(usize, f64)>,
+    /// The candidate's and the baseline's outputs are the same numbers.
+    pub(crate) identical_outputs: bool,
+}
+
+/// Both errors of a trial from the candidate's widened output `y1` (of
+/// `format`) and the references.
+pub(crate) fn measure(
+    settings: &Settings,
+    trial: TrialId,
+    y1: &[f64],
+    format: NumberFormat,
+    refs: &References,
+    input_kind: String,
+) -> Result<TrialErrors, RunError> {
+    let oracle = &refs.oracle;
+    for (role, y) in [(Role::Candidate, y1), (Role::Baseline, &refs.baseline)] {
+        if y.len() != oracle.len() {
+            return Err(RunError::LengthMismatch {
+                role,
+                trial,
+                len: y.len(),
+                oracle_len: oracle.len(),
+            });
+        }
+    }
+    let error = |role: Role, y: &[f64]| {
+        let e = guarded(Role::Metric, trial, || {
+            settings.metric.error(y, oracle, format)
+        })?;
+        if e.is_nan() || e < 0.0 {
+            Err(RunError::InvalidError {
+                role,
+                trial,
+                value: e,
+            })
+        } else {
+            Ok(e)
+        }
+    };
+    let identical_outputs = y1
+        .iter()
+        .zip(&refs.baseline)
+        .all(|(a, b)| a.to_bits() == b.to_bits());
+    Ok(TrialErrors {
+        candidate: error(Role::Candidate, y1)?,
+        baseline: error(Role::Baseline, &refs.baseline)?,
+        format,
+        input_kind,
+        candidate_non_finite: first_non_finite(y1),
+        baseline_non_finite: first_non_finite(&refs.baseline),
+        identical_outputs,
+    })
+}
+
+/// The position and value of the first NaN or infinity in `values`.
+fn first_non_finite(values: &[f64]) -> Option<(usize, f64)> {
+    values
+        .iter()
+        .position(|v| !v.is_finite())
+        .map(|i| (i, values[i]))
+}
