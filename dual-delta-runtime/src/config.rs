@@ -11,20 +11,20 @@ use crate::metric::Metric;
 use crate::verdict::{AccuracyTest, Expect};
 
 /// Number of trials when nothing else is said.
-pub const DEFAULT_N: usize = 1000;
+pub(crate) const DEFAULT_N: usize = 1000;
 /// Significance level when nothing else is said.
-pub const DEFAULT_ALPHA: f64 = 0.01;
+pub(crate) const DEFAULT_ALPHA: f64 = 0.01;
 
 /// Environment variable overriding the number of trials.
-pub const ENV_N: &str = "DUAL_DELTA_N";
+pub(crate) const ENV_N: &str = "DUAL_DELTA_N";
 /// Environment variable overriding the base seed (a `u64`, decimal or
 /// `0x`-prefixed hexadecimal, or `random` for a fresh one that is printed).
-pub const ENV_SEED: &str = "DUAL_DELTA_SEED";
+pub(crate) const ENV_SEED: &str = "DUAL_DELTA_SEED";
 /// Environment variable overriding the significance level α.
-pub const ENV_ALPHA: &str = "DUAL_DELTA_ALPHA";
+pub(crate) const ENV_ALPHA: &str = "DUAL_DELTA_ALPHA";
 /// Environment variable limiting the number of threads running trials
 /// (`1` runs them serially; results are identical either way).
-pub const ENV_THREADS: &str = "DUAL_DELTA_THREADS";
+pub(crate) const ENV_THREADS: &str = "DUAL_DELTA_THREADS";
 
 /// The settings a test or builder gives; `None` leaves the default.
 ///

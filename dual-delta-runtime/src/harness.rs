@@ -39,7 +39,7 @@ use crate::verdict::{self, AccuracyTest, Expect};
 /// Trial `i` draws its input from [`TrialRng::for_trial`]`(seed, i)`, so runs
 /// are reproducible and trials run in parallel (results are identical to a
 /// serial run). The environment overrides `n`, the seed and α (see
-/// [`crate::config`]).
+/// [the crate docs](crate#configuration)).
 ///
 /// The four functions are erased when the test is made: from there on a
 /// `DualDelta` is generic only over the input type `I`, and `'a` is the

@@ -17,38 +17,63 @@
 //! ```
 //!
 //! or through [`DualDelta`] from any test, benchmark or program.
+//!
+//! # Configuration
+//!
+//! Settings are read when a test runs, in one place ([`Settings::resolve`]),
+//! highest first: the environment, then the attribute or builder
+//! ([`Overrides`]), then the defaults. A variable that is set but invalid
+//! fails the run naming it ([`ConfigError`]); it is never ignored.
+//!
+//! | variable | setting | default |
+//! | --- | --- | --- |
+//! | `DUAL_DELTA_N` | number of trials | 1000 |
+//! | `DUAL_DELTA_SEED` | base seed, decimal or `0x` hex, or `random` | derived from the test's name |
+//! | `DUAL_DELTA_ALPHA` | significance level α | 0.01 |
+//! | `DUAL_DELTA_THREADS` | threads running trials (`1`: serially; results are the same) | all cores |
+//! | `DUAL_DELTA_HOME` | where reports go ([`report::report_root`]) | `target/dual-delta` |
+//! | `DUAL_DELTA_PROGRESS` | `0` hides the progress line | shown on a terminal outside CI |
+//!
+//! # Modules
+//!
+//! The types of a run are at the crate's root: the builder [`DualDelta`],
+//! its [`Settings`], the [`Outcome`] with its [`Verdict`] and [`Analysis`].
+//! [`generate`] makes inputs, [`oracle`] has high-precision references,
+//! [`stats`] the tests (SciPy-exact), [`report`] writes reports.
 
 #![warn(missing_docs)]
 
 mod annotated;
-pub mod config;
+mod config;
 mod environment;
 mod error;
 pub mod generate;
 mod guard;
 mod harness;
-pub mod metric;
+mod metric;
 mod numerics;
 pub mod oracle;
 mod outcome;
 mod output;
-pub mod progress;
+mod progress;
 pub mod report;
 mod rng;
 mod schedule;
 pub mod stats;
 mod trial;
-pub mod verdict;
+mod verdict;
 
-pub use crate::config::{Overrides, Settings};
+pub use crate::config::{ConfigError, Overrides, SeedSource, Settings, parse_seed};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
 pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
-pub use crate::metric::Metric;
+pub use crate::metric::{Metric, MetricFn};
 pub use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, Summaries};
 pub use crate::output::{Element, NumberFormat, Output};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
-pub use crate::verdict::{Accuracy, AccuracyTest, Equivalence, Expect, Stability, Verdict};
+pub use crate::verdict::{
+    Accuracy, AccuracyTest, Analysis, Equivalence, Expect, Stability, TestOutcome, Verdict,
+};
 
 #[doc(inline)]
 pub use dual_delta_macros::dual_delta_test;
@@ -79,7 +104,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::config::Overrides;
-    pub use crate::metric::Metric;
+    pub use crate::metric::{Metric, MetricFn};
     pub use crate::verdict::{AccuracyTest, Expect};
     pub use core::default::Default;
     pub use core::option::Option::{None, Some};

@@ -101,7 +101,7 @@ pub struct Outcome {
     /// Δ2: the baseline's error on each trial.
     pub delta2: Vec<f64>,
     /// The kind of input of each trial, as noted by the generator with
-    /// [`TrialRng::note_input_kind`] (empty where it noted none).
+    /// [`crate::TrialRng::note_input_kind`] (empty where it noted none).
     pub input_kinds: Vec<String>,
     /// Descriptive statistics.
     pub summaries: Summaries,

@@ -15,26 +15,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Environment variable that turns the progress line off when `0`.
-pub const ENV_PROGRESS: &str = "DUAL_DELTA_PROGRESS";
+pub(crate) const ENV_PROGRESS: &str = "DUAL_DELTA_PROGRESS";
 
 /// Nothing is drawn before this much time has passed.
 const QUIET_START: Duration = Duration::from_millis(500);
 /// The line is redrawn at most this often.
 const REDRAW_EVERY: Duration = Duration::from_millis(100);
 
-/// A thread-safe progress counter that draws a line on a terminal.
-///
-/// ```
-/// use dual_delta_runtime::progress::Progress;
-///
-/// let progress = Progress::new(1000, "sum_naive");
-/// for _ in 0..1000 {
-///     progress.inc();
-/// }
-/// progress.finish();
-/// ```
+/// A thread-safe progress counter that draws a line on a terminal: the
+/// scheduler counts each finished trial with [`Progress::inc`], and
+/// [`Progress::finish`] erases the line before the verdict table.
 #[derive(Debug)]
-pub struct Progress {
+pub(crate) struct Progress {
     inner: Option<Arc<Inner>>,
 }
 
@@ -57,7 +49,7 @@ impl Progress {
     /// A counter of `total` steps named `label`, active only when standard
     /// error is a terminal, `CI` is unset and `DUAL_DELTA_PROGRESS` is not
     /// `0`.
-    pub fn new(total: usize, label: &str) -> Progress {
+    pub(crate) fn new(total: usize, label: &str) -> Progress {
         let active = enabled(std::io::stderr().is_terminal(), |k| std::env::var(k).ok());
         if active {
             Progress::active(total, label)
@@ -67,7 +59,7 @@ impl Progress {
     }
 
     /// A counter that never draws anything.
-    pub fn hidden() -> Progress {
+    pub(crate) fn hidden() -> Progress {
         Progress { inner: None }
     }
 
@@ -85,12 +77,13 @@ impl Progress {
     }
 
     /// Whether this counter draws on the terminal.
-    pub fn is_active(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_active(&self) -> bool {
         self.inner.is_some()
     }
 
     /// Counts one step done (and redraws the line if it is due).
-    pub fn inc(&self) {
+    pub(crate) fn inc(&self) {
         let Some(p) = &self.inner else {
             return;
         };
@@ -113,7 +106,7 @@ impl Progress {
 
     /// Ends the line: erases it, if anything was drawn (the verdict table
     /// follows). Later calls do nothing.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         let Some(p) = &self.inner else {
             return;
         };
@@ -163,7 +156,7 @@ fn redraw() {
 
 /// One run on the shared progress line.
 #[derive(Clone, Copy, Debug)]
-pub struct Run<'a> {
+pub(crate) struct Run<'a> {
     /// The test's name.
     pub label: &'a str,
     /// Trials done.
@@ -177,7 +170,7 @@ pub struct Run<'a> {
 /// The line for the runs going on at once: one run's full [`line`]; for
 /// several, `3 tests: sum_naive 51%, gpu_matmul 12%, softmax 90%` (labels
 /// cut to their last path segment, the line to about 120 characters).
-pub fn combined_line(runs: &[Run<'_>]) -> String {
+pub(crate) fn combined_line(runs: &[Run<'_>]) -> String {
     match runs {
         [] => String::new(),
         [one] => line(one.label, one.done, one.total, one.elapsed),
@@ -206,14 +199,14 @@ fn draw(s: &str) {
 
 /// Whether a progress line is shown: on a terminal, outside CI, and not
 /// turned off with `DUAL_DELTA_PROGRESS=0`.
-pub fn enabled(is_terminal: bool, env: impl Fn(&str) -> Option<String>) -> bool {
+pub(crate) fn enabled(is_terminal: bool, env: impl Fn(&str) -> Option<String>) -> bool {
     is_terminal
         && env("CI").is_none_or(|v| v.is_empty())
         && env(ENV_PROGRESS).is_none_or(|v| v.trim() != "0")
 }
 
 /// The progress line: `label [#####-----] 512/1000  51%  1.2 s, about 1.1 s left`.
-pub fn line(label: &str, done: usize, total: usize, elapsed: Duration) -> String {
+pub(crate) fn line(label: &str, done: usize, total: usize, elapsed: Duration) -> String {
     const WIDTH: usize = 28;
     let fraction = if total == 0 {
         1.0

@@ -190,7 +190,7 @@ pub struct Verdict {
 /// `delta1`, `delta2` are paired, NaN-free, and of equal length `n ≥ 1`;
 /// `identical_outputs` says whether the two implementations' outputs were
 /// the same numbers on every trial.
-pub fn analyse(
+pub(crate) fn analyse(
     delta1: &[f64],
     delta2: &[f64],
     test: AccuracyTest,

@@ -186,7 +186,7 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     assert_num(&st["alpha"], s.alpha, "alpha");
     assert_eq!(st["seed"].as_u64(), Some(s.seed));
     let hex = st["seed_hex"].as_str().unwrap();
-    assert_eq!(dual_delta_runtime::config::parse_seed(hex), Some(s.seed));
+    assert_eq!(dual_delta_runtime::parse_seed(hex), Some(s.seed));
     assert_eq!(
         st["seed_source"],
         serde_json::to_value(s.seed_source).unwrap()
@@ -286,7 +286,7 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     assert_eq!(wj["index"].as_u64(), Some(w as u64));
     assert_eq!(wj["seed"].as_u64(), Some(o.trial_seed(w)));
     assert_eq!(
-        dual_delta_runtime::config::parse_seed(wj["seed_hex"].as_str().unwrap()),
+        dual_delta_runtime::parse_seed(wj["seed_hex"].as_str().unwrap()),
         Some(o.trial_seed(w))
     );
     assert_num(&wj["candidate_error"], o.delta1[w], "worst candidate error");

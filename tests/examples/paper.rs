@@ -116,7 +116,7 @@ fn print_case(case: &CaseStudy, o: &Outcome, expect: Expect, figures: &Result<()
     };
     row("GPU (FP16)", case.paper_gpu, &o.summaries.candidate);
     row("CPU (FP16)", case.paper_cpu, &o.summaries.baseline);
-    let p = |r: &dual_delta_runtime::verdict::TestOutcome| match r {
+    let p = |r: &dual_delta_runtime::TestOutcome| match r {
         Ok(t) => p_is(t.p_value),
         Err(e) => format!("p not computed ({e})"),
     };

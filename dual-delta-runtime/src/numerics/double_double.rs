@@ -14,7 +14,7 @@
 //! * [`DoubleDouble::mul_f64`] at most `2u²`.
 //!
 //! The oracles' sums, dot products and matrix products accumulate in it
-//! (`oracle::compensated`). The crate-internal operations after those
+//! (`oracle::sum`, `oracle::dot`, `oracle::matmul`). The crate-internal operations after those
 //! (products and quotients of two double-doubles, `floor`, `frexp`,
 //! `ldexp`) are the ones Cephes takes from the QD library for Smirnov's
 //! distribution, with QD's algorithms, so that the Kolmogorov-Smirnov

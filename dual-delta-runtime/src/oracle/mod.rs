@@ -10,7 +10,7 @@
 //! process, through [`record_environment`](crate::record_environment)) when
 //! the oracle's error is less than 100× below the implementations'.
 //!
-//! [`compensated`] provides that higher precision: double-double arithmetic
+//! This module provides that higher precision: double-double arithmetic
 //! ([`DoubleDouble`], about 106 significant bits) built on the error-free
 //! transformations [`two_sum`] and [`two_prod`], and from it an accurately
 //! rounded [`dot`] product and [`matmul`].
@@ -57,7 +57,7 @@
 //! assert!(report.passed, "{report}");
 //! ```
 
-pub mod compensated;
+mod compensated;
 mod separation;
 
 pub use self::compensated::{DoubleDouble, dot, matmul, sum, two_prod, two_sum};

@@ -22,15 +22,15 @@ mod ttest;
 mod variance;
 mod wilcoxon;
 
-pub use self::bootstrap::*;
-pub use self::descriptive::*;
-pub use self::ks::*;
-pub use self::location::*;
-pub use self::shapiro::*;
-pub use self::sign::*;
-pub use self::ttest::*;
-pub use self::variance::*;
-pub use self::wilcoxon::*;
+pub use self::bootstrap::{RatioInterval, ratio_of_means};
+pub use self::descriptive::{Summary, describe, percentile};
+pub use self::ks::ks_2samp;
+pub use self::location::hodges_lehmann;
+pub use self::shapiro::shapiro_wilk;
+pub use self::sign::sign_test;
+pub use self::ttest::paired_t;
+pub use self::variance::{brown_forsythe, pitman_morgan};
+pub use self::wilcoxon::wilcoxon;
 
 use core::fmt;
 
