@@ -22,6 +22,8 @@ mod ttest;
 mod variance;
 mod wilcoxon;
 
+pub mod sequential;
+
 pub use self::bootstrap::{RatioInterval, ratio_of_means};
 pub use self::descriptive::{Summary, describe, percentile};
 pub use self::ks::ks_2samp;
