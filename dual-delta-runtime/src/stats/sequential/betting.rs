@@ -18,8 +18,9 @@ pub(crate) const LAMBDAS: [f64; 8] = [0.025, 0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 0.9
 ///
 /// If, given the past, every `x_i` has conditional mean `≤ 0`, each product
 /// is a nonnegative supermartingale (a martingale when the mean is exactly
-/// 0), and so is their average (Waudby-Smith and Ramdas 2024, §4: a mixture
-/// of betting strategies is a betting strategy).
+/// 0), and so is their average: a mixture of betting strategies is itself a
+/// betting strategy (the "hedged" and mixture constructions of Waudby-Smith
+/// and Ramdas, J. R. Stat. Soc. B 2024).
 #[derive(Clone, Debug)]
 pub(crate) struct Mixture {
     /// `ln Π (1 + λ_k x_i)` for each fraction.
