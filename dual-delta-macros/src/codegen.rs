@@ -41,6 +41,8 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
         stability,
         threads,
         allow_non_finite,
+        stop_early,
+        pass_margin,
     } = overrides;
     let krate = krate.unwrap_or_else(default_crate);
     let private = quote!(#krate::__private);
@@ -76,6 +78,8 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
         ("stability", stability),
         ("threads", threads.map(|v| some(&v))),
         ("allow_non_finite", allow_non_finite.map(|v| some(&v))),
+        ("stop_early", stop_early.map(|v| some(&v))),
+        ("pass_margin", pass_margin.map(|v| some(&v))),
     ];
     let fields = settings.into_iter().filter_map(|(key, value)| {
         let key = syn::Ident::new(key, Span::call_site());

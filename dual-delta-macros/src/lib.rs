@@ -72,6 +72,8 @@ mod tests;
 /// | `margin` | non-inferiority margin δ, a number literal ≥ 0 | `0` |
 /// | `stability` | `no_worse`, `equivalent`, `better` or `worse` | not checked |
 /// | `threads` | threads running trials, an integer literal ≥ 1 | all cores |
+/// | `stop_early` | `false` runs all `n` trials; `true` stops as soon as the anytime-valid sequential test decides | `true` |
+/// | `pass_margin` | the margin m of the early pass, a number literal ≥ `margin` | `0.05` |
 /// | `allow_non_finite` | `true` accepts a candidate's NaN or infinity where the baseline and oracle are finite | `false`: such a trial fails the test |
 /// | `batch` | the candidate takes this many trials' inputs per call, an integer literal ≥ 1 | one input per call |
 /// | `check` | an extra check of the outcome, `FnOnce(&Outcome) -> Result<(), String>` | none |
@@ -98,6 +100,14 @@ mod tests;
 ///   are significantly larger than `(1 + δ)` times the baseline's.
 /// - `stability`: the same expectations for the variances of the errors
 ///   (Pitman-Morgan test).
+/// - `n` is the most trials a test takes: after each round of trials an
+///   anytime-valid sequential test (a Wilcoxon-type signed-rank e-process
+///   for "worse", a sign e-process for "not worse by more than
+///   `pass_margin`") looks at all trials so far and stops the run once its
+///   evidence reaches 1/α; undecided at `n`, the fixed-N test decides at the
+///   share of α left to it. `stop_early = false` runs all `n` trials and
+///   decides by the fixed-N test at α (the sequential decision is still
+///   reported); so does `DUAL_DELTA_STOP_EARLY=0`.
 /// - `allow_non_finite`: by default a trial on which the candidate's output
 ///   holds a NaN or an infinity while the baseline's and the oracle's are
 ///   finite fails the test whatever the expectation (with `expect = worse`

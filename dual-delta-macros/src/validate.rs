@@ -11,7 +11,7 @@ use syn::{Expr, FnArg, Ident, ItemFn, Lit, LitInt, Path, ReturnType, Safety, Typ
 use crate::parse::Arg;
 
 /// Every key, in the order the documentation lists them.
-pub(crate) const KEYS: [&str; 16] = [
+pub(crate) const KEYS: [&str; 18] = [
     "oracle",
     "baseline",
     "input",
@@ -25,6 +25,8 @@ pub(crate) const KEYS: [&str; 16] = [
     "stability",
     "threads",
     "allow_non_finite",
+    "stop_early",
+    "pass_margin",
     "batch",
     "check",
     "crate",
@@ -135,6 +137,10 @@ pub(crate) struct Overrides {
     pub(crate) threads: Option<LitInt>,
     /// `allow_non_finite = ...`, a `bool` literal.
     pub(crate) allow_non_finite: Option<syn::LitBool>,
+    /// `stop_early = ...`, a `bool` literal.
+    pub(crate) stop_early: Option<syn::LitBool>,
+    /// `pass_margin = ...`, as an `f64` literal.
+    pub(crate) pass_margin: Option<Literal>,
 }
 
 /// The `metric` setting.
@@ -176,6 +182,8 @@ impl Builder {
             "stability" => o.stability = Some(choice(key, &value, "expectation", &EXPECTATIONS)?),
             "threads" => o.threads = Some(positive_int(key, &value, "1")?),
             "allow_non_finite" => o.allow_non_finite = Some(boolean(key, &value)?),
+            "stop_early" => o.stop_early = Some(boolean(key, &value)?),
+            "pass_margin" => o.pass_margin = Some(non_negative(key, &value, "0.05")?),
             "batch" => self.batch = Some(positive_int(key, &value, "32")?),
             "check" => self.check = Some(value),
             "crate" => self.krate = Some(krate(&value)?),
@@ -374,11 +382,16 @@ fn alpha(value: &Expr) -> syn::Result<Literal> {
 }
 
 fn margin(value: &Expr) -> syn::Result<Literal> {
+    non_negative(&Ident::new("margin", value.span()), value, "0.1")
+}
+
+/// `margin` and `pass_margin`: a number literal ≥ 0.
+fn non_negative(key: &Ident, value: &Expr, example: &str) -> syn::Result<Literal> {
     match number(value) {
         Some(m) if m >= 0.0 && m.is_finite() => Ok(float_literal(m, value.span())),
         _ => Err(spanned(
             value,
-            "`margin` must be a number literal >= 0, such as `margin = 0.1`",
+            format!("`{key}` must be a number literal >= 0, such as `{key} = {example}`"),
         )),
     }
 }

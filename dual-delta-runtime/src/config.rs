@@ -25,6 +25,9 @@ pub(crate) const ENV_ALPHA: &str = "DUAL_DELTA_ALPHA";
 /// Environment variable limiting the number of threads running trials
 /// (`1` runs them serially; results are identical either way).
 pub(crate) const ENV_THREADS: &str = "DUAL_DELTA_THREADS";
+/// Environment variable turning early stopping off (`0`, `false`) or on
+/// (`1`, `true`).
+pub(crate) const ENV_STOP_EARLY: &str = "DUAL_DELTA_STOP_EARLY";
 
 /// The settings a test or builder gives; `None` leaves the default.
 ///
@@ -53,6 +56,11 @@ pub struct Overrides {
     /// Accept non-finite candidate outputs (see
     /// [`Settings::allow_non_finite`]).
     pub allow_non_finite: Option<bool>,
+    /// Stop as soon as the sequential verdict is known (see
+    /// [`Settings::stop_early`]).
+    pub stop_early: Option<bool>,
+    /// The margin of the early pass (see [`Settings::pass_margin`]).
+    pub pass_margin: Option<f64>,
 }
 
 /// Fully resolved settings of one run. Invariants: `n ≥ 1`,
@@ -84,6 +92,16 @@ pub struct Settings {
     /// fails the run, whatever the expectation; with `expect = worse` it
     /// counts as the candidate being worse).
     pub allow_non_finite: bool,
+    /// Whether the run stops as soon as the anytime-valid sequential test
+    /// decides (default `true`); `n` is then the most trials a run takes.
+    /// Off, every run takes `n` trials and the fixed-N test decides at α.
+    pub stop_early: bool,
+    /// The margin `m` of the early pass, ≥ `margin`: `no_worse` passes early
+    /// once the candidate's error is shown to exceed `(1 + m)` × the
+    /// baseline's on fewer than half the inputs (default
+    /// [`DEFAULT_MARGIN`](crate::stats::sequential::DEFAULT_MARGIN), 5 %, or
+    /// `margin` if larger).
+    pub pass_margin: f64,
 }
 
 /// Where a run's base seed came from.
@@ -141,6 +159,9 @@ const SEED_EXPECTED: &str = "an unsigned 64-bit integer (decimal or 0x-hex), or 
 const ALPHA_EXPECTED: &str = "a number strictly between 0 and 1";
 const MARGIN_EXPECTED: &str = "a finite number >= 0";
 const THREADS_EXPECTED: &str = "a whole number of threads, at least 1";
+const STOP_EARLY_EXPECTED: &str =
+    "`1` or `true` (stop as soon as decided), `0` or `false` (run all n trials)";
+const PASS_MARGIN_EXPECTED: &str = "a finite number >= the margin (0 unless set)";
 
 impl Settings {
     /// Resolves settings from the process environment over `overrides` over
@@ -207,6 +228,25 @@ impl Settings {
             return Err(invalid("threads", "0", THREADS_EXPECTED));
         }
 
+        let stop_early = match env(ENV_STOP_EARLY) {
+            Some(v) => match v.trim() {
+                "0" | "false" => false,
+                "1" | "true" => true,
+                _ => return Err(invalid(ENV_STOP_EARLY, &v, STOP_EARLY_EXPECTED)),
+            },
+            None => overrides.stop_early.unwrap_or(true),
+        };
+        let pass_margin = overrides
+            .pass_margin
+            .unwrap_or(crate::stats::sequential::DEFAULT_MARGIN.max(margin));
+        if !(pass_margin.is_finite() && pass_margin >= margin) {
+            return Err(invalid(
+                "pass_margin",
+                &pass_margin.to_string(),
+                PASS_MARGIN_EXPECTED,
+            ));
+        }
+
         Ok(Settings {
             n,
             seed,
@@ -219,6 +259,8 @@ impl Settings {
             stability: overrides.stability,
             threads,
             allow_non_finite: overrides.allow_non_finite.unwrap_or(false),
+            stop_early,
+            pass_margin,
         })
     }
 }
@@ -302,6 +344,7 @@ mod tests {
             (ENV_ALPHA, "nan"),
             (ENV_SEED, "-3"),
             (ENV_THREADS, "0"),
+            (ENV_STOP_EARLY, "sometimes"),
         ] {
             let e = Settings::resolve_with("t", &Overrides::default(), env(&[(k, v)])).unwrap_err();
             assert_eq!(e.source, k);
@@ -332,6 +375,32 @@ mod tests {
         for o in bad {
             assert!(Settings::resolve_with("t", &o, env(&[])).is_err(), "{o:?}");
         }
+    }
+
+    #[test]
+    fn early_stopping_is_on_unless_turned_off_and_its_margin_covers_the_margin() {
+        let s = Settings::resolve_with("t", &Overrides::default(), env(&[])).unwrap();
+        assert!(s.stop_early);
+        assert_eq!(s.pass_margin, crate::stats::sequential::DEFAULT_MARGIN);
+        let off = Overrides {
+            stop_early: Some(false),
+            margin: Some(0.2),
+            ..Overrides::default()
+        };
+        let s = Settings::resolve_with("t", &off, env(&[])).unwrap();
+        assert!(!s.stop_early);
+        assert_eq!(s.pass_margin, 0.2);
+        let s = Settings::resolve_with("t", &off, env(&[(ENV_STOP_EARLY, "1")])).unwrap();
+        assert!(s.stop_early);
+        let s = Settings::resolve_with("t", &Overrides::default(), env(&[(ENV_STOP_EARLY, "0")]))
+            .unwrap();
+        assert!(!s.stop_early);
+        let below = Overrides {
+            margin: Some(0.2),
+            pass_margin: Some(0.1),
+            ..Overrides::default()
+        };
+        assert!(Settings::resolve_with("t", &below, env(&[])).is_err());
     }
 
     #[test]

@@ -6,14 +6,15 @@ use std::time::Instant;
 use crate::config::{Overrides, Settings};
 use crate::error::RunError;
 use crate::metric::Metric;
-use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, Summaries};
+use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, SequentialVerdict, Summaries};
 use crate::output::{NumberFormat, Output};
 use crate::progress::Progress;
 use crate::rng::{TrialRng, trial_seed};
 use crate::schedule::{self, Look};
 use crate::stats;
+use crate::stats::sequential::{Decision, Reason, Sequential};
 use crate::trial::{Candidate, Trial, TrialErrors};
-use crate::verdict::{self, AccuracyTest, Expect};
+use crate::verdict::{self, Accuracy, AccuracyTest, Expect};
 
 /// A Dual-Delta Test over a candidate f1, a baseline f2, an oracle fΩ and an
 /// input generator (the paper's Algorithm 1).
@@ -224,6 +225,24 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         self
     }
 
+    /// Stops the run as soon as the anytime-valid sequential test decides
+    /// (default `true`; `DUAL_DELTA_STOP_EARLY` overrides): `n` is then the
+    /// most trials a run takes. `false` runs all `n` trials and decides by
+    /// the fixed-N test at α, as the paper does; the sequential decision is
+    /// still recorded.
+    pub fn stop_early(mut self, stop: bool) -> Self {
+        self.overrides.stop_early = Some(stop);
+        self
+    }
+
+    /// The margin `m` of the early pass (default 5 %, or `margin` if
+    /// larger): `no_worse` passes early once the candidate's error is shown
+    /// to exceed `(1 + m)` × the baseline's on fewer than half the inputs.
+    pub fn pass_margin(mut self, margin: f64) -> Self {
+        self.overrides.pass_margin = Some(margin);
+        self
+    }
+
     /// Limits the threads running trials; `1` for implementations that must
     /// not run concurrently. Results do not depend on it.
     pub fn threads(mut self, threads: usize) -> Self {
@@ -255,9 +274,27 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         // Drawn only on a terminal, outside CI, for runs longer than half a
         // second.
         let progress = Progress::new(settings.n, &self.names.test);
-        let trials = schedule::run(&self.trial, &settings, &progress, |_| Look::Continue);
+        let mut sequential = Sequential::new(settings.expect, settings.alpha, settings.pass_margin)
+            .and_then(|s| s.with_fixed_margin(settings.margin))?;
+        let look = |trials: &[TrialErrors]| {
+            let new = &trials[sequential.trials()..];
+            let (d1, d2): (Vec<f64>, Vec<f64>) =
+                new.iter().map(|t| (t.candidate, t.baseline)).unzip();
+            // The errors are never NaN (the trial checked them).
+            let _ = sequential.observe(&d1, &d2);
+            match sequential.decision() {
+                Decision::Fail { after, .. } | Decision::Pass { after, .. }
+                    if settings.stop_early =>
+                {
+                    Look::Stop { trials: after }
+                }
+                _ => Look::Continue,
+            }
+        };
+        let trials = schedule::run(&self.trial, &settings, &progress, look);
         progress.finish();
         let trials = trials?;
+        let sequential = sequential_verdict(&sequential, &settings, trials.len());
         let trial_time = start.elapsed();
         let (delta1, delta2): (Vec<f64>, Vec<f64>) =
             trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
@@ -269,14 +306,25 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             .map(|t| t.format)
             .unwrap_or(NumberFormat::F64);
 
-        let (analysis, verdict) = verdict::analyse(
+        let fixed_alpha = sequential.fixed_alpha(&settings);
+        let (analysis, mut verdict) = verdict::analyse(
             &delta1,
             &delta2,
             settings.test,
-            settings.alpha,
+            fixed_alpha,
             settings.margin,
             identical_outputs,
         );
+        if sequential.stopped
+            && let Decision::Fail { reason, .. } | Decision::Pass { reason, .. } =
+                sequential.decision
+        {
+            verdict.accuracy = match reason {
+                Reason::Worse => Accuracy::LessAccurate,
+                Reason::Better => Accuracy::MoreAccurate,
+                _ => Accuracy::NoSignificantDifference,
+            };
+        }
         let differences = stats::paired_differences(&delta1, &delta2)?;
         let summaries = Summaries {
             candidate: stats::describe(&delta1)?,
@@ -299,6 +347,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             input_kinds,
             summaries,
             non_finite,
+            sequential,
             ratio_of_means,
             analysis,
             verdict,
@@ -311,6 +360,19 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
 }
 
 const BOOTSTRAP_RESAMPLES: usize = 2000;
+
+/// The sequential test's verdict over the `kept` trials of the run.
+fn sequential_verdict(test: &Sequential, settings: &Settings, kept: usize) -> SequentialVerdict {
+    let decision = test.decision();
+    let stopped = settings.stop_early && decision.is_final();
+    SequentialVerdict {
+        decision,
+        stopped,
+        trace: test.trace()[..kept.min(test.trace().len())].to_vec(),
+        alpha_split: test.alpha_split(),
+        margin: settings.pass_margin,
+    }
+}
 
 /// The trials whose outputs held a NaN or an infinity, per implementation.
 fn non_finite(trials: &[TrialErrors], settings: &Settings) -> NonFinite {

@@ -68,7 +68,7 @@ pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
 pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
 pub use crate::metric::{Metric, MetricFn};
-pub use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, Summaries};
+pub use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, SequentialVerdict, Summaries};
 pub use crate::output::{Element, NumberFormat, Output};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
 pub use crate::verdict::{

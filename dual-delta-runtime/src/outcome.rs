@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::config::Settings;
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
+use crate::stats::sequential::{AlphaSplit, Decision, Reason, TracePoint};
 use crate::stats::{RatioInterval, StatsError, Summary};
 use crate::verdict::{Analysis, Expect, Verdict};
 
@@ -107,6 +108,9 @@ pub struct Outcome {
     pub summaries: Summaries,
     /// The trials on which an implementation returned a NaN or an infinity.
     pub non_finite: NonFinite,
+    /// The anytime-valid sequential verdict, and whether the run stopped
+    /// at it.
+    pub sequential: SequentialVerdict,
     /// Ratio of mean errors `mean Δ1 / mean Δ2` with a 95% paired bootstrap
     /// interval (seeded from the base seed).
     pub ratio_of_means: Result<RatioInterval, StatsError>,
@@ -154,14 +158,31 @@ impl Outcome {
                 .is_none_or(|s| self.verdict.meets_stability(s))
     }
 
-    /// Whether the accuracy expectation holds, the non-finite gate
-    /// included.
+    /// Whether the accuracy expectation holds: the non-finite gate first,
+    /// then the sequential decision if the run stopped at it, else the
+    /// fixed-N verdict.
     pub fn meets_accuracy(&self) -> bool {
         if self.non_finite_gate() {
             self.settings.expect == Expect::Worse
+        } else if self.sequential.stopped {
+            matches!(self.sequential.decision, Decision::Pass { .. })
         } else {
             self.verdict.meets_accuracy(self.settings.expect)
         }
+    }
+
+    /// The number of trials run: `settings.n`, or fewer when the run
+    /// stopped as soon as the sequential verdict was known.
+    pub fn trials_run(&self) -> usize {
+        self.delta1.len()
+    }
+
+    /// The level at which the fixed-N tests decided: α, or the fallback
+    /// share of α when early stopping was on and nothing was decided early
+    /// (see [`AlphaSplit`]). When the run stopped early they are
+    /// descriptive and were run at α.
+    pub fn fixed_alpha(&self) -> f64 {
+        self.sequential.fixed_alpha(&self.settings)
     }
 
     /// Whether a non-finite candidate output fails this run: the candidate
@@ -204,7 +225,25 @@ impl Outcome {
                 }
             ));
         }
-        out.push_str(&self.verdict.accuracy_sentence(&n.candidate, &n.baseline));
+        let v = &self.verdict;
+        match self.sequential.decision {
+            Decision::Fail { after, reason, .. } | Decision::Pass { after, reason, .. }
+                if self.sequential.stopped =>
+            {
+                let claim = if v.identical || v.equal_errors {
+                    let sentence = v.accuracy_sentence(&n.candidate, &n.baseline);
+                    sentence.trim_end_matches('.').to_owned()
+                } else {
+                    early_claim(reason, &n.candidate, &n.baseline, self.settings.pass_margin)
+                };
+                out.push_str(&format!(
+                    "{claim} (anytime-valid sequential test, decided after {after} of at most {} \
+                     trials).",
+                    self.settings.n
+                ));
+            }
+            _ => out.push_str(&v.accuracy_sentence(&n.candidate, &n.baseline)),
+        }
         out.push(' ');
         out.push_str(&self.verdict.stability_sentence(&n.candidate, &n.baseline));
         out
@@ -257,4 +296,63 @@ fn only<'a>(these: &'a [NonFiniteTrial], others: &[NonFiniteTrial]) -> Vec<&'a N
         .iter()
         .filter(|t| others.binary_search_by_key(&t.trial, |o| o.trial).is_err())
         .collect()
+}
+
+/// The anytime-valid sequential verdict of a run (see
+/// [`crate::stats::sequential`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SequentialVerdict {
+    /// The decision over the trials run ([`Decision::Continue`] when the
+    /// evidence reached no threshold). It is computed whether or not the
+    /// run stops at it.
+    pub decision: Decision,
+    /// Whether the run stopped at the decision ([`Settings::stop_early`]):
+    /// then the decision is the verdict, and the fixed-N tests over the
+    /// trials run are descriptive.
+    pub stopped: bool,
+    /// The evidence after each trial run.
+    pub trace: Vec<TracePoint>,
+    /// How α is shared between the sequential test and the fixed-N test at
+    /// the cap.
+    pub alpha_split: AlphaSplit,
+    /// The margin of the early pass ([`Settings::pass_margin`]).
+    pub margin: f64,
+}
+
+impl SequentialVerdict {
+    /// The level of the fixed-N tests of a run with `settings` (see
+    /// [`Outcome::fixed_alpha`]).
+    pub(crate) fn fixed_alpha(&self, settings: &Settings) -> f64 {
+        if settings.stop_early && !self.stopped {
+            self.alpha_split.fallback
+        } else {
+            settings.alpha
+        }
+    }
+
+    /// The number of trials after which the sequential test decided.
+    pub fn decided_after(&self) -> Option<usize> {
+        match self.decision {
+            Decision::Continue => None,
+            Decision::Fail { after, .. } | Decision::Pass { after, .. } => Some(after),
+        }
+    }
+}
+
+/// What an early decision established, in words.
+fn early_claim(reason: Reason, candidate: &str, baseline: &str, margin: f64) -> String {
+    let m = format!("{}%", 100.0 * margin);
+    match reason {
+        Reason::Worse => format!("{candidate} is significantly less accurate than {baseline}"),
+        Reason::Better => format!("{candidate} is significantly more accurate than {baseline}"),
+        Reason::NotWorseBeyondMargin => {
+            format!("{candidate} is not less accurate than {baseline} beyond the {m} margin")
+        }
+        Reason::NotBetterBeyondMargin => {
+            format!("{candidate} is not more accurate than {baseline} beyond the {m} margin")
+        }
+        Reason::WithinMargin => {
+            format!("{candidate} and {baseline} agree in accuracy within the {m} margin")
+        }
+    }
 }

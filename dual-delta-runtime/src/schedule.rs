@@ -30,10 +30,6 @@ pub(crate) enum Look {
     /// Run the next round.
     Continue,
     /// Stop, keeping the first `trials` trials (at most the trials run).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "no verdict stops a run early yet")
-    )]
     Stop {
         /// How many trials to keep.
         trials: usize,

@@ -4,7 +4,7 @@
 //! 2-7). Every output is widened to `f64` as soon as it is returned, so no
 //! output type travels further than this module.
 //!
-//! The scheduler ([`crate::schedule`]) decides which trials run where and
+//! The scheduler (the `schedule` module) decides which trials run where and
 //! when; this module only knows how one trial is done.
 
 use std::cell::RefCell;

@@ -69,9 +69,11 @@ fn each_call_gets_consecutive_trials_up_to_the_batch_size() {
         calls.lock().unwrap().push(xs.len());
         naive_batch(xs)
     };
+    // All 200 trials (naive summation is found worse within the first batch).
     DualDelta::batched(candidate, kahan, exact, input)
         .batch_size(64)
         .n(200)
+        .stop_early(false)
         .run()
         .unwrap();
     assert_eq!(*calls.lock().unwrap(), [64, 64, 64, 8]);
@@ -86,6 +88,7 @@ fn the_default_batch_size_is_documented() {
     };
     DualDelta::batched(candidate, kahan, exact, input)
         .n(100)
+        .stop_early(false)
         .run()
         .unwrap();
     let calls = calls.into_inner().unwrap();
@@ -158,6 +161,7 @@ fn a_failing_baseline_in_a_batch_names_its_trial() {
     let err = DualDelta::batched(naive_batch, baseline, exact, input)
         .batch_size(16)
         .n(500)
+        .stop_early(false)
         .run()
         .unwrap_err();
     let RunError::Panicked { role, trial, .. } = &err else {
@@ -198,6 +202,7 @@ fn a_batch_size_of_zero_is_refused() {
     n = 200,
     batch = 16,
     expect = worse,
+    stop_early = false,
     check = |o| if o.delta1.len() == 200 { Ok(()) } else { Err("not 200 trials".into()) },
 )]
 fn naive_in_batches_is_caught(xs: &[Vec<f32>]) -> Vec<f32> {

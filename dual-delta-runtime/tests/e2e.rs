@@ -102,7 +102,7 @@ fn candidate_equal_to_the_baseline_passes_with_the_default_n() {
     run.assert_contains(&[
         "dual-delta summation::same_as_baseline: same_as_baseline (candidate) vs sum_kahan \
          (baseline), oracle sum_f64, metric max_hybrid, n = 1000,",
-        "same_as_baseline and sum_kahan gave identical outputs on every trial.",
+        "same_as_baseline and sum_kahan gave identical outputs on every trial",
         "test same_as_baseline ... ok",
     ]);
 }
@@ -122,7 +122,7 @@ fn worse_candidate_fails_with_the_verdict_table_p_value_and_seed() {
         "Δ1 naive_is_worse",
         "Δ2 sum_kahan",
         "p = ",
-        "naive_is_worse is significantly less accurate than sum_kahan.",
+        "naive_is_worse is significantly less accurate than sum_kahan",
         "DUAL_DELTA_SEED=",
         "test naive_is_worse ... FAILED",
     ]);
@@ -173,7 +173,7 @@ fn expect_worse_on_a_worse_candidate_passes() {
     );
     assert!(run.passed, "{}", run.output);
     run.assert_contains(&[
-        "naive_is_caught is significantly less accurate than sum_kahan.",
+        "naive_is_caught is significantly less accurate than sum_kahan",
         // With `--nocapture` the table comes between `test name ...` and `ok`.
         "test naive_should_panic - should panic ... ok",
         "test every_key::with_closures ... dual-delta",
@@ -199,7 +199,7 @@ fn a_failed_check_fails_the_test_with_its_reason() {
         "dual-delta test `summation::check_fails` failed its check: max error ",
         " is above 1e-12",
         // The verdict itself passed, and its table is shown.
-        "check_fails and sum_kahan gave identical outputs on every trial.",
+        "check_fails and sum_kahan gave identical outputs on every trial",
         "test check_fails ... FAILED",
     ]);
 }
@@ -238,7 +238,7 @@ fn works_in_unit_tests() {
     assert!(run.passed, "{}", run.output);
     run.assert_contains(&[
         "dual-delta dual_delta_e2e::tests::unit_kahan_is_better:",
-        "unit_kahan_is_better is significantly more accurate than sum_naive.",
+        "unit_kahan_is_better is significantly more accurate than sum_naive",
         "test tests::unit_kahan_is_better ... ok",
     ]);
 }

@@ -757,6 +757,7 @@ fn runs_record_the_kind_of_each_trial() {
     let outcome = DualDelta::new(naive, widened, exact, input.clone())
         .seed(SEED)
         .n(n)
+        .stop_early(false)
         .run()
         .expect("the run completes");
     assert_eq!(outcome.input_kinds.len(), n);

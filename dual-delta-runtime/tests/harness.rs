@@ -151,6 +151,7 @@ fn non_finite_outputs_are_the_worst_error_and_counted() {
     };
     let outcome = DualDelta::new(candidate, f32_copy, exact, input)
         .n(400)
+        .stop_early(false)
         .run()
         .unwrap();
     let bad = outcome.delta1.iter().filter(|d| d.is_infinite()).count();

@@ -1,5 +1,7 @@
 //! What a builder user reads of an outcome: default names, the accessors,
-//! the report on disk, and the words of the table for edge cases.
+//! the report on disk, and the words of the table for edge cases. The runs
+//! take all their trials (`stop_early(false)`), so that the fixed-N figures
+//! they check are over a known number of trials.
 
 #![allow(clippy::ptr_arg)]
 
@@ -30,6 +32,7 @@ fn naive(x: &Vec<f32>) -> f32 {
 fn the_builder_names_functions_by_their_names_and_closures_by_their_roles() {
     let o = DualDelta::new(naive, kahan, exact, input)
         .n(20)
+        .stop_early(false)
         .run()
         .unwrap();
     assert_eq!(
@@ -49,6 +52,7 @@ fn the_builder_names_functions_by_their_names_and_closures_by_their_roles() {
     );
     let o = DualDelta::new(|x: &Vec<f32>| naive(x), kahan, exact, input)
         .n(20)
+        .stop_early(false)
         .run()
         .unwrap();
     assert_eq!(o.names.candidate, "candidate");
@@ -59,6 +63,7 @@ fn the_builder_names_functions_by_their_names_and_closures_by_their_roles() {
 fn accessors_give_the_deciding_p_values_the_sentence_and_the_non_finite_counts() {
     let o = DualDelta::new(naive, kahan, exact, input)
         .n(200)
+        .stop_early(false)
         .run()
         .unwrap();
     let worse = o.analysis.worse.as_ref().unwrap().p_value;
@@ -83,6 +88,7 @@ fn a_non_finite_candidate_fails_whatever_the_statistics_unless_allowed() {
     let o = DualDelta::new(kahan_nan, kahan, exact, input)
         .n(100)
         .seed(11)
+        .stop_early(false)
         .run()
         .unwrap();
     let nans: Vec<usize> = (0..100)
@@ -108,6 +114,7 @@ fn a_non_finite_candidate_fails_whatever_the_statistics_unless_allowed() {
         .n(100)
         .seed(11)
         .expect(Expect::Worse)
+        .stop_early(false)
         .run()
         .unwrap();
     assert!(worse.passed());
@@ -117,6 +124,7 @@ fn a_non_finite_candidate_fails_whatever_the_statistics_unless_allowed() {
         .seed(11)
         .allow_non_finite(true)
         .alpha(1e-12)
+        .stop_early(false)
         .run()
         .unwrap();
     assert!(!allowed.non_finite_gate());
@@ -126,6 +134,7 @@ fn a_non_finite_candidate_fails_whatever_the_statistics_unless_allowed() {
     let baseline = DualDelta::new(kahan, kahan_nan, exact, input)
         .n(100)
         .seed(11)
+        .stop_early(false)
         .run()
         .unwrap();
     assert_eq!(baseline.non_finite.baseline_only().len(), nans.len());
@@ -143,6 +152,7 @@ fn the_table_says_why_a_figure_is_missing_and_writes_tiny_p_values_plainly() {
     }
     let o = DualDelta::new(far_off, kahan, exact, input)
         .n(2000)
+        .stop_early(false)
         .run()
         .unwrap();
     let table = o.table();
@@ -152,6 +162,7 @@ fn the_table_says_why_a_figure_is_missing_and_writes_tiny_p_values_plainly() {
     let nan = DualDelta::new(kahan_nan, kahan, exact, input)
         .n(100)
         .seed(11)
+        .stop_early(false)
         .run()
         .unwrap();
     assert!(
@@ -168,6 +179,7 @@ fn the_builder_writes_the_same_report_on_request() {
     let o = DualDelta::new(naive, kahan, exact, input)
         .test_name("outcome::builder_report")
         .n(50)
+        .stop_early(false)
         .run()
         .unwrap();
     let page = dual_delta_runtime::report::write_under(&o, &home).unwrap();
@@ -190,6 +202,7 @@ fn a_step_summary_row_per_run_under_one_header() {
     let _ = std::fs::remove_file(&file);
     let o = DualDelta::new(naive, kahan, exact, input)
         .n(30)
+        .stop_early(false)
         .run()
         .unwrap();
     step_summary::append(&file, &o, None).unwrap();

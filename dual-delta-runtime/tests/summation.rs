@@ -60,6 +60,7 @@ fn naive_summation_is_judged_less_accurate_than_kahan() {
         .labels("naive f32", "kahan f32")
         .n(1000)
         .expect(Expect::Worse)
+        .stop_early(false)
         .run()
         .unwrap();
     assert_eq!(outcome.delta1.len(), 1000);

@@ -109,7 +109,9 @@ fn unknown_and_duplicate_keys() {
         "unknown key `aplha` (did you mean `alpha`?); the keys are `oracle`, `baseline`"
     ));
     assert!(
-        errors[0].ends_with("`threads`, `allow_non_finite`, `batch`, `check`, `crate`"),
+        errors[0].ends_with(
+            "`threads`, `allow_non_finite`, `stop_early`, `pass_margin`, `batch`, `check`, `crate`"
+        ),
         "{}",
         errors[0]
     );

@@ -356,6 +356,18 @@ pub fn test_dir_name(test: &str) -> String {
     name
 }
 
+/// The report of an outcome, on request (an annotated test writes it
+/// itself).
+impl Outcome {
+    /// Writes the run's report (summary JSON, deltas CSV, plots and HTML
+    /// page, the same an annotated test writes) under
+    /// `target/dual-delta/<test>/` (see [`crate::report`]) and returns the
+    /// path of its `index.html`.
+    pub fn write_report(&self) -> io::Result<PathBuf> {
+        write(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,17 +463,5 @@ mod tests {
         let leftovers: Vec<_> = fs::read_dir(&tmp).unwrap().flatten().collect();
         assert_eq!(leftovers.len(), 1);
         let _ = fs::remove_dir_all(&tmp);
-    }
-}
-
-/// The report of an outcome, on request (an annotated test writes it
-/// itself).
-impl Outcome {
-    /// Writes the run's report (summary JSON, deltas CSV, plots and HTML
-    /// page, the same an annotated test writes) under
-    /// `target/dual-delta/<test>/` (see [`crate::report`]) and returns the
-    /// path of its `index.html`.
-    pub fn write_report(&self) -> io::Result<PathBuf> {
-        write(self)
     }
 }

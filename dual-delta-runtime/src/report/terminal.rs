@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::outcome::{NonFiniteTrial, Outcome};
+use crate::stats::sequential::Decision;
 use crate::stats::{Summary, TestResult};
 use crate::verdict::{AccuracyTest, Expect, TestOutcome};
 
@@ -125,9 +126,11 @@ pub fn table(o: &Outcome, report: Option<&Path>) -> String {
         }
     }
     non_finite_lines(&mut out, o);
+    sequential_line(&mut out, o);
 
     let a = &o.analysis;
     let test = a.accuracy_test;
+    let alpha = o.fixed_alpha();
     if let Some(why) = &a.fallback {
         let _ = writeln!(out, "  note: {why}");
     }
@@ -140,23 +143,23 @@ pub fn table(o: &Outcome, report: Option<&Path>) -> String {
         out,
         "  {} H1 candidate worse{margin}: {}",
         test_label(test),
-        test_line(&a.worse, s.alpha)
+        test_line(&a.worse, alpha)
     );
     let _ = writeln!(
         out,
         "  {} H1 candidate better: {}",
         test_label(test),
-        test_line(&a.better, s.alpha)
+        test_line(&a.better, alpha)
     );
     let _ = writeln!(
         out,
         "  KS two-sample (equivalence): {}",
-        test_line(&a.ks, s.alpha)
+        test_line(&a.ks, alpha)
     );
     let _ = writeln!(
         out,
         "  Pitman-Morgan variance, H1 candidate less stable: {}",
-        test_line(&a.variance_greater, s.alpha)
+        test_line(&a.variance_greater, alpha)
     );
     let _ = writeln!(out, "  verdict: {}", o.verdict_sentence());
     let worst = o.worst_trial();
@@ -206,6 +209,59 @@ fn non_finite_lines(out: &mut String, o: &Outcome) {
             baseline_only.len(),
             where_(first)
         );
+    }
+}
+
+/// When the sequential test decided (or would have), after how many trials,
+/// and what the fixed-N tests below are.
+fn sequential_line(out: &mut String, o: &Outcome) {
+    let q = &o.sequential;
+    let s = &o.settings;
+    let outcome = |d: &Decision| match d {
+        Decision::Pass { .. } => "pass",
+        Decision::Fail { .. } => "fail",
+        Decision::Continue => "undecided",
+    };
+    match q.decided_after() {
+        Some(after) if q.stopped => {
+            let _ = writeln!(
+                out,
+                "  decided after {after} of at most {} trials (anytime-valid sequential test: \
+                 {}); the tests below, over the trials run, are descriptive",
+                s.n,
+                outcome(&q.decision)
+            );
+            if o.non_finite.candidate.is_empty() {
+                let k = o.trials_run() as f64;
+                let _ = writeln!(
+                    out,
+                    "  no non-finite candidate output in {} trials: its rate is below {:.1}% \
+                     (confidence 1 - α); stop_early = false runs all {} trials",
+                    o.trials_run(),
+                    100.0 * (1.0 - s.alpha.powf(1.0 / k)),
+                    s.n
+                );
+            }
+        }
+        Some(after) => {
+            let _ = writeln!(
+                out,
+                "  the sequential test would have decided after {after} trials ({}); early \
+                 stopping is off",
+                outcome(&q.decision)
+            );
+        }
+        None if s.stop_early => {
+            let _ = writeln!(
+                out,
+                "  undecided by the sequential test after {} trials: the fixed-N tests decide at \
+                 α = {} (the share of α = {} left to them)",
+                o.trials_run(),
+                q.alpha_split.fallback,
+                s.alpha
+            );
+        }
+        None => {}
     }
 }
 

@@ -7,14 +7,17 @@ use dual_delta_runtime::prelude::*;
 
 /// Kahan's sum, except NaN on the inputs whose first element is below 0.02
 /// (with `seed = 3` and `n = 200`: on 7 trials, which the Wilcoxon test
-/// alone does not find significant at α = 0.001: p = 0.0041).
+/// alone does not find significant at α = 0.001: p = 0.0041). The tests
+/// using it run all their trials (`stop_early = false`): the sequential
+/// test would pass the candidate within the first round, before the first
+/// NaN.
 fn kahan_nan_sometimes(x: &Vec<f32>) -> f32 {
     if x[0] < 0.02 { f32::NAN } else { sum_kahan(x) }
 }
 
 /// A candidate equal to the baseline except NaN on a few trials: the
 /// statistics alone cannot see it (p > α), the non-finite gate fails it.
-#[dual_delta_test(oracle = sum_f64, baseline = sum_kahan, input = random_vec, n = 200, seed = 3, alpha = 0.001)]
+#[dual_delta_test(oracle = sum_f64, baseline = sum_kahan, input = random_vec, n = 200, seed = 3, alpha = 0.001, stop_early = false)]
 fn nan_on_a_few_trials(x: &Vec<f32>) -> f32 {
     kahan_nan_sometimes(x)
 }
@@ -27,6 +30,7 @@ fn nan_on_a_few_trials(x: &Vec<f32>) -> f32 {
     n = 200,
     seed = 3,
     alpha = 0.001,
+    stop_early = false,
     allow_non_finite = true
 )]
 fn nan_allowed(x: &Vec<f32>) -> f32 {
@@ -40,6 +44,7 @@ fn nan_allowed(x: &Vec<f32>) -> f32 {
     input = random_vec,
     n = 200,
     seed = 3,
+    stop_early = false,
     expect = worse
 )]
 fn nan_counts_as_worse(x: &Vec<f32>) -> f32 {
@@ -48,7 +53,7 @@ fn nan_counts_as_worse(x: &Vec<f32>) -> f32 {
 
 /// The baseline is the one returning NaN: the candidate passes, and the
 /// table says so.
-#[dual_delta_test(oracle = sum_f64, baseline = kahan_nan_sometimes, input = random_vec, n = 200, seed = 3)]
+#[dual_delta_test(oracle = sum_f64, baseline = kahan_nan_sometimes, input = random_vec, n = 200, seed = 3, stop_early = false)]
 fn baseline_nan(x: &Vec<f32>) -> f32 {
     sum_kahan(x)
 }

@@ -63,6 +63,8 @@ mod every_key {
         margin = 0.1,
         stability = worse,
         threads = 1,
+        stop_early = false,
+        pass_margin = 0.2,
         check = |outcome| match outcome.delta1.len() {
             300 => Ok(()),
             n => Err(format!("{n} trials")),
