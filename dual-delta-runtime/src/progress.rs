@@ -167,7 +167,7 @@ pub(crate) struct Run<'a> {
     pub elapsed: Duration,
 }
 
-/// The line for the runs going on at once: one run's full [`line`]; for
+/// The line for the runs going on at once: one run's full [`line()`]; for
 /// several, `3 tests: sum_naive 51%, gpu_matmul 12%, softmax 90%` (labels
 /// cut to their last path segment, the line to about 120 characters).
 pub(crate) fn combined_line(runs: &[Run<'_>]) -> String {
