@@ -168,6 +168,76 @@ pub struct Analysis {
     pub hodges_lehmann: Result<f64, StatsError>,
 }
 
+/// One test of an [`Analysis`], as the reports list it (the rows of the
+/// page's table of tests, the entries of `summary.json`'s `tests`).
+#[derive(Clone, Copy, Debug)]
+pub struct TestRow<'a> {
+    /// The test's key in `summary.json`'s `tests`: the name of the field of
+    /// [`Analysis`] holding it (`worse`, `wilcoxon_greater`, ...).
+    pub key: &'static str,
+    /// The test's name (`Wilcoxon signed-rank`, ...).
+    pub name: &'static str,
+    /// The alternative hypothesis's direction, of Δ1 against Δ2.
+    pub alternative: Alternative,
+    /// The alternative hypothesis in words (`candidate less accurate`).
+    pub h1: &'static str,
+    /// The result, or why it could not be computed.
+    pub outcome: &'a TestOutcome,
+}
+
+impl TestRow<'_> {
+    /// Whether the row is one of the two of the test that decided accuracy
+    /// (`worse` and `better`).
+    pub fn deciding(&self) -> bool {
+        matches!(self.key, "worse" | "better")
+    }
+}
+
+impl Analysis {
+    /// Every test, in the order of the reports: the deciding test in both
+    /// directions (`worse`, `better`), each paired test in both directions,
+    /// Shapiro-Wilk on the differences, Kolmogorov-Smirnov, Pitman-Morgan in
+    /// both directions, and Brown-Forsythe.
+    pub fn rows(&self) -> Vec<TestRow<'_>> {
+        use Alternative::{Greater, Less, TwoSided};
+        const WORSE: &str = "candidate less accurate";
+        const BETTER: &str = "candidate more accurate";
+        const WILCOXON: &str = "Wilcoxon signed-rank";
+        const SHAPIRO: &str = "Shapiro-Wilk on Δ1 − Δ2";
+        const KS: &str = "Kolmogorov-Smirnov two-sample";
+        const PITMAN: &str = "Pitman-Morgan";
+        let d = self.accuracy_test.name();
+        // key, name, alternative, H1 in words, outcome.
+        #[rustfmt::skip]
+        let rows: [(_, _, _, _, &TestOutcome); 13] = [
+            ("worse", d, Greater, WORSE, &self.worse),
+            ("better", d, Less, BETTER, &self.better),
+            ("wilcoxon_greater", WILCOXON, Greater, WORSE, &self.wilcoxon_greater),
+            ("wilcoxon_less", WILCOXON, Less, BETTER, &self.wilcoxon_less),
+            ("sign_greater", "sign test", Greater, WORSE, &self.sign_greater),
+            ("sign_less", "sign test", Less, BETTER, &self.sign_less),
+            ("t_greater", "paired t-test", Greater, WORSE, &self.t_greater),
+            ("t_less", "paired t-test", Less, BETTER, &self.t_less),
+            ("shapiro_differences", SHAPIRO, TwoSided, "the differences are not normal",
+                &self.shapiro_differences),
+            ("ks", KS, TwoSided, "the error distributions differ", &self.ks),
+            ("variance_greater", PITMAN, Greater, "candidate less stable", &self.variance_greater),
+            ("variance_less", PITMAN, Less, "candidate more stable", &self.variance_less),
+            ("brown_forsythe", "Brown-Forsythe", TwoSided, "the spreads differ",
+                &self.brown_forsythe),
+        ];
+        rows.into_iter()
+            .map(|(key, name, alternative, h1, outcome)| TestRow {
+                key,
+                name,
+                alternative,
+                h1,
+                outcome,
+            })
+            .collect()
+    }
+}
+
 /// The verdicts on the three propositions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Verdict {

@@ -301,13 +301,13 @@ pub(crate) fn test_page(
             String::new()
         }
     );
-    for (i, row) in super::json::test_rows(a).iter().enumerate() {
-        let label = if i < 2 {
+    for row in a.rows() {
+        let label = if row.deciding() {
             format!("{} (deciding)", row.name)
         } else {
             row.name.to_owned()
         };
-        match row.result {
+        match row.outcome {
             Ok(t) => {
                 let sig = t.p_value < s.alpha;
                 let _ = writeln!(

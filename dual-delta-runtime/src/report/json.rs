@@ -106,7 +106,7 @@ use serde::ser::Serializer;
 
 use crate::outcome::Outcome;
 use crate::stats::Summary;
-use crate::verdict::{Accuracy, Equivalence, Stability, TestOutcome};
+use crate::verdict::{Accuracy, Equivalence, Stability};
 
 /// The version of the schema documented in this module.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -316,7 +316,7 @@ struct Estimate {
 #[derive(Serialize)]
 struct TestJson {
     name: &'static str,
-    alternative: &'static str,
+    alternative: crate::stats::Alternative,
     h1: &'static str,
     #[serde(flatten)]
     result: Fallible<TestValues>,
@@ -331,7 +331,7 @@ struct TestValues {
 }
 
 /// The tests in the order of the report, serialised as one JSON object
-/// keyed by [`TestRow::key`].
+/// keyed by [`crate::verdict::TestRow::key`].
 struct Tests(Vec<(&'static str, TestJson)>);
 
 impl Serialize for Tests {
@@ -343,92 +343,6 @@ impl Serialize for Tests {
         }
         map.end()
     }
-}
-
-/// One test of a run, as the report lists it.
-pub(crate) struct TestRow<'a> {
-    /// The key in `summary.json`'s `tests` (the field of
-    /// [`crate::verdict::Analysis`]).
-    pub(crate) key: &'static str,
-    /// The test's name.
-    pub(crate) name: &'static str,
-    /// `greater`, `less` or `two_sided`.
-    pub(crate) alternative: &'static str,
-    /// The alternative hypothesis in words.
-    pub(crate) h1: &'static str,
-    /// The result.
-    pub(crate) result: &'a TestOutcome,
-}
-
-/// Every test of the run, in the order of the report.
-pub(crate) fn test_rows(a: &crate::verdict::Analysis) -> Vec<TestRow<'_>> {
-    const WORSE: &str = "candidate less accurate";
-    const BETTER: &str = "candidate more accurate";
-    let row = |key, name, alternative, h1, result| TestRow {
-        key,
-        name,
-        alternative,
-        h1,
-        result,
-    };
-    let deciding = a.accuracy_test.name();
-    vec![
-        row("worse", deciding, GREATER, WORSE, &a.worse),
-        row("better", deciding, LESS, BETTER, &a.better),
-        row(
-            "wilcoxon_greater",
-            "Wilcoxon signed-rank",
-            GREATER,
-            WORSE,
-            &a.wilcoxon_greater,
-        ),
-        row(
-            "wilcoxon_less",
-            "Wilcoxon signed-rank",
-            LESS,
-            BETTER,
-            &a.wilcoxon_less,
-        ),
-        row("sign_greater", "sign test", GREATER, WORSE, &a.sign_greater),
-        row("sign_less", "sign test", LESS, BETTER, &a.sign_less),
-        row("t_greater", "paired t-test", GREATER, WORSE, &a.t_greater),
-        row("t_less", "paired t-test", LESS, BETTER, &a.t_less),
-        row(
-            "shapiro_differences",
-            "Shapiro-Wilk on Δ1 − Δ2",
-            TWO_SIDED,
-            "the differences are not normal",
-            &a.shapiro_differences,
-        ),
-        row(
-            "ks",
-            "Kolmogorov-Smirnov two-sample",
-            TWO_SIDED,
-            "the error distributions differ",
-            &a.ks,
-        ),
-        row(
-            "variance_greater",
-            "Pitman-Morgan",
-            GREATER,
-            "candidate less stable",
-            &a.variance_greater,
-        ),
-        row(
-            "variance_less",
-            "Pitman-Morgan",
-            LESS,
-            "candidate more stable",
-            &a.variance_less,
-        ),
-        row(
-            "brown_forsythe",
-            "Brown-Forsythe",
-            TWO_SIDED,
-            "the spreads differ",
-            &a.brown_forsythe,
-        ),
-    ]
 }
 
 #[derive(Serialize)]
@@ -474,10 +388,6 @@ struct Files {
     scatter: &'static str,
 }
 
-const GREATER: &str = "greater";
-const LESS: &str = "less";
-const TWO_SIDED: &str = "two_sided";
-
 impl<'a> Document<'a> {
     fn new(o: &'a Outcome, written: SystemTime) -> Self {
         let s = &o.settings;
@@ -485,11 +395,11 @@ impl<'a> Document<'a> {
         let since = written
             .duration_since(SystemTime::UNIX_EPOCH)
             .unwrap_or_default();
-        let test = |r: &TestRow<'_>| TestJson {
+        let test = |r: &crate::verdict::TestRow<'_>| TestJson {
             name: r.name,
             alternative: r.alternative,
             h1: r.h1,
-            result: match r.result {
+            result: match r.outcome {
                 Ok(t) => Fallible::Ok(TestValues {
                     statistic: Num(t.statistic),
                     p_value: Num(t.p_value),
@@ -548,7 +458,7 @@ impl<'a> Document<'a> {
             },
             accuracy_test: a.accuracy_test,
             fallback: a.fallback.as_deref(),
-            tests: Tests(test_rows(a).iter().map(|r| (r.key, test(r))).collect()),
+            tests: Tests(a.rows().iter().map(|r| (r.key, test(r))).collect()),
             hodges_lehmann: match &a.hodges_lehmann {
                 Ok(x) => Fallible::Ok(Estimate { estimate: Num(*x) }),
                 Err(e) => Fallible::Err {
