@@ -105,7 +105,7 @@ pub struct Settings {
 }
 
 /// Where a run's base seed came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SeedSource {
     /// The default: derived from the test's name, so fixed per test.

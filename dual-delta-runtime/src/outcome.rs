@@ -12,7 +12,7 @@ use crate::stats::{RatioInterval, StatsError, Summary};
 use crate::verdict::{Analysis, Expect, Verdict};
 
 /// What the implementations are called in tables and reports.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Names {
     /// The test (for annotated tests, `module::path::function`). It names
     /// the report's directory and derives the default seed. By default, the

@@ -6,7 +6,9 @@ use core::fmt;
 use crate::stats::{self, Alternative, StatsError, TestResult, ZeroMethod};
 
 /// The paired test that decides accuracy.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum AccuracyTest {
     /// One-sided Wilcoxon signed-rank test on the paired differences (the
@@ -55,7 +57,9 @@ impl fmt::Display for AccuracyTest {
 }
 
 /// What a test expects of the candidate, for accuracy or for stability.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Expect {
     /// Fail iff the candidate is significantly worse (the default CI gate).
@@ -90,7 +94,7 @@ impl fmt::Display for Expect {
 }
 
 /// Proposition 2 (numerical accuracy).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Accuracy {
     /// Δ1 is significantly smaller than Δ2.
@@ -102,7 +106,7 @@ pub enum Accuracy {
 }
 
 /// Proposition 1 (equivalence), by the two-sample Kolmogorov-Smirnov test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Equivalence {
     /// KS does not reject that Δ1 and Δ2 come from one distribution.
@@ -113,7 +117,7 @@ pub enum Equivalence {
 
 /// Proposition 3 (numerical stability), by the Pitman-Morgan test of the
 /// variances of paired samples.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stability {
     /// Var Δ1 is significantly smaller than Var Δ2.

@@ -15,6 +15,7 @@ use std::time::{Duration, SystemTime};
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::report::json::number;
 use dual_delta_runtime::report::plot::{self, Labels};
+use dual_delta_runtime::report::summary::Summary as SummaryJson;
 use dual_delta_runtime::report::{self, DELTAS_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
 use dual_delta_runtime::stats::Summary;
 use dual_delta_runtime::{Names, Outcome};
@@ -642,6 +643,31 @@ fn summary_json_matches_the_runs_numbers() {
         for (key, file) in j["files"].as_object().unwrap() {
             assert!(dir.join(file.as_str().unwrap()).is_file(), "{key}");
         }
+    }
+    clean(&root);
+}
+
+#[test]
+fn summary_json_reads_back_as_a_summary() {
+    let root = temp_root("summary_type");
+    for o in [
+        sum_outcome("reports::summary_sum", 120),
+        flaky_outcome("reports::summary_flaky", 120),
+    ] {
+        let page = report::write_under(&o, &root).unwrap();
+        let text = fs::read_to_string(page.parent().unwrap().join(SUMMARY_FILE)).unwrap();
+        let summary: SummaryJson = serde_json::from_str(&text).unwrap();
+        assert_eq!(summary.names, o.names);
+        assert_eq!(summary.passed, o.passed());
+        assert_eq!(summary.tests.0.len(), o.analysis.rows().len());
+        for (row, (key, test)) in o.analysis.rows().iter().zip(&summary.tests.0) {
+            assert_eq!((row.key, row.name), (key.as_str(), test.name.as_str()));
+        }
+        let max = summary.summaries.candidate.max;
+        assert!(same(max, o.summaries.candidate.max), "{max}");
+        // Written again, it is the same document, field for field.
+        let again = serde_json::to_string_pretty(&summary).unwrap() + "\n";
+        assert_eq!(again, text);
     }
     clean(&root);
 }

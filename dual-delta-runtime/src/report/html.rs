@@ -13,7 +13,9 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use crate::outcome::Outcome;
-use crate::stats::Summary;
+use crate::stats::Summary as Sample;
+
+use super::summary::Summary;
 
 use super::terminal::{num, pval};
 use super::{DELTAS_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
@@ -96,7 +98,7 @@ fn page_end(out: &mut String) {
     ));
 }
 
-fn summary_cells(out: &mut String, label: &str, s: &Summary) {
+fn summary_cells(out: &mut String, label: &str, s: &Sample) {
     let _ = write!(
         out,
         "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td>",
@@ -439,13 +441,31 @@ pub(crate) struct ReportEntry {
     pub(crate) candidate: String,
     pub(crate) baseline: String,
     pub(crate) metric: String,
-    pub(crate) n: Option<u64>,
-    pub(crate) passed: Option<bool>,
+    pub(crate) n: usize,
+    pub(crate) passed: bool,
     pub(crate) sentence: String,
 }
 
-/// Every report directly under `root` (directories holding a readable
-/// `summary.json`, hidden ones skipped), newest first.
+impl ReportEntry {
+    /// The entry of the report in directory `dir`.
+    fn new(dir: String, s: Summary) -> Self {
+        ReportEntry {
+            dir,
+            timestamp_ms: s.timestamp_ms,
+            time_utc: s.time_utc,
+            test: s.names.test,
+            candidate: s.names.candidate,
+            baseline: s.names.baseline,
+            metric: s.settings.metric,
+            n: s.settings.n,
+            passed: s.passed,
+            sentence: s.verdict.accuracy_sentence,
+        }
+    }
+}
+
+/// Every report directly under `root` (directories holding a `summary.json`
+/// that reads as a [`Summary`], hidden ones skipped), newest first.
 pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
     let mut out = Vec::new();
     let Ok(entries) = fs::read_dir(root) else {
@@ -459,31 +479,10 @@ pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
         let Ok(text) = fs::read_to_string(entry.path().join(SUMMARY_FILE)) else {
             continue;
         };
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        let Ok(summary) = serde_json::from_str::<Summary>(&text) else {
             continue;
         };
-        let str_at = |path: &[&str]| {
-            let mut cur = &v;
-            for p in path {
-                cur = &cur[*p];
-            }
-            cur.as_str().unwrap_or("").to_owned()
-        };
-        out.push(ReportEntry {
-            timestamp_ms: v["timestamp_ms"]
-                .as_u64()
-                .or_else(|| v["timestamp"].as_u64().map(|s| s * 1000))
-                .unwrap_or(0),
-            time_utc: str_at(&["time_utc"]),
-            test: str_at(&["names", "test"]),
-            candidate: str_at(&["names", "candidate"]),
-            baseline: str_at(&["names", "baseline"]),
-            metric: str_at(&["settings", "metric"]),
-            n: v["settings"]["n"].as_u64(),
-            passed: v["passed"].as_bool(),
-            sentence: str_at(&["verdict", "accuracy_sentence"]),
-            dir,
-        });
+        out.push(ReportEntry::new(dir, summary));
     }
     out.sort_by(|a, b| {
         b.timestamp_ms
@@ -497,7 +496,7 @@ pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
 pub(crate) fn index_page(reports: &[ReportEntry]) -> String {
     let mut out = String::with_capacity(4096 + 512 * reports.len());
     page_start(&mut out, "dual-delta reports");
-    let failed = reports.iter().filter(|r| r.passed == Some(false)).count();
+    let failed = reports.iter().filter(|r| !r.passed).count();
     let _ = writeln!(
         out,
         "<h1>dual-delta reports</h1>\n<p class=\"sub\">{} report{}, {} failed; newest first.</p>",
@@ -511,10 +510,10 @@ pub(crate) fn index_page(reports: &[ReportEntry]) -> String {
          <th>n</th><th class=\"l\">verdict</th></tr>\n",
     );
     for r in reports {
-        let (class, label) = match r.passed {
-            Some(true) => ("pass", "PASSED"),
-            Some(false) => ("fail", "FAILED"),
-            None => ("unknown", "?"),
+        let (class, label) = if r.passed {
+            ("pass", "PASSED")
+        } else {
+            ("fail", "FAILED")
         };
         let _ = writeln!(
             out,
@@ -527,7 +526,7 @@ pub(crate) fn index_page(reports: &[ReportEntry]) -> String {
             escape(&r.candidate),
             escape(&r.baseline),
             escape(&r.metric),
-            r.n.map_or(String::new(), |n| n.to_string()),
+            r.n,
             escape(&r.sentence)
         );
     }
@@ -559,11 +558,11 @@ mod tests {
             candidate: "c".to_owned(),
             baseline: "b".to_owned(),
             metric: "max_hybrid".to_owned(),
-            n: Some(10),
+            n: 10,
             passed,
             sentence: "s".to_owned(),
         };
-        let page = index_page(&[e("new", 2, Some(false)), e("old", 1, Some(true))]);
+        let page = index_page(&[e("new", 2, false), e("old", 1, true)]);
         assert!(page.find("new/index.html").unwrap() < page.find("old/index.html").unwrap());
         assert!(page.contains("&lt;new&gt;"));
         assert!(page.contains("1 failed"));

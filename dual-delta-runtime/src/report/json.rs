@@ -4,7 +4,8 @@
 //!
 //! Every floating-point field is a JSON number when it is finite. JSON has no
 //! infinities or NaN, so those are written as the strings `"inf"`, `"-inf"`
-//! and `"nan"` (read them back with [`number`]). Finite numbers are written
+//! and `"nan"` (read them back with [`number`], or read the whole file as a
+//! [`Summary`], which does it for every field). Finite numbers are written
 //! with the fewest digits that read back as the same `f64` (with
 //! `serde_json`, enable its `float_roundtrip` feature to read them exactly). Integers (counts, seeds,
 //! indices, timestamps) are JSON integers; seeds are 64-bit, beyond the
@@ -98,15 +99,13 @@
 //! - `files`: the report's other files, relative to `summary.json`:
 //!   `html`, `deltas`, `histogram`, `boxplot`, `qq`, `scatter`.
 
-use std::collections::BTreeMap;
 use std::time::SystemTime;
 
-use serde::Serialize;
-use serde::ser::Serializer;
-
-use crate::outcome::Outcome;
-use crate::stats::Summary;
-use crate::verdict::{Accuracy, Equivalence, Stability};
+use super::summary::{
+    Estimate, Fallible, Files, NonFiniteFirst, NonFiniteOutputs, NonFiniteSide, Pair, Ratio,
+    Sample, Samples, Settings, Summary, Test, TestValues, Tests, Timings, Verdicts, WorstTrial,
+};
+use crate::outcome::{NonFiniteTrial, Outcome};
 
 /// The version of the schema documented in this module.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -114,7 +113,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// The run as `summary.json`'s pretty-printed text; `written` is the
 /// report's timestamp.
 pub fn to_string(outcome: &Outcome, written: SystemTime) -> String {
-    let doc = Document::new(outcome, written);
+    let doc = Summary::of(outcome, written);
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
         // Serialising plain structs of numbers and strings cannot fail; keep
         // the report usable regardless.
@@ -129,7 +128,7 @@ pub fn to_string(outcome: &Outcome, written: SystemTime) -> String {
 
 /// The run as a JSON value (the content of `summary.json`).
 pub fn to_value(outcome: &Outcome, written: SystemTime) -> serde_json::Value {
-    serde_json::to_value(Document::new(outcome, written)).unwrap_or(serde_json::Value::Null)
+    serde_json::to_value(Summary::of(outcome, written)).unwrap_or(serde_json::Value::Null)
 }
 
 /// Reads a floating-point field: a JSON number, or one of the strings
@@ -137,32 +136,8 @@ pub fn to_value(outcome: &Outcome, written: SystemTime) -> serde_json::Value {
 pub fn number(v: &serde_json::Value) -> Option<f64> {
     match v {
         serde_json::Value::Number(n) => n.as_f64(),
-        serde_json::Value::String(s) => match s.as_str() {
-            "inf" => Some(f64::INFINITY),
-            "-inf" => Some(f64::NEG_INFINITY),
-            "nan" => Some(f64::NAN),
-            _ => None,
-        },
+        serde_json::Value::String(s) => super::summary::non_finite_from_str(s),
         _ => None,
-    }
-}
-
-/// A float written as a JSON number, or `"inf"`, `"-inf"`, `"nan"`.
-#[derive(Clone, Copy, Debug)]
-struct Num(f64);
-
-impl Serialize for Num {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let v = self.0;
-        if v.is_finite() {
-            s.serialize_f64(v)
-        } else if v.is_nan() {
-            s.serialize_str("nan")
-        } else if v > 0.0 {
-            s.serialize_str("inf")
-        } else {
-            s.serialize_str("-inf")
-        }
     }
 }
 
@@ -170,347 +145,162 @@ fn hex(seed: u64) -> String {
     format!("{seed:#018x}")
 }
 
-#[derive(Serialize)]
-struct Document<'a> {
-    schema_version: u32,
-    crate_version: &'static str,
-    timestamp: u64,
-    timestamp_ms: u64,
-    time_utc: String,
-    names: &'a crate::outcome::Names,
-    settings: SettingsJson<'a>,
-    candidate_format: crate::output::NumberFormat,
-    summaries: Summaries,
-    ratio_of_means: Fallible<RatioJson>,
-    accuracy_test: crate::verdict::AccuracyTest,
-    fallback: Option<&'a str>,
-    tests: Tests,
-    hodges_lehmann: Fallible<Estimate>,
-    verdict: VerdictJson,
-    passed: bool,
-    non_finite: Pair<usize>,
-    non_finite_outputs: NonFiniteJson,
-    worst_trial: Worst,
-    replay: String,
-    environment: &'a BTreeMap<String, String>,
-    timings: Timings,
-    files: Files,
+/// A result as a [`Fallible`]: the value made by `ok`, or the error's text.
+fn fallible<T, E: ToString, V>(r: &Result<T, E>, ok: impl FnOnce(&T) -> V) -> Fallible<V> {
+    match r {
+        Ok(t) => Fallible::Ok(ok(t)),
+        Err(e) => Fallible::Err {
+            error: e.to_string(),
+        },
+    }
 }
 
-#[derive(Serialize)]
-struct SettingsJson<'a> {
-    n: usize,
-    alpha: Num,
-    seed: u64,
-    seed_hex: String,
-    seed_source: crate::config::SeedSource,
-    metric: &'a str,
-    expect: crate::verdict::Expect,
-    test: crate::verdict::AccuracyTest,
-    margin: Num,
-    stability: Option<crate::verdict::Expect>,
-    threads: Option<usize>,
-    allow_non_finite: bool,
-}
-
-#[derive(Serialize)]
-struct NonFiniteJson {
-    candidate: NonFiniteSide,
-    baseline: NonFiniteSide,
-    candidate_only: usize,
-    baseline_only: usize,
-    failed_gate: bool,
-}
-
-#[derive(Serialize)]
-struct NonFiniteSide {
-    trials: usize,
-    first: Option<NonFiniteFirst>,
-}
-
-#[derive(Serialize)]
-struct NonFiniteFirst {
-    trial: usize,
-    seed_hex: String,
-    position: usize,
-    value: Num,
+impl From<&crate::stats::Summary> for Sample {
+    fn from(s: &crate::stats::Summary) -> Self {
+        Sample {
+            n: s.n,
+            non_finite: s.non_finite,
+            mean: s.mean,
+            median: s.median,
+            std: s.std,
+            min: s.min,
+            p50: s.p50,
+            p90: s.p90,
+            p95: s.p95,
+            p99: s.p99,
+            max: s.max,
+        }
+    }
 }
 
 impl NonFiniteSide {
-    fn of(trials: &[crate::outcome::NonFiniteTrial]) -> Self {
+    fn of(trials: &[NonFiniteTrial]) -> Self {
         NonFiniteSide {
             trials: trials.len(),
             first: trials.first().map(|t| NonFiniteFirst {
                 trial: t.trial,
                 seed_hex: hex(t.seed),
                 position: t.position,
-                value: Num(t.value),
+                value: t.value,
             }),
         }
     }
 }
 
-#[derive(Serialize)]
-struct SummaryJson {
-    n: usize,
-    non_finite: usize,
-    mean: Num,
-    median: Num,
-    std: Num,
-    min: Num,
-    p50: Num,
-    p90: Num,
-    p95: Num,
-    p99: Num,
-    max: Num,
-}
-
-impl From<&Summary> for SummaryJson {
-    fn from(s: &Summary) -> Self {
-        SummaryJson {
-            n: s.n,
-            non_finite: s.non_finite,
-            mean: Num(s.mean),
-            median: Num(s.median),
-            std: Num(s.std),
-            min: Num(s.min),
-            p50: Num(s.p50),
-            p90: Num(s.p90),
-            p95: Num(s.p95),
-            p99: Num(s.p99),
-            max: Num(s.max),
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct Summaries {
-    candidate: SummaryJson,
-    baseline: SummaryJson,
-    differences: SummaryJson,
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Fallible<T> {
-    Ok(T),
-    Err { error: String },
-}
-
-#[derive(Serialize)]
-struct RatioJson {
-    ratio: Num,
-    lower: Num,
-    upper: Num,
-    confidence: Num,
-    resamples: usize,
-    seed: u64,
-    seed_hex: String,
-}
-
-#[derive(Serialize)]
-struct Estimate {
-    estimate: Num,
-}
-
-#[derive(Serialize)]
-struct TestJson {
-    name: &'static str,
-    alternative: crate::stats::Alternative,
-    h1: &'static str,
-    #[serde(flatten)]
-    result: Fallible<TestValues>,
-}
-
-#[derive(Serialize)]
-struct TestValues {
-    statistic: Num,
-    p_value: Num,
-    method: crate::stats::Method,
-    significant: bool,
-}
-
-/// The tests in the order of the report, serialised as one JSON object
-/// keyed by [`crate::verdict::TestRow::key`].
-struct Tests(Vec<(&'static str, TestJson)>);
-
-impl Serialize for Tests {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (key, test) in &self.0 {
-            map.serialize_entry(key, test)?;
-        }
-        map.end()
-    }
-}
-
-#[derive(Serialize)]
-struct VerdictJson {
-    accuracy: Accuracy,
-    equivalence: Equivalence,
-    stability: Stability,
-    identical: bool,
-    equal_errors: bool,
-    accuracy_sentence: String,
-    stability_sentence: String,
-    sentence: String,
-}
-
-#[derive(Serialize)]
-struct Pair<T> {
-    candidate: T,
-    baseline: T,
-}
-
-#[derive(Serialize)]
-struct Worst {
-    index: usize,
-    seed: u64,
-    seed_hex: String,
-    candidate_error: Num,
-    baseline_error: Num,
-}
-
-#[derive(Serialize)]
-struct Timings {
-    trials_seconds: Num,
-    total_seconds: Num,
-}
-
-#[derive(Serialize)]
-struct Files {
-    html: &'static str,
-    deltas: &'static str,
-    histogram: &'static str,
-    boxplot: &'static str,
-    qq: &'static str,
-    scatter: &'static str,
-}
-
-impl<'a> Document<'a> {
-    fn new(o: &'a Outcome, written: SystemTime) -> Self {
+impl Summary {
+    /// The summary of a run; `written` is the report's timestamp.
+    pub fn of(o: &Outcome, written: SystemTime) -> Self {
         let s = &o.settings;
         let a = &o.analysis;
         let since = written
             .duration_since(SystemTime::UNIX_EPOCH)
             .unwrap_or_default();
-        let test = |r: &crate::verdict::TestRow<'_>| TestJson {
-            name: r.name,
+        let test = |r: &crate::verdict::TestRow<'_>| Test {
+            name: r.name.to_owned(),
             alternative: r.alternative,
-            h1: r.h1,
-            result: match r.outcome {
-                Ok(t) => Fallible::Ok(TestValues {
-                    statistic: Num(t.statistic),
-                    p_value: Num(t.p_value),
-                    method: t.method,
-                    significant: t.p_value < s.alpha,
-                }),
-                Err(e) => Fallible::Err {
-                    error: e.to_string(),
-                },
-            },
+            h1: r.h1.to_owned(),
+            result: fallible(r.outcome, |t| TestValues {
+                statistic: t.statistic,
+                p_value: t.p_value,
+                method: t.method,
+                significant: t.p_value < s.alpha,
+            }),
         };
         let worst = o.worst_trial();
         let worst_seed = o.trial_seed(worst);
         let count = |d: &[f64]| d.iter().filter(|v| !v.is_finite()).count();
         let names = &o.names;
-        Document {
+        Summary {
             schema_version: SCHEMA_VERSION,
-            crate_version: env!("CARGO_PKG_VERSION"),
+            crate_version: env!("CARGO_PKG_VERSION").to_owned(),
             timestamp: since.as_secs(),
             timestamp_ms: since.as_millis() as u64,
             time_utc: utc(since.as_secs()),
-            names,
-            settings: SettingsJson {
+            names: names.clone(),
+            settings: Settings {
                 n: s.n,
-                alpha: Num(s.alpha),
+                alpha: s.alpha,
                 seed: s.seed,
                 seed_hex: hex(s.seed),
                 seed_source: s.seed_source,
-                metric: s.metric.name(),
+                metric: s.metric.name().to_owned(),
                 expect: s.expect,
                 test: s.test,
-                margin: Num(s.margin),
+                margin: s.margin,
                 stability: s.stability,
                 threads: s.threads,
                 allow_non_finite: s.allow_non_finite,
             },
             candidate_format: o.candidate_format,
-            summaries: Summaries {
+            summaries: Samples {
                 candidate: (&o.summaries.candidate).into(),
                 baseline: (&o.summaries.baseline).into(),
                 differences: (&o.summaries.differences).into(),
             },
-            ratio_of_means: match &o.ratio_of_means {
-                Ok(r) => Fallible::Ok(RatioJson {
-                    ratio: Num(r.ratio),
-                    lower: Num(r.lower),
-                    upper: Num(r.upper),
-                    confidence: Num(r.confidence),
-                    resamples: r.resamples,
-                    seed: r.seed,
-                    seed_hex: hex(r.seed),
-                }),
-                Err(e) => Fallible::Err {
-                    error: e.to_string(),
-                },
-            },
+            ratio_of_means: fallible(&o.ratio_of_means, |r| Ratio {
+                ratio: r.ratio,
+                lower: r.lower,
+                upper: r.upper,
+                confidence: r.confidence,
+                resamples: r.resamples,
+                seed: r.seed,
+                seed_hex: hex(r.seed),
+            }),
             accuracy_test: a.accuracy_test,
-            fallback: a.fallback.as_deref(),
-            tests: Tests(a.rows().iter().map(|r| (r.key, test(r))).collect()),
-            hodges_lehmann: match &a.hodges_lehmann {
-                Ok(x) => Fallible::Ok(Estimate { estimate: Num(*x) }),
-                Err(e) => Fallible::Err {
-                    error: e.to_string(),
-                },
-            },
-            verdict: VerdictJson {
+            fallback: a.fallback.clone(),
+            tests: Tests(
+                a.rows()
+                    .iter()
+                    .map(|r| (r.key.to_owned(), test(r)))
+                    .collect(),
+            ),
+            hodges_lehmann: fallible(&a.hodges_lehmann, |&x| Estimate { estimate: x }),
+            verdict: Verdicts {
                 accuracy: o.verdict.accuracy,
                 equivalence: o.verdict.equivalence,
                 stability: o.verdict.stability,
                 identical: o.verdict.identical,
                 equal_errors: o.verdict.equal_errors,
-                sentence: o.verdict_sentence(),
                 accuracy_sentence: o
                     .verdict
                     .accuracy_sentence(&names.candidate, &names.baseline),
                 stability_sentence: o
                     .verdict
                     .stability_sentence(&names.candidate, &names.baseline),
+                sentence: o.verdict_sentence(),
             },
             passed: o.passed(),
             non_finite: Pair {
                 candidate: count(&o.delta1),
                 baseline: count(&o.delta2),
             },
-            non_finite_outputs: NonFiniteJson {
+            non_finite_outputs: NonFiniteOutputs {
                 candidate: NonFiniteSide::of(&o.non_finite.candidate),
                 baseline: NonFiniteSide::of(&o.non_finite.baseline),
                 candidate_only: o.non_finite.candidate_only().len(),
                 baseline_only: o.non_finite.baseline_only().len(),
                 failed_gate: o.non_finite_gate(),
             },
-            worst_trial: Worst {
+            worst_trial: WorstTrial {
                 index: worst,
                 seed: worst_seed,
                 seed_hex: hex(worst_seed),
-                candidate_error: Num(o.delta1.get(worst).copied().unwrap_or(f64::NAN)),
-                baseline_error: Num(o.delta2.get(worst).copied().unwrap_or(f64::NAN)),
+                candidate_error: o.delta1.get(worst).copied().unwrap_or(f64::NAN),
+                baseline_error: o.delta2.get(worst).copied().unwrap_or(f64::NAN),
             },
             replay: format!("{}={:#x}", crate::config::ENV_SEED, s.seed),
-            environment: &o.environment,
+            environment: o.environment.clone(),
             timings: Timings {
-                trials_seconds: Num(o.trial_time.as_secs_f64()),
-                total_seconds: Num(o.elapsed.as_secs_f64()),
+                trials_seconds: o.trial_time.as_secs_f64(),
+                total_seconds: o.elapsed.as_secs_f64(),
             },
             files: Files {
-                html: super::INDEX_FILE,
-                deltas: super::DELTAS_FILE,
-                histogram: super::PLOT_FILES[0],
-                boxplot: super::PLOT_FILES[1],
-                qq: super::PLOT_FILES[2],
-                scatter: super::PLOT_FILES[3],
+                html: super::INDEX_FILE.to_owned(),
+                deltas: super::DELTAS_FILE.to_owned(),
+                histogram: super::PLOT_FILES[0].to_owned(),
+                boxplot: super::PLOT_FILES[1].to_owned(),
+                qq: super::PLOT_FILES[2].to_owned(),
+                scatter: super::PLOT_FILES[3].to_owned(),
             },
         }
     }
@@ -542,6 +332,9 @@ pub(crate) fn utc(secs: u64) -> String {
 mod tests {
     use super::*;
 
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Num(#[serde(with = "crate::report::summary::number")] f64);
+
     #[test]
     fn non_finite_numbers_are_strings() {
         let v = serde_json::to_value([
@@ -557,6 +350,12 @@ mod tests {
         assert_eq!(number(&v[2]), Some(f64::NEG_INFINITY));
         assert!(number(&v[3]).unwrap().is_nan());
         assert_eq!(number(&serde_json::json!("x")), None);
+        let back: Vec<Num> = serde_json::from_value(v).unwrap();
+        assert_eq!(back[0].0, 1.5);
+        assert_eq!(back[1].0, f64::INFINITY);
+        assert_eq!(back[2].0, f64::NEG_INFINITY);
+        assert!(back[3].0.is_nan());
+        assert!(serde_json::from_str::<Num>(r#""x""#).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //!   index.html                 every report under <root>, newest first
 //!   <test dir>/                see test_dir_name()
 //!     index.html               the tables, the verdict and the plots
-//!     summary.json             every number of the run (see json)
+//!     summary.json             every number of the run (see json, summary)
 //!     deltas.csv               one row per trial: index,seed,delta1,delta2
 //!     histogram.svg            overlapping histograms of Δ1 and Δ2
 //!     boxplot.svg              box plots of Δ1 and Δ2 side by side
@@ -33,6 +33,7 @@ pub mod html;
 pub mod json;
 pub mod plot;
 pub mod step_summary;
+pub mod summary;
 pub mod terminal;
 
 use std::fs;
