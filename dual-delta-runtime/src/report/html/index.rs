@@ -1,0 +1,128 @@
+//! The top-level index: every report under the root, newest first
+//! (`templates/index.html`).
+
+use std::fs;
+use std::path::Path;
+
+use askama::Template;
+
+use super::super::summary::Summary;
+use super::super::{INDEX_FILE, SUMMARY_FILE};
+use super::{VERSION, url_segment};
+
+/// What the top-level index shows of one report (read back from its
+/// `summary.json`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ReportEntry {
+    /// The report's directory name under the root.
+    pub(crate) dir: String,
+    pub(crate) timestamp_ms: u64,
+    pub(crate) time_utc: String,
+    pub(crate) test: String,
+    pub(crate) candidate: String,
+    pub(crate) baseline: String,
+    pub(crate) metric: String,
+    pub(crate) n: usize,
+    pub(crate) passed: bool,
+    pub(crate) sentence: String,
+}
+
+impl ReportEntry {
+    /// The entry of the report in directory `dir`.
+    fn new(dir: String, s: Summary) -> Self {
+        ReportEntry {
+            dir,
+            timestamp_ms: s.timestamp_ms,
+            time_utc: s.time_utc,
+            test: s.names.test,
+            candidate: s.names.candidate,
+            baseline: s.names.baseline,
+            metric: s.settings.metric,
+            n: s.settings.n,
+            passed: s.passed,
+            sentence: s.verdict.accuracy_sentence,
+        }
+    }
+
+    /// When it was written, `YYYY-MM-DD HH:MM:SS`.
+    fn written(&self) -> String {
+        self.time_utc.replace('T', " ").replace('Z', "")
+    }
+
+    /// What its link says: the test's name, or the directory's.
+    fn title(&self) -> &str {
+        if self.test.is_empty() {
+            &self.dir
+        } else {
+            &self.test
+        }
+    }
+}
+
+/// Every report directly under `root` (directories holding a `summary.json`
+/// that reads as a [`Summary`], hidden ones skipped), newest first.
+pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
+    let mut out = Vec::new();
+    let Ok(entries) = fs::read_dir(root) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let dir = entry.file_name().to_string_lossy().into_owned();
+        if dir.starts_with('.') || !entry.path().is_dir() {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(entry.path().join(SUMMARY_FILE)) else {
+            continue;
+        };
+        let Ok(summary) = serde_json::from_str::<Summary>(&text) else {
+            continue;
+        };
+        out.push(ReportEntry::new(dir, summary));
+    }
+    out.sort_by(|a, b| {
+        b.timestamp_ms
+            .cmp(&a.timestamp_ms)
+            .then_with(|| a.dir.cmp(&b.dir))
+    });
+    out
+}
+
+#[derive(Template)]
+#[template(path = "index.html")]
+struct IndexPage<'a> {
+    reports: &'a [ReportEntry],
+    failed: usize,
+}
+
+/// The top-level index: every report, newest first.
+pub(crate) fn index_page(reports: &[ReportEntry]) -> String {
+    super::render(&IndexPage {
+        reports,
+        failed: reports.iter().filter(|r| !r.passed).count(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_lists_newest_first_and_escapes() {
+        let e = |dir: &str, t: u64, passed| ReportEntry {
+            dir: dir.to_owned(),
+            timestamp_ms: t,
+            time_utc: "2026-01-01T00:00:00Z".to_owned(),
+            test: format!("<{dir}>"),
+            candidate: "c".to_owned(),
+            baseline: "b".to_owned(),
+            metric: "max_hybrid".to_owned(),
+            n: 10,
+            passed,
+            sentence: "s".to_owned(),
+        };
+        let page = index_page(&[e("new", 2, false), e("old", 1, true)]);
+        assert!(page.find("new/index.html").unwrap() < page.find("old/index.html").unwrap());
+        assert!(page.contains("&lt;new&gt;"));
+        assert!(page.contains("1 failed"));
+    }
+}

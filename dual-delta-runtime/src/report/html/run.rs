@@ -1,0 +1,200 @@
+//! The page of one test: the verdict, the tables, the plots, the replay and
+//! the settings (`templates/run.html`).
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use askama::Template;
+
+use super::super::terminal::{num, pval};
+use super::super::{DELTAS_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
+use super::VERSION;
+use crate::config::{ENV_SEED, Settings};
+use crate::outcome::{Names, Outcome};
+use crate::stats::Summary as Sample;
+use crate::verdict::{Analysis, TestRow};
+
+/// The plots in the order of the page, with their captions.
+const PLOTS: [(&str, &str); 4] = [
+    (
+        PLOT_FILES[0],
+        "Overlapping histograms of Δ1 and Δ2 over shared bins.",
+    ),
+    (
+        PLOT_FILES[1],
+        "Box plots: quartiles, whiskers to 1.5 × IQR, outliers, mean (×).",
+    ),
+    (
+        PLOT_FILES[2],
+        "Quantiles of Δ1 against quantiles of Δ2; on the diagonal the distributions agree.",
+    ),
+    (
+        PLOT_FILES[3],
+        "Each trial's Δ1 against its Δ2; below the diagonal the candidate did worse.",
+    ),
+];
+
+/// The numbers of the verdict's paragraph on non-finite outputs.
+struct NonFiniteOutputs {
+    candidate: usize,
+    baseline: usize,
+    candidate_only: usize,
+    /// What they mean for the test (`: this fails the test`), or nothing.
+    consequence: &'static str,
+}
+
+/// How many errors of each sample are not finite.
+struct NonFiniteErrors {
+    candidate: usize,
+    baseline: usize,
+}
+
+#[derive(Template)]
+#[template(path = "run.html")]
+struct RunPage<'a> {
+    o: &'a Outcome,
+    names: &'a Names,
+    s: &'a Settings,
+    a: &'a Analysis,
+    /// When the report was written, `YYYY-MM-DDTHH:MM:SSZ`.
+    written: String,
+    passed: bool,
+    /// `pass` or `fail`.
+    class: &'static str,
+    /// Whether the candidate's non-finite outputs failed the test.
+    gate: bool,
+    accuracy_sentence: String,
+    stability_sentence: String,
+    non_finite_outputs: Option<NonFiniteOutputs>,
+    non_finite_errors: NonFiniteErrors,
+    /// The number of trials.
+    trials: usize,
+    back_link: bool,
+    samples: [(String, &'a Sample); 3],
+    rows: Vec<TestRow<'a>>,
+    seed_source: String,
+    worst: usize,
+    worst_error: f64,
+    worst_seed: u64,
+    /// The terminal table.
+    terminal: String,
+    /// The settings and the environment, name and value.
+    settings: Vec<(String, String)>,
+}
+
+/// The page of one test. `page` is where it will be (printed in the
+/// terminal table); `back_link` adds a link to `../index.html`.
+pub(crate) fn test_page(
+    o: &Outcome,
+    written: SystemTime,
+    page: Option<&Path>,
+    back_link: bool,
+) -> String {
+    let s = &o.settings;
+    let n = &o.names;
+    let secs = written
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let nf = &o.non_finite;
+    let non_finite_outputs =
+        (!nf.candidate.is_empty() || !nf.baseline.is_empty()).then(|| NonFiniteOutputs {
+            candidate: nf.candidate.len(),
+            baseline: nf.baseline.len(),
+            candidate_only: nf.candidate_only().len(),
+            consequence: if o.non_finite_gate() {
+                ": this fails the test"
+            } else if s.allow_non_finite {
+                ": allowed by this test"
+            } else {
+                ""
+            },
+        });
+    let worst = o.worst_trial();
+    let passed = o.passed();
+    super::render(&RunPage {
+        o,
+        names: n,
+        s,
+        a: &o.analysis,
+        written: super::super::json::utc(secs),
+        passed,
+        class: if passed { "pass" } else { "fail" },
+        gate: o.non_finite_gate(),
+        accuracy_sentence: o.verdict.accuracy_sentence(&n.candidate, &n.baseline),
+        stability_sentence: o.verdict.stability_sentence(&n.candidate, &n.baseline),
+        non_finite_outputs,
+        non_finite_errors: NonFiniteErrors {
+            candidate: o.summaries.candidate.non_finite,
+            baseline: o.summaries.baseline.non_finite,
+        },
+        trials: o.delta1.len(),
+        back_link,
+        samples: [
+            (format!("Δ1 {}", n.candidate), &o.summaries.candidate),
+            (format!("Δ2 {}", n.baseline), &o.summaries.baseline),
+            ("Δ1 − Δ2".to_owned(), &o.summaries.differences),
+        ],
+        rows: o.analysis.rows(),
+        seed_source: format!("{:?}", s.seed_source).to_lowercase(),
+        worst,
+        worst_error: o.delta1.get(worst).copied().unwrap_or(f64::NAN),
+        worst_seed: o.trial_seed(worst),
+        terminal: super::super::terminal::table(o, page),
+        settings: settings(o),
+    })
+}
+
+/// The cells of a sample's row: mean, median, std, min and the percentiles
+/// up to the max.
+fn cells(s: &Sample) -> [String; 9] {
+    [
+        s.mean, s.median, s.std, s.min, s.p50, s.p90, s.p95, s.p99, s.max,
+    ]
+    .map(num)
+}
+
+/// The rows of the table of settings and environment.
+fn settings(o: &Outcome) -> Vec<(String, String)> {
+    let s = &o.settings;
+    let n = &o.names;
+    let mut rows: Vec<(String, String)> = [
+        ("test", n.test.clone()),
+        (
+            "candidate",
+            format!("{} ({})", n.candidate, o.candidate_format),
+        ),
+        ("baseline", n.baseline.clone()),
+        ("oracle", n.oracle.clone()),
+        ("input", n.input.clone()),
+        ("metric", s.metric.name().to_owned()),
+        ("n", s.n.to_string()),
+        ("α", s.alpha.to_string()),
+        ("base seed", format!("{} ({:#018x})", s.seed, s.seed)),
+        ("seed source", format!("{:?}", s.seed_source).to_lowercase()),
+        ("expect", s.expect.to_string()),
+        (
+            "stability",
+            s.stability.map_or("none".to_owned(), |e| e.to_string()),
+        ),
+        ("requested test", s.test.name().to_owned()),
+        ("margin δ", s.margin.to_string()),
+        (
+            "threads",
+            s.threads.map_or("all cores".to_owned(), |t| t.to_string()),
+        ),
+        (
+            "time",
+            format!(
+                "trials {:.3} s, total {:.3} s",
+                o.trial_time.as_secs_f64(),
+                o.elapsed.as_secs_f64()
+            ),
+        ),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    rows.extend(o.environment.iter().map(|(k, v)| (k.clone(), v.clone())));
+    rows
+}
