@@ -204,6 +204,32 @@ impl Outcome {
         self.analysis.better.as_ref().ok().map(|t| t.p_value)
     }
 
+    /// The accuracy verdict in one sentence: the sequential test's claim
+    /// and after how many trials, when the run stopped at it; otherwise the
+    /// fixed-N verdict's.
+    pub fn accuracy_sentence(&self) -> String {
+        let n = &self.names;
+        let v = &self.verdict;
+        match self.sequential.decision {
+            Decision::Fail { after, reason, .. } | Decision::Pass { after, reason, .. }
+                if self.sequential.stopped =>
+            {
+                let claim = if v.identical || v.equal_errors {
+                    let sentence = v.accuracy_sentence(&n.candidate, &n.baseline);
+                    sentence.trim_end_matches('.').to_owned()
+                } else {
+                    early_claim(reason, &n.candidate, &n.baseline, self.settings.pass_margin)
+                };
+                format!(
+                    "{claim} (anytime-valid sequential test, decided after {after} of at most {} \
+                     trials).",
+                    self.settings.n
+                )
+            }
+            _ => v.accuracy_sentence(&n.candidate, &n.baseline),
+        }
+    }
+
     /// The verdict in words: the non-finite outputs first where they decide
     /// the run, then accuracy, then stability.
     pub fn verdict_sentence(&self) -> String {
@@ -225,25 +251,7 @@ impl Outcome {
                 }
             ));
         }
-        let v = &self.verdict;
-        match self.sequential.decision {
-            Decision::Fail { after, reason, .. } | Decision::Pass { after, reason, .. }
-                if self.sequential.stopped =>
-            {
-                let claim = if v.identical || v.equal_errors {
-                    let sentence = v.accuracy_sentence(&n.candidate, &n.baseline);
-                    sentence.trim_end_matches('.').to_owned()
-                } else {
-                    early_claim(reason, &n.candidate, &n.baseline, self.settings.pass_margin)
-                };
-                out.push_str(&format!(
-                    "{claim} (anytime-valid sequential test, decided after {after} of at most {} \
-                     trials).",
-                    self.settings.n
-                ));
-            }
-            _ => out.push_str(&v.accuracy_sentence(&n.candidate, &n.baseline)),
-        }
+        out.push_str(&self.accuracy_sentence());
         out.push(' ');
         out.push_str(&self.verdict.stability_sentence(&n.candidate, &n.baseline));
         out

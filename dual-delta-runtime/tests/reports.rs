@@ -740,7 +740,10 @@ fn html_links_resolve_and_strings_are_escaped() {
     let page = report::write_under(&o, &root).unwrap();
     let dir = page.parent().unwrap().to_path_buf();
     let links = check_links(&page);
-    for f in PLOT_FILES.iter().chain(&[SUMMARY_FILE, DELTAS_FILE]) {
+    for f in PLOT_FILES
+        .iter()
+        .chain(&[SUMMARY_FILE, DELTAS_FILE, report::EVIDENCE_FILE])
+    {
         assert!(links.contains(&dir.join(f)), "the page links {f}");
     }
     assert!(
@@ -751,9 +754,7 @@ fn html_links_resolve_and_strings_are_escaped() {
     let html = fs::read_to_string(&page).unwrap();
     assert!(html.contains("naive&lt;f32&gt; &amp; &quot;co&quot;"));
     assert!(!html.contains("naive<f32>"));
-    let sentence = o
-        .verdict
-        .accuracy_sentence(&o.names.candidate, &o.names.baseline);
+    let sentence = o.accuracy_sentence();
     let escaped = sentence
         .replace('&', "&amp;")
         .replace('<', "&lt;")

@@ -42,7 +42,9 @@
 //!   - `stability`: the stability expectation, or `null`;
 //!   - `threads`: the thread limit, or `null` for all cores;
 //!   - `allow_non_finite`: whether non-finite candidate outputs are
-//!     accepted.
+//!     accepted;
+//!   - `stop_early`: whether the run stops as soon as the sequential test
+//!     decides; `pass_margin`: the margin of its early pass.
 //! - `candidate_format`: the candidate's number format (`f16`, `bf16`,
 //!   `f32`, `f64`).
 //! - `summaries`: `candidate` (Δ1), `baseline` (Δ2) and `differences`
@@ -97,15 +99,30 @@
 //! - `timings`: `trials_seconds` (running the trials), `total_seconds` (the
 //!   whole run with the statistics).
 //! - `files`: the report's other files, relative to `summary.json`:
-//!   `html`, `deltas`, `histogram`, `boxplot`, `qq`, `scatter`.
+//!   `html`, `deltas`, `histogram`, `boxplot`, `qq`, `scatter`, `evidence`.
+//! - `trials_run`: the number of trials run, at most `settings.n` (the
+//!   cap): fewer when the run stopped as soon as it was decided.
+//! - `sequential`: the anytime-valid sequential test: `decision` (`pass`,
+//!   `fail`, `undecided`), `reason` (what the evidence showed: `worse`,
+//!   `better`, `not_worse_beyond_margin`, `not_better_beyond_margin`,
+//!   `within_margin`, or `null`), `decided_after` (the deciding trial, or
+//!   `null`), `evidence` (the e-value then), `stopping_reason` (`decided`:
+//!   the run stopped there; `cap`: it ran all `settings.n` trials, undecided;
+//!   `all_trials`: early stopping was off), `alpha_fail`, `alpha_pass`,
+//!   `alpha_fallback` (how α is shared with the fixed-N tests), `margin`
+//!   (of the early pass), and `log10_fail`, `log10_pass` (log10 of the two
+//!   deciding e-values after each trial). When the run stopped early, the
+//!   `tests` are descriptive, over the trials run.
 
 use std::time::SystemTime;
 
 use super::summary::{
     Estimate, Fallible, Files, NonFiniteFirst, NonFiniteOutputs, NonFiniteSide, Pair, Ratio,
-    Sample, Samples, Settings, Summary, Test, TestValues, Tests, Timings, Verdicts, WorstTrial,
+    Sample, Samples, Sequential, Settings, Summary, Test, TestValues, Tests, Timings, Verdicts,
+    WorstTrial,
 };
 use crate::outcome::{NonFiniteTrial, Outcome};
+use crate::stats::sequential::Decision;
 
 /// The version of the schema documented in this module.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -187,6 +204,45 @@ impl NonFiniteSide {
     }
 }
 
+/// The sequential test's part of the summary.
+fn sequential(o: &Outcome) -> Sequential {
+    let q = &o.sequential;
+    let (decision, reason, evidence) = match q.decision {
+        Decision::Continue => ("undecided", None, None),
+        Decision::Pass {
+            reason, evidence, ..
+        } => ("pass", Some(reason), Some(evidence)),
+        Decision::Fail {
+            reason, evidence, ..
+        } => ("fail", Some(reason), Some(evidence)),
+    };
+    Sequential {
+        decision: decision.to_owned(),
+        reason: reason.map(|r| {
+            serde_json::to_value(r)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        }),
+        decided_after: q.decided_after(),
+        evidence,
+        stopping_reason: if q.stopped {
+            "decided"
+        } else if o.settings.stop_early {
+            "cap"
+        } else {
+            "all_trials"
+        }
+        .to_owned(),
+        alpha_fail: q.alpha_split.fail,
+        alpha_pass: q.alpha_split.pass,
+        alpha_fallback: q.alpha_split.fallback,
+        margin: q.margin,
+        log10_fail: q.trace.iter().map(|t| t.log10_fail).collect(),
+        log10_pass: q.trace.iter().map(|t| t.log10_pass).collect(),
+    }
+}
+
 impl Summary {
     /// The summary of a run; `written` is the report's timestamp.
     pub fn of(o: &Outcome, written: SystemTime) -> Self {
@@ -203,7 +259,7 @@ impl Summary {
                 statistic: t.statistic,
                 p_value: t.p_value,
                 method: t.method,
-                significant: t.p_value < s.alpha,
+                significant: t.p_value < o.fixed_alpha(),
             }),
         };
         let worst = o.worst_trial();
@@ -230,6 +286,8 @@ impl Summary {
                 stability: s.stability,
                 threads: s.threads,
                 allow_non_finite: s.allow_non_finite,
+                stop_early: s.stop_early,
+                pass_margin: s.pass_margin,
             },
             candidate_format: o.candidate_format,
             summaries: Samples {
@@ -281,6 +339,8 @@ impl Summary {
                 baseline_only: o.non_finite.baseline_only().len(),
                 failed_gate: o.non_finite_gate(),
             },
+            trials_run: o.trials_run(),
+            sequential: sequential(o),
             worst_trial: WorstTrial {
                 index: worst,
                 seed: worst_seed,
@@ -301,6 +361,7 @@ impl Summary {
                 boxplot: super::PLOT_FILES[1].to_owned(),
                 qq: super::PLOT_FILES[2].to_owned(),
                 scatter: super::PLOT_FILES[3].to_owned(),
+                evidence: super::EVIDENCE_FILE.to_owned(),
             },
         }
     }

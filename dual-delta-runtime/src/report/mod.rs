@@ -13,6 +13,7 @@
 //!     boxplot.svg              box plots of Δ1 and Δ2 side by side
 //!     qq.svg                   quantiles of Δ1 against quantiles of Δ2
 //!     scatter.svg              Δ1[i] against Δ2[i]
+//!     evidence.svg             the sequential test's evidence per trial
 //! ```
 //!
 //! # Writing from parallel tests
@@ -56,6 +57,9 @@ pub const SUMMARY_FILE: &str = "summary.json";
 pub const DELTAS_FILE: &str = "deltas.csv";
 /// The names of the plots, in the order they appear on the page.
 pub const PLOT_FILES: [&str; 4] = ["histogram.svg", "boxplot.svg", "qq.svg", "scatter.svg"];
+/// The name of the plot of the sequential test's evidence against the
+/// trials run.
+pub const EVIDENCE_FILE: &str = "evidence.svg";
 
 /// Writes the run's report under [`report_root`], regenerates the
 /// top-level index, and returns the path of the test's `index.html`.
@@ -136,11 +140,27 @@ fn render(
         (PLOT_FILES[1], plot::boxplot(d1, d2, &labels)),
         (PLOT_FILES[2], plot::qq(d1, d2, &labels)),
         (PLOT_FILES[3], plot::scatter(d1, d2, &labels)),
+        (EVIDENCE_FILE, evidence_plot(outcome)),
         (
             INDEX_FILE,
             html::test_page(outcome, written, Some(page), back_link),
         ),
     ]
+}
+
+/// The sequential test's evidence against the trials run.
+fn evidence_plot(o: &Outcome) -> String {
+    let q = &o.sequential;
+    let (fail, pass): (Vec<f64>, Vec<f64>) =
+        q.trace.iter().map(|t| (t.log10_fail, t.log10_pass)).unzip();
+    plot::evidence(&plot::Evidence {
+        fail: &fail,
+        pass: &pass,
+        fail_threshold: -q.alpha_split.fail.log10(),
+        pass_threshold: -q.alpha_split.pass.log10(),
+        decided_after: q.decided_after(),
+        cap: o.settings.n,
+    })
 }
 
 fn write_files(dir: &Path, files: &[(&'static str, String)]) -> io::Result<()> {

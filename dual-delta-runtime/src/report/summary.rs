@@ -5,8 +5,10 @@
 //! Floating-point fields hold any `f64`: finite values are JSON numbers, and
 //! infinities and NaN are the strings `"inf"`, `"-inf"` and `"nan"`, both
 //! ways. Fields added to schema version 1 after its first files (the
-//! non-finite outputs, `settings.allow_non_finite`, `verdict.equal_errors`
-//! and `verdict.sentence`) read as their defaults where a file lacks them.
+//! non-finite outputs, `settings.allow_non_finite`, `verdict.equal_errors`,
+//! `verdict.sentence`, `trials_run`, `sequential`, `settings.stop_early`,
+//! `settings.pass_margin` and `files.evidence`) read as their defaults
+//! where a file lacks them.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -62,6 +64,13 @@ pub struct Summary {
     /// The trials on which an output held a NaN or an infinity.
     #[serde(default)]
     pub non_finite_outputs: NonFiniteOutputs,
+    /// The number of trials run (at most `settings.n`).
+    #[serde(default)]
+    pub trials_run: usize,
+    /// The anytime-valid sequential test: its decision, why the run ended,
+    /// and its evidence after each trial.
+    #[serde(default)]
+    pub sequential: Sequential,
     /// The trial with the candidate's largest error.
     pub worst_trial: WorstTrial,
     /// The environment setting that replays the run.
@@ -104,6 +113,44 @@ pub struct Settings {
     /// Whether non-finite candidate outputs are accepted.
     #[serde(default)]
     pub allow_non_finite: bool,
+    /// Whether the run stops as soon as the sequential test decides.
+    #[serde(default)]
+    pub stop_early: bool,
+    /// The margin of the early pass.
+    #[serde(default, with = "number")]
+    pub pass_margin: f64,
+}
+
+/// The sequential test of a run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Sequential {
+    /// `pass`, `fail` or `undecided`.
+    pub decision: String,
+    /// What the evidence showed (`worse`, `better`,
+    /// `not_worse_beyond_margin`, `not_better_beyond_margin`,
+    /// `within_margin`), or `null`.
+    pub reason: Option<String>,
+    /// The trial after which it decided, or `null`.
+    pub decided_after: Option<usize>,
+    /// The e-value then, or `null`.
+    pub evidence: Option<f64>,
+    /// Why the run ended: `decided` (it stopped at the decision), `cap`
+    /// (it ran all `settings.n` trials with early stopping on) or
+    /// `all_trials` (early stopping off).
+    pub stopping_reason: String,
+    /// The levels of the fail side, the pass side and the fixed-N test at
+    /// the cap.
+    pub alpha_fail: f64,
+    /// See `alpha_fail`.
+    pub alpha_pass: f64,
+    /// See `alpha_fail`.
+    pub alpha_fallback: f64,
+    /// The margin of the early pass.
+    pub margin: f64,
+    /// `log10` of the e-value for failing after each trial.
+    pub log10_fail: Vec<f64>,
+    /// `log10` of the e-value for passing after each trial.
+    pub log10_pass: Vec<f64>,
 }
 
 /// The descriptive statistics of the three samples.
@@ -382,6 +429,9 @@ pub struct Files {
     pub qq: String,
     /// The scatter plot.
     pub scatter: String,
+    /// The evidence of the sequential test.
+    #[serde(default)]
+    pub evidence: String,
 }
 
 /// The float that a non-finite number is written as (`"inf"`, `"-inf"`,

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 use askama::Template;
 
 use super::super::terminal::{num, pval};
-use super::super::{DELTAS_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
+use super::super::{DELTAS_FILE, EVIDENCE_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
 use super::VERSION;
 use crate::config::{ENV_SEED, Settings};
 use crate::outcome::{Names, Outcome};
@@ -15,7 +15,7 @@ use crate::stats::Summary as Sample;
 use crate::verdict::{Analysis, TestRow};
 
 /// The plots in the order of the page, with their captions.
-const PLOTS: [(&str, &str); 4] = [
+const PLOTS: [(&str, &str); 5] = [
     (
         PLOT_FILES[0],
         "Overlapping histograms of Δ1 and Δ2 over shared bins.",
@@ -32,7 +32,36 @@ const PLOTS: [(&str, &str); 4] = [
         PLOT_FILES[3],
         "Each trial's Δ1 against its Δ2; below the diagonal the candidate did worse.",
     ),
+    (
+        EVIDENCE_FILE,
+        "The sequential test's evidence for failing and for passing after each trial (log10 \
+         e-value), with its thresholds 1/α and the deciding trial.",
+    ),
 ];
+
+/// The sequential test's paragraph in the verdict box.
+fn sequential_paragraph(o: &Outcome) -> String {
+    let q = &o.sequential;
+    let n = o.settings.n;
+    match q.decided_after() {
+        Some(after) if q.stopped => format!(
+            "Decided after {after} of at most {n} trials by the anytime-valid sequential test; \
+             the tests below, over the {after} trials run, are descriptive."
+        ),
+        Some(after) => format!(
+            "The sequential test would have decided after {after} trials; early stopping is off, \
+             so all {n} trials ran and the fixed-N tests decide."
+        ),
+        None if o.settings.stop_early => format!(
+            "Undecided by the sequential test after {} trials: the fixed-N tests decide, at α = {} \
+             (the share of α = {} left to them).",
+            o.trials_run(),
+            q.alpha_split.fallback,
+            o.settings.alpha
+        ),
+        None => format!("All {n} trials ran; the fixed-N tests decide."),
+    }
+}
 
 /// The numbers of the verdict's paragraph on non-finite outputs.
 struct NonFiniteOutputs {
@@ -65,6 +94,11 @@ struct RunPage<'a> {
     gate: bool,
     accuracy_sentence: String,
     stability_sentence: String,
+    /// After how many trials the sequential test decided, and what that
+    /// makes of the tests below.
+    sequential: String,
+    /// The level the fixed-N tests are read at.
+    alpha: f64,
     non_finite_outputs: Option<NonFiniteOutputs>,
     non_finite_errors: NonFiniteErrors,
     /// The number of trials.
@@ -121,7 +155,9 @@ pub(crate) fn test_page(
         passed,
         class: if passed { "pass" } else { "fail" },
         gate: o.non_finite_gate(),
-        accuracy_sentence: o.verdict.accuracy_sentence(&n.candidate, &n.baseline),
+        accuracy_sentence: o.accuracy_sentence(),
+        sequential: sequential_paragraph(o),
+        alpha: o.fixed_alpha(),
         stability_sentence: o.verdict.stability_sentence(&n.candidate, &n.baseline),
         non_finite_outputs,
         non_finite_errors: NonFiniteErrors {
@@ -168,7 +204,10 @@ fn settings(o: &Outcome) -> Vec<(String, String)> {
         ("oracle", n.oracle.clone()),
         ("input", n.input.clone()),
         ("metric", s.metric.name().to_owned()),
-        ("n", s.n.to_string()),
+        ("n (the most trials)", s.n.to_string()),
+        ("trials run", o.trials_run().to_string()),
+        ("stop early", s.stop_early.to_string()),
+        ("pass margin", s.pass_margin.to_string()),
         ("α", s.alpha.to_string()),
         ("base seed", format!("{} ({:#018x})", s.seed, s.seed)),
         ("seed source", format!("{:?}", s.seed_source).to_lowercase()),

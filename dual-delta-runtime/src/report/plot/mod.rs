@@ -1,5 +1,6 @@
 //! The report's plots, as SVG text: overlapping histograms, box plots, a
-//! Q-Q plot and a scatter plot of Δ1 against Δ2.
+//! Q-Q plot and a scatter plot of Δ1 against Δ2, and the evidence of the
+//! sequential test against the trials run.
 //!
 //! The plots are drawn with `plotters`' SVG backend and no font library:
 //! text is written as SVG `<text>` for the browser to render, so nothing here
@@ -74,13 +75,14 @@ type Drawn = Result<(), Box<dyn Error>>;
 
 mod axis;
 mod boxplot;
+mod evidence;
 mod figure;
 mod histogram;
 mod qq;
 mod scatter;
 
 pub use self::boxplot::boxplot;
-
+pub use self::evidence::{Evidence, evidence};
 pub use self::histogram::histogram;
 pub use self::qq::qq;
 

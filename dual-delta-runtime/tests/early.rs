@@ -1,0 +1,170 @@
+//! Runs that stop as soon as the anytime-valid sequential test decides:
+//! f32 summation strategies against an f64 oracle, as in `summation.rs`.
+
+#![allow(clippy::ptr_arg)]
+
+use dual_delta_runtime::prelude::*;
+
+const LEN: usize = 4096;
+
+fn input(rng: &mut TrialRng) -> Vec<f32> {
+    (0..LEN).map(|_| rng.random_range(0.0f32..1.0)).collect()
+}
+fn naive(x: &Vec<f32>) -> f32 {
+    x.iter().fold(0.0, |s, &v| s + v)
+}
+fn reversed(x: &Vec<f32>) -> f32 {
+    x.iter().rev().fold(0.0, |s, &v| s + v)
+}
+fn kahan(x: &Vec<f32>) -> f32 {
+    let (mut s, mut c) = (0.0f32, 0.0f32);
+    for &v in x {
+        let y = v - c;
+        let t = s + y;
+        c = (t - s) - y;
+        s = t;
+    }
+    s
+}
+fn oracle(x: &Vec<f32>) -> f64 {
+    x.iter().map(|&v| f64::from(v)).sum()
+}
+
+#[test]
+fn a_worse_candidate_fails_within_a_few_dozen_trials_on_any_number_of_threads() {
+    let runs: Vec<Outcome> = [Some(1), Some(2), None]
+        .into_iter()
+        .map(|threads| {
+            let run = DualDelta::new(naive, kahan, oracle, input).seed(7);
+            match threads {
+                Some(t) => run.threads(t),
+                None => run,
+            }
+            .run()
+            .unwrap()
+        })
+        .collect();
+    let o = &runs[0];
+    let after = o.sequential.decided_after().expect("decided");
+    assert!(o.sequential.stopped && !o.passed());
+    assert!(after <= 64, "decided after {after} trials");
+    assert_eq!(o.trials_run(), after);
+    assert_eq!(o.verdict.accuracy, Accuracy::LessAccurate);
+    assert!(matches!(
+        o.sequential.decision,
+        dual_delta_runtime::stats::sequential::Decision::Fail { .. }
+    ));
+    let table = o.table();
+    assert!(
+        table.contains(&format!("decided after {after} of at most 1000 trials")),
+        "{table}"
+    );
+    assert!(o.verdict_sentence().contains(&format!(
+        "naive is significantly less accurate than kahan (anytime-valid sequential test, \
+         decided after {after} of at most 1000 trials)."
+    )));
+    for other in &runs[1..] {
+        assert_eq!(other.delta1, o.delta1);
+        assert_eq!(other.sequential, o.sequential);
+    }
+    println!("naive vs kahan summation of {LEN}: decided (fail) after {after} trials");
+}
+
+#[test]
+fn a_candidate_equal_to_the_baseline_passes_within_the_first_rounds() {
+    let o = DualDelta::new(kahan, kahan, oracle, input).run().unwrap();
+    let after = o.sequential.decided_after().expect("decided");
+    assert!(o.passed() && o.sequential.stopped);
+    assert!(after <= 32, "{after}");
+    assert!(
+        o.verdict_sentence()
+            .starts_with("kahan and kahan gave identical outputs on every trial (anytime-valid"),
+        "{}",
+        o.verdict_sentence()
+    );
+    println!("kahan vs kahan: decided (pass) after {after} trials");
+}
+
+#[test]
+fn without_early_stopping_every_trial_runs_and_the_decision_is_still_recorded() {
+    let o = DualDelta::new(naive, kahan, oracle, input)
+        .n(300)
+        .stop_early(false)
+        .run()
+        .unwrap();
+    assert_eq!(o.trials_run(), 300);
+    assert!(!o.sequential.stopped);
+    let after = o.sequential.decided_after().expect("the evidence crossed");
+    assert!(after < 300);
+    assert_eq!(o.sequential.trace.len(), 300);
+    assert_eq!(o.fixed_alpha(), o.settings.alpha);
+    assert!(
+        o.table().contains(&format!(
+            "the sequential test would have decided after {after} trials (fail); early stopping \
+             is off"
+        )),
+        "{}",
+        o.table()
+    );
+}
+
+#[test]
+fn undecided_at_the_cap_the_fixed_n_test_decides_at_its_share_of_alpha() {
+    // Summing in reverse order is as accurate as in order: 12 trials cannot
+    // tell either way.
+    let o = DualDelta::new(reversed, naive, oracle, input)
+        .n(12)
+        .run()
+        .unwrap();
+    assert_eq!(o.trials_run(), 12);
+    assert_eq!(o.sequential.decided_after(), None);
+    assert_eq!(o.fixed_alpha(), 0.005);
+    assert!(o.passed());
+    assert!(
+        o.table().contains(
+            "undecided by the sequential test after 12 trials: the fixed-N tests decide at α = \
+             0.005 (the share of α = 0.01 left to them)"
+        ),
+        "{}",
+        o.table()
+    );
+}
+
+#[test]
+fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("early-report");
+    let o = DualDelta::new(naive, kahan, oracle, input)
+        .test_name("early::report")
+        .run()
+        .unwrap();
+    let page = dual_delta_runtime::report::write_under(&o, &root).unwrap();
+    let dir = page.parent().unwrap();
+    let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    let summary: dual_delta_runtime::report::summary::Summary =
+        serde_json::from_str(&text).unwrap();
+    assert_eq!(summary.settings.n, 1000);
+    assert_eq!(summary.trials_run, o.trials_run());
+    let q = &summary.sequential;
+    assert_eq!(
+        (
+            q.decision.as_str(),
+            q.reason.as_deref(),
+            q.stopping_reason.as_str()
+        ),
+        ("fail", Some("worse"), "decided")
+    );
+    assert_eq!(q.decided_after, Some(o.trials_run()));
+    assert_eq!(q.log10_fail.len(), o.trials_run());
+    assert!(q.log10_fail.last().unwrap() >= &(-q.alpha_fail.log10()));
+    let svg = std::fs::read_to_string(dir.join("evidence.svg")).unwrap();
+    assert!(svg.contains(&format!(
+        "decided after trial {} of at most 1000",
+        o.trials_run()
+    )));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("evidence.svg"));
+    assert!(html.contains(&format!(
+        "Decided after {} of at most 1000 trials by the anytime-valid sequential test",
+        o.trials_run()
+    )));
+}
