@@ -12,7 +12,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, ItemFn, Path};
 
 use crate::display::display;
-use crate::validate::{Config, MetricChoice, Overrides};
+use crate::validate::{Config, MetricChoice, Value};
 
 /// The default path of the runtime.
 fn default_crate() -> Path {
@@ -30,60 +30,35 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
         check,
         krate,
     } = config;
-    let Overrides {
-        n,
-        seed,
-        alpha,
-        metric,
-        expect,
-        test,
-        margin,
-        stability,
-        threads,
-        allow_non_finite,
-        stop_early,
-        pass_margin,
-    } = overrides;
     let krate = krate.unwrap_or_else(default_crate);
     let private = quote!(#krate::__private);
     let some = |value: &dyn ToTokens| {
         let span = value.span();
         quote_spanned!(span=> #private::Some(#value))
     };
-
-    let metric = metric.map(|m| match m {
-        MetricChoice::BuiltIn(variant) => some(&quote!(#private::Metric::#variant)),
-        MetricChoice::Custom(expr) => {
-            // Spanned at the expression, so that a metric of the wrong type
-            // is reported there rather than at the whole attribute.
-            let span = expr.span();
-            let custom = respan(quote!(#private::Metric::custom), span);
-            let name = display(&expr);
-            some(&quote_spanned! {span=>
-                #custom(#name, #expr)
-            })
-        }
-    });
-    let expect = expect.map(|v| some(&quote!(#private::Expect::#v)));
-    let test = test.map(|v| some(&quote!(#private::AccuracyTest::#v)));
-    let stability = stability.map(|v| some(&quote!(#private::Expect::#v)));
-    let settings = [
-        ("n", n.map(|v| some(&v))),
-        ("seed", seed.map(|v| some(&v))),
-        ("alpha", alpha.map(|v| some(&v))),
-        ("metric", metric),
-        ("expect", expect),
-        ("test", test),
-        ("margin", margin.map(|v| some(&v))),
-        ("stability", stability),
-        ("threads", threads.map(|v| some(&v))),
-        ("allow_non_finite", allow_non_finite.map(|v| some(&v))),
-        ("stop_early", stop_early.map(|v| some(&v))),
-        ("pass_margin", pass_margin.map(|v| some(&v))),
-    ];
-    let fields = settings.into_iter().filter_map(|(key, value)| {
+    let fields = overrides.0.into_iter().map(|(key, value)| {
+        let value = match value {
+            Value::Literal(tokens) => some(&tokens),
+            Value::Variant(ty, variant) => {
+                let ty = syn::Ident::new(ty, Span::call_site());
+                some(&quote!(#private::#ty::#variant))
+            }
+            Value::Metric(MetricChoice::BuiltIn(variant)) => {
+                some(&quote!(#private::Metric::#variant))
+            }
+            Value::Metric(MetricChoice::Custom(expr)) => {
+                // Spanned at the expression, so that a metric of the wrong
+                // type is reported there rather than at the whole attribute.
+                let span = expr.span();
+                let custom = respan(quote!(#private::Metric::custom), span);
+                let name = display(&expr);
+                some(&quote_spanned! {span=>
+                    #custom(#name, #expr)
+                })
+            }
+        };
         let key = syn::Ident::new(key, Span::call_site());
-        value.map(|value| quote!(#key: #value))
+        quote!(#key: #value)
     });
 
     let ItemFn {

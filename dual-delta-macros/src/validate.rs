@@ -113,34 +113,28 @@ pub(crate) struct Config {
     pub(crate) krate: Option<Path>,
 }
 
-/// The optional settings; the field names are those of the runtime's
-/// `Overrides`.
+/// The optional settings given, in the order of [`KEYS`]: each key is the
+/// name of the runtime's `Overrides` field it sets.
 #[derive(Default)]
-pub(crate) struct Overrides {
-    /// `n = ...`, as a `usize` literal.
-    pub(crate) n: Option<LitInt>,
-    /// `seed = ...`, as a `u64` literal.
-    pub(crate) seed: Option<LitInt>,
-    /// `alpha = ...`, as an `f64` literal.
-    pub(crate) alpha: Option<Literal>,
+pub(crate) struct Overrides(pub(crate) Vec<(&'static str, Value)>);
+
+#[cfg(test)]
+impl Overrides {
+    /// The value of `key`, if it was given.
+    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+}
+
+/// A validated optional setting.
+pub(crate) enum Value {
+    /// A literal with the field's type as its suffix (`1000usize`,
+    /// `0.05f64`, `true`).
+    Literal(TokenStream),
+    /// A variant of the runtime enum named first (`Expect`, `AccuracyTest`).
+    Variant(&'static str, Ident),
     /// `metric = ...`.
-    pub(crate) metric: Option<MetricChoice>,
-    /// `expect = ...`: the `Expect` variant.
-    pub(crate) expect: Option<Ident>,
-    /// `test = ...`: the `AccuracyTest` variant.
-    pub(crate) test: Option<Ident>,
-    /// `margin = ...`, as an `f64` literal.
-    pub(crate) margin: Option<Literal>,
-    /// `stability = ...`: the `Expect` variant.
-    pub(crate) stability: Option<Ident>,
-    /// `threads = ...`, as a `usize` literal.
-    pub(crate) threads: Option<LitInt>,
-    /// `allow_non_finite = ...`, a `bool` literal.
-    pub(crate) allow_non_finite: Option<syn::LitBool>,
-    /// `stop_early = ...`, a `bool` literal.
-    pub(crate) stop_early: Option<syn::LitBool>,
-    /// `pass_margin = ...`, as an `f64` literal.
-    pub(crate) pass_margin: Option<Literal>,
+    Metric(MetricChoice),
 }
 
 /// The `metric` setting.
@@ -167,28 +161,44 @@ struct Builder {
 impl Builder {
     /// Sets `key`, a known key seen for the first time.
     fn set(&mut self, key: &Ident, value: Expr) -> syn::Result<()> {
-        let o = &mut self.overrides;
-        match key.to_string().as_str() {
+        let name = key.to_string();
+        // The keys that are not the runtime's `Overrides` fields.
+        match name.as_str() {
             "oracle" => self.oracle = Some(value),
             "baseline" => self.baseline = Some(value),
             "input" => self.input = Some(value),
-            "n" => o.n = Some(positive_int(key, &value, "1000")?),
-            "seed" => o.seed = Some(seed(&value)?),
-            "alpha" => o.alpha = Some(alpha(&value)?),
-            "metric" => o.metric = Some(metric(value)?),
-            "expect" => o.expect = Some(choice(key, &value, "expectation", &EXPECTATIONS)?),
-            "test" => o.test = Some(choice(key, &value, "test", &TESTS)?),
-            "margin" => o.margin = Some(margin(&value)?),
-            "stability" => o.stability = Some(choice(key, &value, "expectation", &EXPECTATIONS)?),
-            "threads" => o.threads = Some(positive_int(key, &value, "1")?),
-            "allow_non_finite" => o.allow_non_finite = Some(boolean(key, &value)?),
-            "stop_early" => o.stop_early = Some(boolean(key, &value)?),
-            "pass_margin" => o.pass_margin = Some(non_negative(key, &value, "0.05")?),
             "batch" => self.batch = Some(positive_int(key, &value, "32")?),
             "check" => self.check = Some(value),
             "crate" => self.krate = Some(krate(&value)?),
-            _ => unreachable!("`{key}` is in KEYS"),
+            _ => return self.set_override(key, &name, value),
         }
+        Ok(())
+    }
+
+    /// Sets `key` (named `name`), a field of the runtime's `Overrides`.
+    fn set_override(&mut self, key: &Ident, name: &str, value: Expr) -> syn::Result<()> {
+        let literal = |tokens: &dyn ToTokens| Value::Literal(tokens.to_token_stream());
+        let setting = match name {
+            "n" => literal(&positive_int(key, &value, "1000")?),
+            "seed" => literal(&seed(&value)?),
+            "alpha" => literal(&alpha(&value)?),
+            "metric" => Value::Metric(metric(value)?),
+            "expect" | "stability" => {
+                Value::Variant("Expect", choice(key, &value, "expectation", &EXPECTATIONS)?)
+            }
+            "test" => Value::Variant("AccuracyTest", choice(key, &value, "test", &TESTS)?),
+            "margin" => literal(&non_negative(key, &value, "0.1")?),
+            "pass_margin" => literal(&non_negative(key, &value, "0.05")?),
+            "threads" => literal(&positive_int(key, &value, "1")?),
+            "allow_non_finite" | "stop_early" => literal(&boolean(key, &value)?),
+            _ => unreachable!("`{key}` is in KEYS"),
+        };
+        let key = KEYS.iter().find(|k| **k == name).expect("a key of KEYS");
+        self.overrides.0.push((key, setting));
+        // In the order of KEYS, whatever the order written.
+        self.overrides
+            .0
+            .sort_by_key(|(k, _)| KEYS.iter().position(|key| key == k));
         Ok(())
     }
 }
@@ -379,10 +389,6 @@ fn alpha(value: &Expr) -> syn::Result<Literal> {
             "`alpha` must be a number literal strictly between 0 and 1, such as `alpha = 0.01`",
         )),
     }
-}
-
-fn margin(value: &Expr) -> syn::Result<Literal> {
-    non_negative(&Ident::new("margin", value.span()), value, "0.1")
 }
 
 /// `margin` and `pass_margin`: a number literal ≥ 0.

@@ -8,7 +8,9 @@
 //!
 //! For each case it prints the paper's table (mean error and std per
 //! implementation) beside the values measured here, the Wilcoxon p-values
-//! both ways, the KS p-value and the verdict; then where the reports lie.
+//! both ways, the KS p-value and the verdict, and after how many trials the
+//! anytime-valid sequential test decided (the runs take all N trials, as the
+//! paper's do); then where the reports lie.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -55,6 +57,9 @@ fn main() -> ExitCode {
             ),
         })
         .expect(expect)
+        // All N trials, as in the paper; the sequential decision is still
+        // recorded.
+        .stop_early(false)
         .run();
         let outcome = match outcome {
             Ok(o) => o,
@@ -131,6 +136,7 @@ fn print_case(case: &CaseStudy, o: &Outcome, expect: Expect, figures: &Result<()
         "  verdict: {}",
         o.verdict.accuracy_sentence("GPU (FP16)", "CPU (FP16)")
     );
+    println!("  sequential test: {}", sequential(o));
     println!(
         "  expected `{}`: {}; paper figures: {}",
         expect,
@@ -146,6 +152,36 @@ fn print_case(case: &CaseStudy, o: &Outcome, expect: Expect, figures: &Result<()
         o.settings.n
     );
     println!();
+}
+
+/// After how many trials the anytime-valid sequential test decided, and what.
+fn sequential(o: &Outcome) -> String {
+    use dual_delta_runtime::stats::sequential::Decision;
+    match o.sequential.decision {
+        Decision::Continue => format!("undecided after {} trials", o.trials_run()),
+        Decision::Pass {
+            after, evidence, ..
+        } => format!(
+            "pass after {after} of {} trials (e-value {evidence:.3e}): {}",
+            o.trials_run(),
+            claim(&o.sequential.decision)
+        ),
+        Decision::Fail {
+            after, evidence, ..
+        } => format!(
+            "fail after {after} of {} trials (e-value {evidence:.3e}): {}",
+            o.trials_run(),
+            claim(&o.sequential.decision)
+        ),
+    }
+}
+
+fn claim(d: &dual_delta_runtime::stats::sequential::Decision) -> &'static str {
+    use dual_delta_runtime::stats::sequential::Decision;
+    match d {
+        Decision::Pass { reason, .. } | Decision::Fail { reason, .. } => reason.sentence(),
+        Decision::Continue => "",
+    }
 }
 
 /// The paper's table uses NumPy's `np.std` (ddof = 0); the summary's std

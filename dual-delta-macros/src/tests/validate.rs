@@ -46,32 +46,59 @@ fn a_full_configuration() {
     assert_eq!(c.krate.unwrap().to_token_stream().to_string(), ":: rt");
     assert_eq!(c.batch.unwrap().to_string(), "64usize");
     let o = c.overrides;
-    assert_eq!(o.n.unwrap().to_string(), "1_000usize");
-    assert_eq!(o.seed.unwrap().to_string(), "0xdead_beefu64");
-    assert_eq!(o.alpha.unwrap().to_string(), "0.05f64");
-    assert!(matches!(o.metric, Some(MetricChoice::BuiltIn(v)) if v == "MaxUlp"));
-    assert_eq!(o.expect.unwrap(), "Worse");
-    assert_eq!(o.test.unwrap(), "PairedT");
-    assert_eq!(o.margin.unwrap().to_string(), "1f64");
-    assert_eq!(o.stability.unwrap(), "Better");
-    assert_eq!(o.threads.unwrap().to_string(), "1usize");
+    let literal = |key| match o.get(key) {
+        Some(Value::Literal(t)) => t.to_string(),
+        _ => panic!("no literal `{key}`"),
+    };
+    let variant = |key| match o.get(key) {
+        Some(Value::Variant(ty, v)) => format!("{ty}::{v}"),
+        _ => panic!("no variant `{key}`"),
+    };
+    assert_eq!(literal("n"), "1_000usize");
+    assert_eq!(literal("seed"), "0xdead_beefu64");
+    assert_eq!(literal("alpha"), "0.05f64");
+    assert!(
+        matches!(o.get("metric"), Some(Value::Metric(MetricChoice::BuiltIn(v))) if v == "MaxUlp")
+    );
+    assert_eq!(variant("expect"), "Expect::Worse");
+    assert_eq!(variant("test"), "AccuracyTest::PairedT");
+    assert_eq!(literal("margin"), "1f64");
+    assert_eq!(variant("stability"), "Expect::Better");
+    assert_eq!(literal("threads"), "1usize");
+    // In the order of KEYS.
+    let keys: Vec<&str> = o.0.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        keys,
+        [
+            "n",
+            "seed",
+            "alpha",
+            "metric",
+            "expect",
+            "test",
+            "margin",
+            "stability",
+            "threads"
+        ]
+    );
 }
 
 #[test]
 fn only_the_required_keys() {
     let c = config_of(REQUIRED_KEYS()).unwrap_or_else(|e| panic!("{e}"));
-    let o = c.overrides;
-    assert!(o.n.is_none() && o.seed.is_none() && o.alpha.is_none() && o.margin.is_none());
-    assert!(o.metric.is_none() && o.expect.is_none() && o.test.is_none());
-    assert!(o.stability.is_none() && o.threads.is_none() && c.krate.is_none());
+    assert!(c.overrides.0.is_empty() && c.krate.is_none() && c.batch.is_none());
 }
 
 #[test]
 fn suffixes_are_normalised() {
     let required = REQUIRED_KEYS();
     let c = config_of(quote!(#required n = 50u32, seed = 7u8)).unwrap();
-    assert_eq!(c.overrides.n.unwrap().to_string(), "50usize");
-    assert_eq!(c.overrides.seed.unwrap().to_string(), "7u64");
+    let literal = |key| match c.overrides.get(key) {
+        Some(Value::Literal(t)) => t.to_string(),
+        _ => panic!("no literal `{key}`"),
+    };
+    assert_eq!(literal("n"), "50usize");
+    assert_eq!(literal("seed"), "7u64");
 }
 
 #[test]
@@ -80,7 +107,10 @@ fn a_metric_expression_is_custom() {
     for metric in [quote!(my_metric), quote!(|y, o| 0.0), quote!(m::max_ulp)] {
         let c = config_of(quote!(#required metric = #metric)).unwrap();
         assert!(
-            matches!(c.overrides.metric, Some(MetricChoice::Custom(_))),
+            matches!(
+                c.overrides.get("metric"),
+                Some(Value::Metric(MetricChoice::Custom(_)))
+            ),
             "{metric}"
         );
     }
