@@ -96,11 +96,12 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
     };
     let name = &sig.ident;
     let function = name.unraw().to_string();
-    // A batched candidate goes to `run_batched_test` with the batch size
-    // before it.
-    let (run, batch) = match batch {
-        Some(size) => (quote!(#private::run_batched_test), quote!(#size,)),
-        None => (quote!(#private::run_test), TokenStream::new()),
+    // The run: a batched candidate takes up to `size` inputs per call.
+    let run = match batch {
+        Some(size) => quote! {
+            #private::DualDelta::batched(#name, #baseline, #oracle, #input).batch_size(#size)
+        },
+        None => quote!(#private::DualDelta::new(#name, #baseline, #oracle, #input)),
     };
     // Local-variable hygiene: never shadows a user item named `overrides`.
     let overrides = syn::Ident::new("overrides", Span::mixed_site());
@@ -116,7 +117,7 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
                 #(#fields,)*
                 ..#private::Default::default()
             };
-            #run(
+            #private::run_test(
                 #private::TestIdentity {
                     module_path: #private::module_path!(),
                     function: #function,
@@ -127,11 +128,7 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
                     line: #private::line!(),
                 },
                 #overrides,
-                #batch
-                #name,
-                #baseline,
-                #oracle,
-                #input,
+                #run,
                 #check,
             );
         }

@@ -175,10 +175,12 @@ mod tests;
 ///             line: ::dual_delta_runtime::__private::line!(),
 ///         },
 ///         overrides,
-///         sum_naive,
-///         ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_kahan),
-///         ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_f64),
-///         ::dual_delta_runtime::__private::input_of::<Vec<f32>, _>(random_vec),
+///         ::dual_delta_runtime::__private::DualDelta::new(
+///             sum_naive,
+///             ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_kahan),
+///             ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_f64),
+///             ::dual_delta_runtime::__private::input_of::<Vec<f32>, _>(random_vec),
+///         ),
 ///         ::dual_delta_runtime::__private::no_check,
 ///     );
 /// }
@@ -188,8 +190,8 @@ mod tests;
 /// candidate's input type `Vec<f32>` where it is written: a baseline, an
 /// oracle or a generator of another type is reported at its expression.
 ///
-/// With `batch = 32` the call is `__private::run_batched_test`, with the
-/// batch size (`32usize`) before the candidate.
+/// With `batch = 32` the run is
+/// `__private::DualDelta::batched(...).batch_size(32usize)`.
 ///
 /// Mistakes in the attribute or the signature are compile errors pointing at
 /// the offending token, all reported at once; the function is then emitted

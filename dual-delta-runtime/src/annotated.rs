@@ -6,7 +6,6 @@
 use crate::config::Overrides;
 use crate::harness::DualDelta;
 use crate::outcome::{Names, Outcome};
-use crate::output::Output;
 use crate::rng::TrialRng;
 
 /// The input generator of a test whose candidate takes `&I`: returns it
@@ -60,71 +59,12 @@ pub struct TestIdentity {
 /// over defaults), runs the trials, prints the table, writes the report,
 /// and panics with the failure message unless the expectations hold.
 #[track_caller]
-#[allow(clippy::too_many_arguments)] // each is one expression of the attribute
-pub fn run_test<I, C, B, O, G, O1, O2, OO, K>(
-    id: TestIdentity,
-    overrides: Overrides,
-    candidate: C,
-    baseline: B,
-    oracle: O,
-    input: G,
-    check: K,
-) where
-    K: FnOnce(&Outcome) -> Result<(), String>,
-    I: Send + Sync,
-    C: Fn(&I) -> O1 + Sync,
-    B: Fn(&I) -> O2 + Sync,
-    O: Fn(&I) -> OO + Sync,
-    G: Fn(&mut TrialRng) -> I + Sync,
-    O1: Output,
-    O2: Output,
-    OO: Output,
-{
-    finish_test(
-        id,
-        overrides,
-        DualDelta::new(candidate, baseline, oracle, input),
-        check,
-    );
-}
-
-/// [`run_test`] for a candidate with `batch = size`: it takes up to
-/// `size` consecutive trials' inputs per call.
-#[track_caller]
-#[allow(clippy::too_many_arguments)] // each is one expression of the attribute
-pub fn run_batched_test<I, C, B, O, G, O1, O2, OO, K>(
-    id: TestIdentity,
-    overrides: Overrides,
-    size: usize,
-    candidate: C,
-    baseline: B,
-    oracle: O,
-    input: G,
-    check: K,
-) where
-    K: FnOnce(&Outcome) -> Result<(), String>,
-    C: Fn(&[I]) -> Vec<O1> + Sync,
-    B: Fn(&I) -> O2 + Sync,
-    O: Fn(&I) -> OO + Sync,
-    G: Fn(&mut TrialRng) -> I + Sync,
-    I: Send + Sync,
-    O1: Output + Send + Sync,
-    O2: Output,
-    OO: Output,
-{
-    let run = DualDelta::batched(candidate, baseline, oracle, input).batch_size(size);
-    finish_test(id, overrides, run, check);
-}
-
-#[track_caller]
-fn finish_test<I: Send + Sync, K>(
+pub fn run_test<I: Send + Sync>(
     id: TestIdentity,
     overrides: Overrides,
     run: DualDelta<'_, I>,
-    check: K,
-) where
-    K: FnOnce(&Outcome) -> Result<(), String>,
-{
+    check: impl FnOnce(&Outcome) -> Result<(), String>,
+) {
     let test = format!("{}::{}", id.module_path, id.function);
     let names = Names {
         test,

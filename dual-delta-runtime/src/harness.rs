@@ -13,7 +13,7 @@ use crate::rng::{TrialRng, trial_seed};
 use crate::schedule::{self, Look};
 use crate::stats;
 use crate::stats::sequential::{Decision, Reason, Sequential};
-use crate::trial::{Candidate, Trial, TrialErrors};
+use crate::trial::{Candidate, Trial, TrialErrors, Widened, implementation};
 use crate::verdict::{self, Accuracy, AccuracyTest, Expect};
 
 /// A Dual-Delta Test over a candidate f1, a baseline f2, an oracle fΩ and an
@@ -71,7 +71,12 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     {
         DualDelta {
             names: Names::of::<C, B, O, G>(),
-            trial: Trial::new(candidate, baseline, oracle, input),
+            trial: Trial {
+                candidate: Candidate::One(implementation(candidate)),
+                baseline: implementation(baseline),
+                oracle: implementation(oracle),
+                input: Box::new(input),
+            },
             overrides: Overrides::default(),
             _input: PhantomData,
         }
@@ -118,7 +123,15 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     {
         DualDelta {
             names: Names::of::<C, B, O, G>(),
-            trial: Trial::batched(candidate, DEFAULT_BATCH_SIZE, baseline, oracle, input),
+            trial: Trial {
+                candidate: Candidate::Batched {
+                    f: Box::new(move |xs| candidate(xs).iter().map(Widened::of).collect()),
+                    size: DEFAULT_BATCH_SIZE,
+                },
+                baseline: implementation(baseline),
+                oracle: implementation(oracle),
+                input: Box::new(input),
+            },
             overrides: Overrides::default(),
             _input: PhantomData,
         }

@@ -113,7 +113,6 @@ pub mod __private {
     pub use core::prelude::v1::test;
     pub use core::{file, line, module_path};
 
-    pub use crate::annotated::{
-        TestIdentity, input_of, no_check, reference_of, run_batched_test, run_test,
-    };
+    pub use crate::annotated::{TestIdentity, input_of, no_check, reference_of, run_test};
+    pub use crate::harness::DualDelta;
 }

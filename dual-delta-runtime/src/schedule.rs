@@ -187,6 +187,7 @@ fn catch_batch<T>(first: TrialId, end: usize, f: impl FnOnce() -> T) -> Result<T
 mod tests {
     use super::*;
     use crate::config::Overrides;
+    use crate::trial::{Widened, implementation};
 
     fn settings(n: usize, threads: Option<usize>) -> Settings {
         let overrides = Overrides {
@@ -204,19 +205,17 @@ mod tests {
 
     #[test]
     fn a_look_stops_the_run_keeping_the_same_trials_on_any_number_of_threads() {
-        let one = Trial::new(
-            |x: &f32| x * 1.5,
-            |x: &f32| *x,
-            |x: &f32| f64::from(*x),
-            input,
-        );
-        let batched = Trial::batched(
-            |xs: &[f32]| xs.iter().map(|x| x * 1.5).collect::<Vec<f32>>(),
-            7,
-            |x: &f32| *x,
-            |x: &f32| f64::from(*x),
-            input,
-        );
+        let trial = |candidate| Trial {
+            candidate,
+            baseline: implementation(|x: &f32| *x),
+            oracle: implementation(|x: &f32| f64::from(*x)),
+            input: Box::new(input),
+        };
+        let one = trial(Candidate::One(implementation(|x: &f32| x * 1.5)));
+        let batched = trial(Candidate::Batched {
+            f: Box::new(|xs: &[f32]| xs.iter().map(|x| Widened::of(&(x * 1.5))).collect()),
+            size: 7,
+        });
         for trial in [&one, &batched] {
             let mut runs = Vec::new();
             for threads in [Some(1), Some(2), None] {

@@ -17,12 +17,12 @@ use crate::rng::{TrialRng, trial_seed};
 
 /// An implementation called on one input: appends its output, widened to
 /// `f64`, to the buffer and returns the output's format.
-type Implementation<'a, I> = Box<dyn Fn(&I, &mut Vec<f64>) -> NumberFormat + Sync + 'a>;
+pub(crate) type Implementation<'a, I> = Box<dyn Fn(&I, &mut Vec<f64>) -> NumberFormat + Sync + 'a>;
 /// A batched candidate: the outputs for consecutive trials' inputs, each
 /// widened, in order (as many as it returned).
-type BatchFn<'a, I> = Box<dyn Fn(&[I]) -> Vec<Widened> + Sync + 'a>;
+pub(crate) type BatchFn<'a, I> = Box<dyn Fn(&[I]) -> Vec<Widened> + Sync + 'a>;
 /// An input generator.
-type InputFn<'a, I> = Box<dyn Fn(&mut TrialRng) -> I + Sync + 'a>;
+pub(crate) type InputFn<'a, I> = Box<dyn Fn(&mut TrialRng) -> I + Sync + 'a>;
 
 /// An output widened to `f64`, with its format.
 #[derive(Clone, Debug)]
@@ -32,7 +32,8 @@ pub(crate) struct Widened {
 }
 
 impl Widened {
-    fn of<O: Output>(output: &O) -> Widened {
+    /// The output, widened.
+    pub(crate) fn of<O: Output>(output: &O) -> Widened {
         let mut values = Vec::with_capacity(output.len());
         output.extend_f64(&mut values);
         Widened {
@@ -58,13 +59,15 @@ pub(crate) enum Candidate<'a, I> {
 /// The four functions of a test, erased.
 pub(crate) struct Trial<'a, I> {
     pub(crate) candidate: Candidate<'a, I>,
-    baseline: Implementation<'a, I>,
-    oracle: Implementation<'a, I>,
-    input: InputFn<'a, I>,
+    pub(crate) baseline: Implementation<'a, I>,
+    pub(crate) oracle: Implementation<'a, I>,
+    pub(crate) input: InputFn<'a, I>,
 }
 
 /// Erases an implementation `Fn(&I) -> O`.
-fn implementation<'a, I, O: Output>(f: impl Fn(&I) -> O + Sync + 'a) -> Implementation<'a, I> {
+pub(crate) fn implementation<'a, I, O: Output>(
+    f: impl Fn(&I) -> O + Sync + 'a,
+) -> Implementation<'a, I> {
     Box::new(move |x, out| {
         let y = f(x);
         y.extend_f64(out);
@@ -73,40 +76,6 @@ fn implementation<'a, I, O: Output>(f: impl Fn(&I) -> O + Sync + 'a) -> Implemen
 }
 
 impl<'a, I> Trial<'a, I> {
-    /// A trial whose candidate takes one input per call.
-    pub(crate) fn new<O1: Output, O2: Output, OO: Output>(
-        candidate: impl Fn(&I) -> O1 + Sync + 'a,
-        baseline: impl Fn(&I) -> O2 + Sync + 'a,
-        oracle: impl Fn(&I) -> OO + Sync + 'a,
-        input: impl Fn(&mut TrialRng) -> I + Sync + 'a,
-    ) -> Self {
-        Trial {
-            candidate: Candidate::One(implementation(candidate)),
-            baseline: implementation(baseline),
-            oracle: implementation(oracle),
-            input: Box::new(input),
-        }
-    }
-
-    /// A trial whose candidate takes up to `size` inputs per call.
-    pub(crate) fn batched<O1: Output, O2: Output, OO: Output>(
-        candidate: impl Fn(&[I]) -> Vec<O1> + Sync + 'a,
-        size: usize,
-        baseline: impl Fn(&I) -> O2 + Sync + 'a,
-        oracle: impl Fn(&I) -> OO + Sync + 'a,
-        input: impl Fn(&mut TrialRng) -> I + Sync + 'a,
-    ) -> Self {
-        Trial {
-            candidate: Candidate::Batched {
-                f: Box::new(move |xs| candidate(xs).iter().map(Widened::of).collect()),
-                size,
-            },
-            baseline: implementation(baseline),
-            oracle: implementation(oracle),
-            input: Box::new(input),
-        }
-    }
-
     /// Trial `trial`'s input and the kind of input its generator noted.
     pub(crate) fn draw(&self, trial: TrialId) -> Result<(I, String), RunError> {
         let mut rng = TrialRng::from_trial_seed(trial.seed);
