@@ -26,6 +26,17 @@ fn kahan(x: &Vec<f32>) -> f32 {
     }
     s
 }
+fn pairwise(x: &Vec<f32>) -> f32 {
+    fn sum(x: &[f32]) -> f32 {
+        if x.len() <= 8 {
+            x.iter().sum()
+        } else {
+            let (a, b) = x.split_at(x.len() / 2);
+            sum(a) + sum(b)
+        }
+    }
+    sum(x)
+}
 fn oracle(x: &Vec<f32>) -> f64 {
     x.iter().map(|&v| f64::from(v)).sum()
 }
@@ -68,6 +79,26 @@ fn a_worse_candidate_fails_within_a_few_dozen_trials_on_any_number_of_threads() 
         assert_eq!(other.sequential, o.sequential);
     }
     println!("naive vs kahan summation of {LEN}: decided (fail) after {after} trials");
+}
+
+#[test]
+fn naive_against_pairwise_summation_is_decided_within_the_first_rounds() {
+    let o = DualDelta::new(naive, pairwise, oracle, input)
+        .run()
+        .unwrap();
+    let after = o.sequential.decided_after().expect("decided");
+    assert!(!o.passed() && after <= 64, "{after}");
+    assert_eq!(o.verdict.accuracy, Accuracy::LessAccurate);
+    let swapped = DualDelta::new(pairwise, naive, oracle, input)
+        .expect(Expect::Better)
+        .run()
+        .unwrap();
+    let better_after = swapped.sequential.decided_after().expect("decided");
+    assert!(swapped.passed() && better_after <= 64, "{better_after}");
+    println!(
+        "naive vs pairwise summation of {LEN}: fail after {after} trials; pairwise vs naive, \
+         expect better: pass after {better_after}"
+    );
 }
 
 #[test]

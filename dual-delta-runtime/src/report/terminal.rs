@@ -88,7 +88,7 @@ fn test_line(r: &TestOutcome, alpha: f64) -> String {
 
 /// The compact table: both distributions, the deciding test, the verdicts,
 /// the seeds and (if written) the report's path.
-pub fn table(o: &Outcome, report: Option<&Path>) -> String {
+pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
     let s = &o.settings;
     let n = &o.names;
     let mut out = String::new();
@@ -286,7 +286,7 @@ fn replay(o: &Outcome) -> String {
 }
 
 /// The failure message: what was expected, then the table.
-pub fn failure(o: &Outcome, report: Option<&Path>) -> String {
+pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
     let s = &o.settings;
     let mut out = String::new();
     let failing = o.non_finite.candidate_only();
