@@ -245,7 +245,7 @@ pub struct Estimate {
 }
 
 /// The tests of a run in the order of the report, as one JSON object keyed
-/// by [`crate::verdict::TestRow::key`].
+/// by the `key` of each row of [`Analysis::rows`](crate::Analysis::rows).
 #[derive(Clone, Debug, Default)]
 pub struct Tests(pub Vec<(String, Test)>);
 
