@@ -39,7 +39,9 @@
 //! The types of a run are at the crate's root: the builder [`DualDelta`],
 //! its [`Settings`], the [`Outcome`] with its [`Verdict`] and [`Analysis`].
 //! [`generate`] makes inputs, [`oracle`] has high-precision references,
-//! [`stats`] the tests (SciPy-exact), [`report`] writes reports.
+//! [`stats`] the tests (SciPy-exact), [`report`] writes reports. [`fp8`]
+//! has the 8-bit formats [`E4m3`] and [`E5m2`], outputs and inputs like
+//! `half`'s `f16` and `bf16`.
 
 #![warn(missing_docs)]
 
@@ -47,6 +49,7 @@ mod annotated;
 mod config;
 mod environment;
 mod error;
+pub mod fp8;
 pub mod generate;
 mod guard;
 mod harness;
@@ -66,6 +69,7 @@ mod verdict;
 pub use crate::config::{ConfigError, Overrides, SeedSource, Settings, parse_seed};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
+pub use crate::fp8::{E4m3, E5m2};
 pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
 pub use crate::metric::{Metric, MetricFn};
 pub use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, SequentialVerdict, Summaries};
@@ -84,13 +88,16 @@ pub use dual_delta_macros::dual_delta_test;
 /// `RngExt` into scope) whatever `rand` your crate depends on.
 pub use rand;
 
-/// The `half` crate whose `f16` and `bf16` the runtime reads as outputs.
+/// The `half` crate whose `f16` and `bf16` the runtime reads as outputs
+/// (the FP8 formats, [`E4m3`] and [`E5m2`], are the runtime's own: see
+/// [`fp8`]).
 pub use half;
 
 /// Everything a test file needs: the attribute, the builder, the outcome and
 /// its verdicts, the settings' types, and `rand`'s `RngExt` (for
 /// `rng.random_range(..)` on a [`TrialRng`]) in scope.
 pub mod prelude {
+    pub use crate::fp8::{E4m3, E5m2};
     pub use crate::{
         Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, Names, NonFinite,
         NonFiniteTrial, NumberFormat, Outcome, Output, RunError, Settings, Stability, TrialRng,

@@ -182,6 +182,24 @@ mod tests {
     }
 
     #[test]
+    fn max_ulp_counts_in_the_candidates_format() {
+        let ulps = |f: NumberFormat, y: f64, o: f64| Metric::MaxUlp.error(&[y], &[o], f);
+        // 1.0 away from 2.0, where the ulp is 2^-6 in bf16, 2^-2 in e4m3, 2^-1 in e5m2.
+        assert_eq!(ulps(NumberFormat::Bf16, 3.0, 2.0), 64.0);
+        assert_eq!(ulps(NumberFormat::E4m3, 3.0, 2.0), 4.0);
+        assert_eq!(ulps(NumberFormat::E5m2, 3.0, 2.0), 2.0);
+        // The largest finite values against an oracle beyond them.
+        assert_eq!(ulps(NumberFormat::E4m3, 448.0, 512.0), 1.0);
+        assert_eq!(ulps(NumberFormat::E5m2, 57344.0, 65536.0), 0.5);
+        // Subnormals: in units of the smallest subnormal.
+        assert_eq!(ulps(NumberFormat::E4m3, 0.0, 3.0 * 2f64.powi(-9)), 3.0);
+        assert_eq!(ulps(NumberFormat::E5m2, 2f64.powi(-14), 0.0), 4.0);
+        // A NaN (an e4m3 overflow) or an infinity (e5m2's) is the worst.
+        assert_eq!(ulps(NumberFormat::E4m3, f64::NAN, 1.0), f64::INFINITY);
+        assert_eq!(ulps(NumberFormat::E5m2, f64::INFINITY, 1.0), f64::INFINITY);
+    }
+
+    #[test]
     fn zero_denominators() {
         assert_eq!(Metric::MaxRelative.error(&[0.0], &[0.0], F), 0.0);
         assert_eq!(Metric::MaxRelative.error(&[1.0], &[0.0], F), f64::INFINITY);

@@ -5,6 +5,8 @@ use core::fmt;
 
 use half::{bf16, f16};
 
+use crate::fp8::{E4m3, E5m2};
+
 /// A floating-point format, used to measure errors in units in the last place
 /// and to say in reports what an implementation computes in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -18,6 +20,10 @@ pub enum NumberFormat {
     F32,
     /// IEEE 754 binary64.
     F64,
+    /// OCP FP8 E4M3 ("E4M3FN"): 3 mantissa bits, no infinities ([`E4m3`]).
+    E4m3,
+    /// OCP FP8 E5M2: 2 mantissa bits, IEEE 754-like ([`E5m2`]).
+    E5m2,
 }
 
 impl NumberFormat {
@@ -28,6 +34,8 @@ impl NumberFormat {
             NumberFormat::Bf16 => 7,
             NumberFormat::F32 => 23,
             NumberFormat::F64 => 52,
+            NumberFormat::E4m3 => E4m3::MANTISSA_BITS,
+            NumberFormat::E5m2 => E5m2::MANTISSA_BITS,
         }
     }
 
@@ -37,6 +45,8 @@ impl NumberFormat {
             NumberFormat::F16 => -14,
             NumberFormat::Bf16 | NumberFormat::F32 => -126,
             NumberFormat::F64 => -1022,
+            NumberFormat::E4m3 => 1 - E4m3::EXPONENT_BIAS,
+            NumberFormat::E5m2 => 1 - E5m2::EXPONENT_BIAS,
         }
     }
 
@@ -47,12 +57,21 @@ impl NumberFormat {
             NumberFormat::Bf16 => bf16::MAX.to_f64(),
             NumberFormat::F32 => f64::from(f32::MAX),
             NumberFormat::F64 => f64::MAX,
+            NumberFormat::E4m3 => E4m3::MAX.to_f64(),
+            NumberFormat::E5m2 => E5m2::MAX.to_f64(),
         }
     }
 
     /// The spacing of this format's values at magnitude `|x|`: the distance
-    /// from `|x|` rounded down to the format to the next larger value. For
-    /// subnormal magnitudes it is the smallest subnormal.
+    /// from `|x|` rounded down to the format to the next larger value,
+    /// `2^(max(floor(log2 |x|), emin) - p)` with `p` the
+    /// [mantissa bits](Self::mantissa_bits) and `emin` the
+    /// [smallest normal exponent](Self::min_exponent). For subnormal
+    /// magnitudes (and zero) it is the smallest subnormal. Beyond the
+    /// largest finite value the binades go on as if the exponent range were
+    /// unbounded: in `e4m3`, whose largest value is 448 (spacing 32),
+    /// `ulp(1000)` is 64. An infinite or NaN `x` gives the smallest
+    /// subnormal.
     pub fn ulp(self, x: f64) -> f64 {
         let a = x.abs();
         let p = self.mantissa_bits() as i32;
@@ -66,23 +85,29 @@ impl NumberFormat {
     }
 
     /// Rounds an `f64` to the nearest value of this format (ties to even)
-    /// and widens it back.
+    /// and widens it back: the plain cast, so values out of range give
+    /// infinities, or NaN in `e4m3` (see [`crate::fp8`]).
     pub fn round(self, x: f64) -> f64 {
         match self {
             NumberFormat::F16 => f16::from_f64(x).to_f64(),
             NumberFormat::Bf16 => bf16::from_f64(x).to_f64(),
             NumberFormat::F32 => f64::from(x as f32),
             NumberFormat::F64 => x,
+            NumberFormat::E4m3 => E4m3::from_f64(x).to_f64(),
+            NumberFormat::E5m2 => E5m2::from_f64(x).to_f64(),
         }
     }
 
-    /// The format's name as written in reports (`f16`, `bf16`, `f32`, `f64`).
+    /// The format's name as written in reports and in `summary.json`
+    /// (`f16`, `bf16`, `f32`, `f64`, `e4m3`, `e5m2`).
     pub const fn name(self) -> &'static str {
         match self {
             NumberFormat::F16 => "f16",
             NumberFormat::Bf16 => "bf16",
             NumberFormat::F32 => "f32",
             NumberFormat::F64 => "f64",
+            NumberFormat::E4m3 => "e4m3",
+            NumberFormat::E5m2 => "e5m2",
         }
     }
 }
@@ -94,7 +119,7 @@ impl fmt::Display for NumberFormat {
 }
 
 /// `floor(log2(a))` for a finite positive `a`, exact.
-fn exponent_of(a: f64) -> i32 {
+pub(crate) fn exponent_of(a: f64) -> i32 {
     let bits = a.to_bits();
     let biased = ((bits >> 52) & 0x7ff) as i32;
     if biased == 0 {
@@ -138,6 +163,22 @@ impl Element for bf16 {
     }
 }
 
+impl Element for E4m3 {
+    const FORMAT: NumberFormat = NumberFormat::E4m3;
+    #[inline]
+    fn to_f64(self) -> f64 {
+        E4m3::to_f64(self)
+    }
+}
+
+impl Element for E5m2 {
+    const FORMAT: NumberFormat = NumberFormat::E5m2;
+    #[inline]
+    fn to_f64(self) -> f64 {
+        E5m2::to_f64(self)
+    }
+}
+
 impl Element for f32 {
     const FORMAT: NumberFormat = NumberFormat::F32;
     #[inline]
@@ -157,7 +198,8 @@ impl Element for f64 {
 /// The output of an implementation or oracle: a flat sequence of numbers in
 /// one format.
 ///
-/// Implemented for the scalars `f16`, `bf16`, `f32`, `f64`, and for `Vec`s,
+/// Implemented for the scalars `f16`, `bf16`, `f32`, `f64`, [`E4m3`],
+/// [`E5m2`], and for `Vec`s,
 /// slices, boxed slices and arrays of them. Implement it for your own output
 /// type (a matrix, a tensor) by handing out its elements:
 ///
@@ -196,7 +238,7 @@ macro_rules! scalar_output {
         }
     )*};
 }
-scalar_output!(f16, bf16, f32, f64);
+scalar_output!(f16, bf16, f32, f64, E4m3, E5m2);
 
 impl<E: Element> Output for [E] {
     fn format(&self) -> NumberFormat {
@@ -278,6 +320,109 @@ mod tests {
         // Next f16 after 1.0 is exactly one ulp away.
         let next = f16::from_bits(f16::ONE.to_bits() + 1).to_f64();
         assert_eq!(next - 1.0, NumberFormat::F16.ulp(1.0));
+    }
+
+    /// For every positive finite value `v` but the largest, of codes read
+    /// by `value`: `ulp(v)` is the distance to the next code's value, and
+    /// `round` keeps `v`.
+    fn check_spacing(format: NumberFormat, codes: u32, value: impl Fn(u32) -> f64) {
+        for code in 0..codes {
+            let (v, next) = (value(code), value(code + 1));
+            if !next.is_finite() || next > format.max_finite() {
+                break;
+            }
+            assert_eq!(format.ulp(v), next - v, "{format} code {code:#x}: {v}");
+            assert_eq!(format.ulp(-v), next - v);
+            assert_eq!(format.round(v).to_bits(), v.to_bits());
+        }
+    }
+
+    #[test]
+    fn ulp_is_the_spacing_of_consecutive_values_in_every_narrow_format() {
+        check_spacing(NumberFormat::E4m3, 0x7e, |c| {
+            E4m3::from_bits(c as u8).to_f64()
+        });
+        check_spacing(NumberFormat::E5m2, 0x7b, |c| {
+            E5m2::from_bits(c as u8).to_f64()
+        });
+        check_spacing(NumberFormat::Bf16, 0x7f7f, |c| {
+            bf16::from_bits(c as u16).to_f64()
+        });
+        check_spacing(NumberFormat::F16, 0x7bff, |c| {
+            f16::from_bits(c as u16).to_f64()
+        });
+    }
+
+    #[test]
+    fn fp8_ulps_at_the_ends_of_the_range() {
+        let (e4, e5) = (NumberFormat::E4m3, NumberFormat::E5m2);
+        // Zero and subnormals: the smallest subnormal.
+        assert_eq!(e4.ulp(0.0), 2f64.powi(-9));
+        assert_eq!(e4.ulp(2f64.powi(-8)), 2f64.powi(-9));
+        assert_eq!(e5.ulp(-0.0), 2f64.powi(-16));
+        assert_eq!(e5.ulp(3.0 * 2f64.powi(-16)), 2f64.powi(-16));
+        // The largest finite values and beyond: the binades go on.
+        assert_eq!(e4.ulp(448.0), 32.0);
+        assert_eq!(e4.ulp(470.0), 32.0);
+        assert_eq!(e4.ulp(1000.0), 64.0);
+        assert_eq!(e5.ulp(57344.0), 8192.0);
+        assert_eq!(e5.ulp(1e5), 16384.0);
+        // The plain cast out of range: NaN in e4m3, ∞ in e5m2.
+        assert!(e4.round(500.0).is_nan());
+        assert_eq!(e5.round(-1e5), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn every_bf16_widens_exactly() {
+        for code in 0..=u16::MAX {
+            let x = bf16::from_bits(code);
+            let wide = Element::to_f64(x);
+            if x.is_nan() {
+                assert!(wide.is_nan());
+                continue;
+            }
+            assert_eq!(
+                wide.to_bits(),
+                f64::from(x.to_f32()).to_bits(),
+                "{code:#06x}"
+            );
+            assert_eq!(bf16::from_f64(wide).to_bits(), code, "{code:#06x}");
+        }
+    }
+
+    #[test]
+    fn formats_describe_themselves() {
+        let all = [
+            (NumberFormat::F16, "f16", 10, -14, 65504.0),
+            (NumberFormat::Bf16, "bf16", 7, -126, bf16::MAX.to_f64()),
+            (NumberFormat::E4m3, "e4m3", 3, -6, 448.0),
+            (NumberFormat::E5m2, "e5m2", 2, -14, 57344.0),
+        ];
+        for (format, name, p, emin, max) in all {
+            assert_eq!(format.name(), name);
+            assert_eq!(format.to_string(), name);
+            assert_eq!(
+                serde_json::to_string(&format).unwrap(),
+                format!("\"{name}\"")
+            );
+            let back: NumberFormat = serde_json::from_str(&format!("\"{name}\"")).unwrap();
+            assert_eq!(back, format);
+            assert_eq!(format.mantissa_bits(), p);
+            assert_eq!(format.min_exponent(), emin);
+            assert_eq!(format.max_finite(), max);
+        }
+    }
+
+    #[test]
+    fn fp8_outputs_widen_exactly() {
+        let mut buf = Vec::new();
+        E4m3::MAX.extend_f64(&mut buf);
+        vec![E5m2::MIN_POSITIVE_SUBNORMAL, E5m2::NEG_INFINITY].extend_f64(&mut buf);
+        [E4m3::from_f64(-0.1875); 1].extend_f64(&mut buf);
+        assert_eq!(buf, vec![448.0, 2f64.powi(-16), f64::NEG_INFINITY, -0.1875]);
+        assert_eq!(E4m3::ONE.format(), NumberFormat::E4m3);
+        assert_eq!(vec![E5m2::ONE].format(), NumberFormat::E5m2);
+        assert_eq!(Box::<[E4m3]>::from([E4m3::ZERO; 3]).len(), 3);
     }
 
     #[test]

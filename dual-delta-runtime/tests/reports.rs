@@ -647,6 +647,39 @@ fn summary_json_matches_the_runs_numbers() {
     clean(&root);
 }
 
+/// Naive summation in `f32`, returned in FP8 E4M3 (saturating, as an FP8
+/// kernel's `satfinite` cast does).
+fn naive_e4m3(x: &Vec<f32>) -> E4m3 {
+    E4m3::from_f32_saturating(naive(x))
+}
+
+#[test]
+fn fp8_candidates_are_reported_in_their_format() {
+    let root = temp_root("fp8");
+    let o = DualDelta::new(naive_e4m3, kahan, exact, input)
+        .names(names("reports::fp8_sum"))
+        .metric(Metric::MaxUlp)
+        .n(120)
+        .seed(5)
+        .run()
+        .expect("the run completes");
+    assert_eq!(o.candidate_format, NumberFormat::E4m3);
+    // The f32 sum rounded once to e4m3: half a unit in its last place,
+    // give or take the f32 sum's own (tiny) error.
+    let max = o.summaries.candidate.max;
+    assert!(max <= 0.5 + 1e-3 && max > 0.1, "{max}");
+    let before = SystemTime::now();
+    let page = report::write_under(&o, &root).unwrap();
+    let after = SystemTime::now();
+    let text = fs::read_to_string(page.parent().unwrap().join(SUMMARY_FILE)).unwrap();
+    let j: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(j["candidate_format"], "e4m3");
+    check_json(&j, &o, before, after);
+    let summary: SummaryJson = serde_json::from_str(&text).unwrap();
+    assert_eq!(summary.candidate_format, NumberFormat::E4m3);
+    clean(&root);
+}
+
 #[test]
 fn summary_json_reads_back_as_a_summary() {
     let root = temp_root("summary_type");

@@ -20,9 +20,10 @@
 //!   the exact value correctly rounded, give or take one unit in the last
 //!   place, unless the terms cancel by a factor beyond about `2⁵⁰/k`.
 //!
-//! Products of two `f16`, `bf16` or `f32` values are exact in `f64` (at most
-//! 48 significant bits, exponents well inside `f64`'s range), so for those
-//! formats [`matmul`] adds exact products and skips [`two_prod`].
+//! Products of two `f16`, `bf16`, `f32`, `e4m3` or `e5m2` values are exact
+//! in `f64` (at most 48 significant bits, exponents well inside `f64`'s
+//! range), so for those formats [`matmul`] adds exact products and skips
+//! [`two_prod`].
 //!
 //! The crate implements these few algorithms itself rather than depending on
 //! a multiple-precision library: they are short, have published error
@@ -80,7 +81,7 @@ pub fn dot(a: &[f64], b: &[f64]) -> DoubleDouble {
 /// is, correctly rounded give or take one unit in the last place unless the
 /// products cancel by a factor beyond about `2⁵⁰/k`.
 ///
-/// For `f16`, `bf16` and `f32` elements the products are exact in `f64` and
+/// For `f16`, `bf16`, `f32` and FP8 elements the products are exact in `f64` and
 /// added as they are; for `f64` elements each is split by [`two_prod`].
 ///
 /// # Panics

@@ -46,7 +46,7 @@
 //!   - `stop_early`: whether the run stops as soon as the sequential test
 //!     decides; `pass_margin`: the margin of its early pass.
 //! - `candidate_format`: the candidate's number format (`f16`, `bf16`,
-//!   `f32`, `f64`).
+//!   `f32`, `f64`, `e4m3`, `e5m2`).
 //! - `summaries`: `candidate` (Δ1), `baseline` (Δ2) and `differences`
 //!   (Δ1 − Δ2), each with `n`, `non_finite`, `mean`, `median`, `std`, `min`,
 //!   `p50`, `p90`, `p95`, `p99`, `max`.
