@@ -17,7 +17,9 @@
 //!   [`student_t`]), the edge cases ([`edges`], [`with_edges`]), the patterns
 //!   ([`sparse`], [`activations`], [`large_row`]) and [`mix_values`]. They
 //!   are plain structs with builder methods, generic over the target format
-//!   `E` (`f16`, `bf16`, `f32`, `f64`), and every value they make is already
+//!   `E` (`f16`, `bf16`, `f32`, `f64`, and the FP8 formats
+//!   [`E4m3`] and [`E5m2`]), and every value they
+//!   make is already
 //!   rounded to `E`, so the oracle sees exactly the values the
 //!   implementations see.
 //! * **Input generators** are what [`DualDelta`](crate::DualDelta) and
@@ -66,6 +68,25 @@
 //! assert_eq!(rng.input_kind(), "edge/overflow_sum");
 //! ```
 //!
+//! # FP8 inputs
+//!
+//! Every Values works for the FP8 formats as for the others
+//! (`normal::<E4m3>(1.0)`: values rounded to E4M3, saturating at ±448).
+//! FP8 GEMMs take their inputs scaled per tensor instead, so that the
+//! largest magnitude uses the top of the format's range: [`scaled`]
+//! quantizes a tensor to FP8 data and an `f32` scale ([`Scaled`]),
+//! [`scaled_matrix_pair`] draws both factors of a product that way
+//! ([`ScaledPair`]), and [`map`] makes a generator of scaled vectors:
+//!
+//! ```
+//! use dual_delta_runtime::generate::{Scaled, map, normal, scaled, vector};
+//! use dual_delta_runtime::{E4m3, TrialRng};
+//!
+//! let input = map(vector(256, normal::<f32>(1e-3)), |x| scaled::<E4m3>(&x));
+//! let x: Scaled<E4m3> = input(&mut TrialRng::for_trial(0, 0));
+//! assert!(x.data().iter().any(|v| v.to_f64().abs() == 448.0));
+//! ```
+//!
 //! # Reproducibility
 //!
 //! Every random choice, shapes included, is drawn from the trial's
@@ -85,10 +106,12 @@ mod distribution;
 mod edge;
 mod matrix;
 mod pattern;
+mod scaled;
 mod shape;
 
 use half::{bf16, f16};
 
+use crate::fp8::{E4m3, E5m2};
 use crate::output::Element;
 use crate::rng::TrialRng;
 
@@ -99,16 +122,33 @@ pub use self::distribution::{
 pub use self::edge::{EdgeKind, Edges, edges, with_edges};
 pub use self::matrix::{Matrix, MatrixPair, matrix, matrix_pair, matrix_pair_from, scalar, vector};
 pub use self::pattern::{Activations, LargeRow, Sparse, activations, large_row, sparse};
+pub use self::scaled::{Scaled, ScaledPair, scaled, scaled_matrix_pair};
 pub use self::shape::Shape;
 
 /// A floating-point format that generators can round values to.
 ///
-/// Implemented for `f16`, `bf16`, `f32` and `f64`.
+/// Implemented for `f16`, `bf16`, `f32`, `f64`, [`E4m3`] and [`E5m2`].
 pub trait Float: Element {
-    /// The nearest value of this format to `x` (ties to even). Values beyond
-    /// the largest finite value become infinities, as in IEEE 754; the
-    /// generators never ask for those (they saturate first).
+    /// The nearest value of this format to `x` (ties to even): the plain
+    /// cast. Values out of range become infinities, as in IEEE 754, or NaN
+    /// in [`E4m3`], which has no infinities (see [`crate::fp8`]); the
+    /// generators never ask for those (they saturate first, as the
+    /// `satfinite` casts of FP8 kernels do).
     fn from_f64(x: f64) -> Self;
+}
+
+impl Float for E4m3 {
+    #[inline]
+    fn from_f64(x: f64) -> Self {
+        E4m3::from_f64(x)
+    }
+}
+
+impl Float for E5m2 {
+    #[inline]
+    fn from_f64(x: f64) -> Self {
+        E5m2::from_f64(x)
+    }
 }
 
 impl Float for f16 {
@@ -186,7 +226,8 @@ where
 }
 
 /// `x` rounded to `E`, saturating: magnitudes beyond the largest finite
-/// value give the largest finite value, never an infinity.
+/// value give the largest finite value, never an infinity or (in `E4m3`) a
+/// NaN.
 #[inline]
 pub(crate) fn saturate<E: Float>(x: f64) -> E {
     let max = E::FORMAT.max_finite();

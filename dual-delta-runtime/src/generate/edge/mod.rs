@@ -1,6 +1,13 @@
 //! Edge cases: signed zeros, subnormals, the largest finite values, values
 //! near powers of two, sums and products that overflow the format, long runs
-//! of nearly cancelling terms, constant rows.
+//! of nearly cancelling terms, constant rows, the smallest normal values.
+//!
+//! Every value made is a finite value of the format: values that would
+//! overflow it are saturated to its largest finite value. Overflow happens
+//! only in what the implementations compute from them (products, running
+//! sums): there, a plain cast to the format gives `±∞` in `f16`, `bf16`,
+//! `f32` and `E5m2`, and NaN in `E4m3`, which has no infinities (see
+//! [`crate::fp8`]).
 //!
 //! The kinds and the [`Edges`] values are here; `values` makes the
 //! scattered edge-case values, `rows` the rows and factor pairs whose dot
@@ -60,8 +67,12 @@ pub enum EdgeKind {
     /// For a pair, dot products of adjacent products that overflow the
     /// format and cancel: `A[r, 2q] = x`, `A[r, 2q+1] ≈ -x` (within one
     /// unit in the last place), `B[2q, j] = B[2q+1, j] = y`, with
-    /// `2·max ≤ |x·y| ≤ 4·max`. Accumulated in a wider format the products
-    /// cancel; in the format itself the first one is already infinite.
+    /// `2·max ≤ |x·y| ≤ 4·max` (and `A[r, 2q+1] = -x` exactly where
+    /// `√(k/2) > 2^(p-4)`, `p` the mantissa bits: there, as in the FP8
+    /// formats, the perturbed products would not cancel to a small result).
+    /// Accumulated in a wider format the products
+    /// cancel; in the format itself the first one is already infinite (NaN
+    /// in `E4m3`).
     OverflowProduct,
     /// Ill-conditioned rows: the base values, made one sign, then their
     /// negations (each perturbed by at most one unit in the last place) in
@@ -77,11 +88,15 @@ pub enum EdgeKind {
     /// Every row constant (its first base value repeated). For a pair, `A`'s
     /// rows are constant and `B` is the base values.
     ConstantRows,
+    /// Scattered `±` the smallest normal value, the normal value just above
+    /// it or the largest subnormal just below it: where the spacing of the
+    /// format stops being uniform.
+    MinNormal,
 }
 
 impl EdgeKind {
     /// Every kind, in the order documented.
-    pub const ALL: [EdgeKind; 8] = [
+    pub const ALL: [EdgeKind; 9] = [
         EdgeKind::Zero,
         EdgeKind::Subnormal,
         EdgeKind::MaxFinite,
@@ -90,11 +105,12 @@ impl EdgeKind {
         EdgeKind::OverflowProduct,
         EdgeKind::Cancelling,
         EdgeKind::ConstantRows,
+        EdgeKind::MinNormal,
     ];
 
     /// The kind's name, as noted after `edge/`: `zero`, `subnormal`,
     /// `max_finite`, `power_of_two`, `overflow_sum`, `overflow_product`,
-    /// `cancelling`, `constant_rows`.
+    /// `cancelling`, `constant_rows`, `min_normal`.
     pub const fn name(self) -> &'static str {
         match self {
             EdgeKind::Zero => "zero",
@@ -105,6 +121,7 @@ impl EdgeKind {
             EdgeKind::OverflowProduct => "overflow_product",
             EdgeKind::Cancelling => "cancelling",
             EdgeKind::ConstantRows => "constant_rows",
+            EdgeKind::MinNormal => "min_normal",
         }
     }
 
@@ -118,6 +135,7 @@ impl EdgeKind {
                 | EdgeKind::MaxFinite
                 | EdgeKind::PowerOfTwo
                 | EdgeKind::OverflowProduct
+                | EdgeKind::MinNormal
         )
     }
 }

@@ -1,11 +1,12 @@
 //! Scattered edge-case values: signed zeros, subnormals, the largest
 //! finite values, values near powers of two, values whose products
-//! overflow, and the random helpers the rows use as well.
+//! overflow, the smallest normal values, and the random helpers the rows
+//! use as well.
 
 use rand::RngExt;
 
 use super::EdgeKind;
-use crate::generate::{Float, exp2i, exponent};
+use crate::generate::{Float, exp2i, exponent, saturate};
 use crate::output::NumberFormat;
 use crate::rng::TrialRng;
 
@@ -57,6 +58,11 @@ pub(super) fn scatter_kind<E: Float>(kind: EdgeKind, x: &mut [E], rate: f64, rng
             E::from_f64(sign * near_power_of_two(rng, format, v))
         }),
         EdgeKind::OverflowProduct => scatter(x, rate, rng, |rng, _| overflowing_value(rng, format)),
+        EdgeKind::MinNormal => scatter(x, rate, rng, |rng, _| {
+            let min_normal = exp2i(format.min_exponent());
+            let step = f64::from(rng.random_range(-1i32..=1));
+            random_sign(rng, min_normal + step * format.ulp(min_normal))
+        }),
         // Row kinds are handled by the callers.
         EdgeKind::OverflowSum | EdgeKind::Cancelling | EdgeKind::ConstantRows => {}
     }
@@ -100,10 +106,11 @@ pub(super) fn overflowing_value<E: Float>(rng: &mut TrialRng, format: NumberForm
     random_sign(rng, (lo + (hi - lo) * u).exp2())
 }
 
-/// `x` moved by `-1`, `0` or `+1` unit in the last place of its format.
+/// `x` moved by `-1`, `0` or `+1` unit in the last place of its format,
+/// saturating (a step beyond the largest finite value stays on it).
 pub(super) fn nudge<E: Float>(rng: &mut TrialRng, x: f64) -> E {
     let step = f64::from(rng.random_range(-1i32..=1));
-    E::from_f64(x + step * E::FORMAT.ulp(x))
+    saturate::<E>(x + step * E::FORMAT.ulp(x))
 }
 
 /// `u` uniform in `[1, 1.25)`.
