@@ -90,6 +90,13 @@
 //! * [`matmul_cpu_emulated`] and [`matmul_cpu_split_k`]: the GPU kernels'
 //!   arithmetic replayed on the CPU, step for step.
 //!
+//! The kernels shipped beyond matmul have their references in
+//! [`reference`](mod@reference), re-exported here: reductions ([`sum_f64`], [`mean_f64`],
+//! [`dot_f64`]), [`softmax_f64`] and [`log_softmax_f64`], [`layer_norm_f64`]
+//! and [`rms_norm_f64`], and scaled-dot-product [`attention_f64`], each with
+//! its `f32`-accumulating CPU baseline (`sum_cpu`, ..., [`attention_cpu`]),
+//! generic over `f16`, `bf16` and `f32` inputs ([`KernelElement`]).
+//!
 //! [wgpu]: https://wgpu.rs
 
 #![warn(missing_docs)]
@@ -116,3 +123,15 @@ pub use crate::input::{MatmulInput, random_matmul_input};
 pub use half::f16;
 
 pub mod oracle;
+pub mod reference;
+
+pub use crate::reference::{
+    AttentionInput, AttentionShape, DotInput, KernelElement, NormInput, RowsInput, attention_cpu,
+    attention_f64, dot_cpu, dot_f64, layer_norm_cpu, layer_norm_f64, log_softmax_cpu,
+    log_softmax_f64, mean_cpu, mean_f64, random_attention_input, random_dot_input,
+    random_norm_input, random_offset_norm_input, random_offset_rows, random_outlier_rows,
+    random_rows, rms_norm_cpu, rms_norm_f64, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
+};
+
+/// `bf16`, an element type of the references (re-exported from `half`).
+pub use half::bf16;

@@ -1,0 +1,346 @@
+//! Inputs of the row-wise references (reductions, softmax, normalisations)
+//! and their random generation.
+
+use dual_delta_runtime::TrialRng;
+use rand::RngExt;
+use rand_distr::StandardNormal;
+
+use super::KernelElement;
+use crate::GpuError;
+
+/// A `rows × len` tensor, row-major: the input of the reductions
+/// ([`sum_f64`](super::sum_f64), [`mean_f64`](super::mean_f64)) and of
+/// softmax, each computed over the last axis (one result, or one row of
+/// results, per row).
+///
+/// Invariants (checked by [`RowsInput::new`]): `rows ≥ 1`, `len ≥ 1` and
+/// `data.len() == rows · len`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowsInput<E> {
+    rows: usize,
+    len: usize,
+    data: Vec<E>,
+}
+
+impl<E: KernelElement> RowsInput<E> {
+    /// A tensor from its shape and its values (row-major).
+    ///
+    /// Fails when a dimension is zero or `data` does not hold `rows · len`
+    /// values.
+    pub fn new(rows: usize, len: usize, data: Vec<E>) -> Result<Self, GpuError> {
+        check_len("data", rows, len, data.len())?;
+        Ok(Self { rows, len, data })
+    }
+
+    /// The number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The length of every row (the last axis).
+    pub fn row_len(&self) -> usize {
+        self.len
+    }
+
+    /// `(rows, len)`.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.len)
+    }
+
+    /// The values, row-major.
+    pub fn data(&self) -> &[E] {
+        &self.data
+    }
+
+    /// The values, row by row.
+    pub fn row_iter(&self) -> impl ExactSizeIterator<Item = &[E]> + '_ {
+        self.data.chunks_exact(self.len)
+    }
+
+    /// `rows × len` values of `torch.randn(rows, len)` rounded to `E`:
+    /// standard normal `f32` samples rounded to nearest, row-major.
+    ///
+    /// # Panics
+    ///
+    /// Panics when a dimension is zero.
+    pub fn random(rows: usize, len: usize, rng: &mut TrialRng) -> Self {
+        assert_shape(rows, len);
+        let data = randn(rows * len, rng);
+        Self { rows, len, data }
+    }
+
+    /// Activations with a large offset: `offset + spread · z` for standard
+    /// normal `z`, computed in `f64` and rounded once to `E`. With
+    /// `|offset| ≫ spread` this is the input on which the one-pass variance
+    /// `E[x²] − E[x]²` cancels catastrophically.
+    ///
+    /// # Panics
+    ///
+    /// Panics when a dimension is zero or a value overflows `E`.
+    pub fn random_offset(
+        rows: usize,
+        len: usize,
+        offset: f64,
+        spread: f64,
+        rng: &mut TrialRng,
+    ) -> Self {
+        assert_shape(rows, len);
+        let data = (0..rows * len)
+            .map(|_| {
+                let z: f64 = rng.sample(StandardNormal);
+                finite(E::from_f64(offset + spread * z))
+            })
+            .collect();
+        Self { rows, len, data }
+    }
+
+    /// Logits with outliers: [`RowsInput::random`], then in every row
+    /// `count` positions drawn uniformly (with replacement) set to
+    /// `±magnitude` (random sign) rounded to `E`. With a large `magnitude`
+    /// (say `100` in `f32`, `20` in `f16`) a softmax that skips the max
+    /// subtraction overflows.
+    ///
+    /// # Panics
+    ///
+    /// Panics when a dimension is zero or `magnitude` overflows `E`.
+    pub fn random_with_outliers(
+        rows: usize,
+        len: usize,
+        count: usize,
+        magnitude: f64,
+        rng: &mut TrialRng,
+    ) -> Self {
+        let mut x = Self::random(rows, len, rng);
+        let big = finite(E::from_f64(magnitude.abs()));
+        let neg = E::from_f64(-magnitude.abs());
+        for row in x.data.chunks_exact_mut(len) {
+            for _ in 0..count {
+                let j = rng.random_range(0..len);
+                row[j] = if rng.random_bool(0.5) { big } else { neg };
+            }
+        }
+        x
+    }
+}
+
+/// Two `rows × len` tensors, row-major: the input of the row-wise dot
+/// products [`dot_f64`](super::dot_f64) (`Σⱼ aᵢⱼ bᵢⱼ` for each row `i`).
+///
+/// Invariants (checked by [`DotInput::new`]): `rows ≥ 1`, `len ≥ 1`,
+/// `a.len() == b.len() == rows · len`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DotInput<E> {
+    rows: usize,
+    len: usize,
+    a: Vec<E>,
+    b: Vec<E>,
+}
+
+impl<E: KernelElement> DotInput<E> {
+    /// The pair from its shape and values (row-major). Fails when a
+    /// dimension is zero or a tensor does not hold `rows · len` values.
+    pub fn new(rows: usize, len: usize, a: Vec<E>, b: Vec<E>) -> Result<Self, GpuError> {
+        check_len("a", rows, len, a.len())?;
+        check_len("b", rows, len, b.len())?;
+        Ok(Self { rows, len, a, b })
+    }
+
+    /// The number of rows (of results).
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The length of every dot product.
+    pub fn row_len(&self) -> usize {
+        self.len
+    }
+
+    /// The left operand, row-major.
+    pub fn a(&self) -> &[E] {
+        &self.a
+    }
+
+    /// The right operand, row-major.
+    pub fn b(&self) -> &[E] {
+        &self.b
+    }
+
+    /// The rows of `a` and `b`, paired.
+    pub fn row_pairs(&self) -> impl ExactSizeIterator<Item = (&[E], &[E])> + '_ {
+        self.a
+            .chunks_exact(self.len)
+            .zip(self.b.chunks_exact(self.len))
+    }
+
+    /// `torch.randn` values rounded to `E`: `a` first, then `b`.
+    ///
+    /// # Panics
+    ///
+    /// Panics when a dimension is zero.
+    pub fn random(rows: usize, len: usize, rng: &mut TrialRng) -> Self {
+        assert_shape(rows, len);
+        let a = randn(rows * len, rng);
+        let b = randn(rows * len, rng);
+        Self { rows, len, a, b }
+    }
+}
+
+/// The input of the normalisations over the last axis
+/// ([`layer_norm_f64`](super::layer_norm_f64),
+/// [`rms_norm_f64`](super::rms_norm_f64)): the activations `x`
+/// (`rows × len`), an optional elementwise `weight` (γ) and `bias` (β) of
+/// length `len`, and `eps`.
+///
+/// Invariants (checked by [`NormInput::new`]): `weight` and `bias`, where
+/// present, hold `len` values; `eps` is finite and `≥ 0`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NormInput<E> {
+    x: RowsInput<E>,
+    weight: Option<Vec<E>>,
+    bias: Option<Vec<E>>,
+    eps: f64,
+}
+
+impl<E: KernelElement> NormInput<E> {
+    /// The input from its parts. Fails when `weight` or `bias` does not
+    /// hold `x.row_len()` values or `eps` is negative or not finite.
+    pub fn new(
+        x: RowsInput<E>,
+        weight: Option<Vec<E>>,
+        bias: Option<Vec<E>>,
+        eps: f64,
+    ) -> Result<Self, GpuError> {
+        for (name, v) in [("weight", &weight), ("bias", &bias)] {
+            if let Some(v) = v
+                && v.len() != x.len
+            {
+                return Err(GpuError::InvalidInput(format!(
+                    "{name} must hold len = {} values, it holds {}",
+                    x.len,
+                    v.len()
+                )));
+            }
+        }
+        if !(eps.is_finite() && eps >= 0.0) {
+            return Err(GpuError::InvalidInput(format!(
+                "eps must be finite and at least 0, got {eps}"
+            )));
+        }
+        Ok(Self {
+            x,
+            weight,
+            bias,
+            eps,
+        })
+    }
+
+    /// The activations.
+    pub fn x(&self) -> &RowsInput<E> {
+        &self.x
+    }
+
+    /// The weight γ (length `len`), if any.
+    pub fn weight(&self) -> Option<&[E]> {
+        self.weight.as_deref()
+    }
+
+    /// The bias β (length `len`), if any.
+    pub fn bias(&self) -> Option<&[E]> {
+        self.bias.as_deref()
+    }
+
+    /// The `eps` added to the variance (or mean square).
+    pub fn eps(&self) -> f64 {
+        self.eps
+    }
+
+    /// Activations `x` from [`RowsInput::random`]; with `affine`, a weight
+    /// `1 + 0.1·z` and a bias `0.1·z` (standard normal `z`, drawn after
+    /// `x`, rounded to `E`), else none.
+    ///
+    /// # Panics
+    ///
+    /// Panics when a dimension is zero or `eps` is negative or not finite.
+    pub fn random(rows: usize, len: usize, affine: bool, eps: f64, rng: &mut TrialRng) -> Self {
+        let x = RowsInput::random(rows, len, rng);
+        Self::with_random_affine(x, affine, eps, rng)
+    }
+
+    /// Activations with a large offset ([`RowsInput::random_offset`]), and
+    /// the weight and bias of [`NormInput::random`].
+    ///
+    /// # Panics
+    ///
+    /// As [`RowsInput::random_offset`] and [`NormInput::random`].
+    pub fn random_offset(
+        rows: usize,
+        len: usize,
+        offset: f64,
+        spread: f64,
+        affine: bool,
+        eps: f64,
+        rng: &mut TrialRng,
+    ) -> Self {
+        let x = RowsInput::random_offset(rows, len, offset, spread, rng);
+        Self::with_random_affine(x, affine, eps, rng)
+    }
+
+    fn with_random_affine(x: RowsInput<E>, affine: bool, eps: f64, rng: &mut TrialRng) -> Self {
+        let len = x.len;
+        let (weight, bias) = if affine {
+            let mut draw = |shift: f64| -> Vec<E> {
+                (0..len)
+                    .map(|_| E::from_f64(shift + 0.1 * rng.sample::<f64, _>(StandardNormal)))
+                    .collect()
+            };
+            let w = draw(1.0);
+            (Some(w), Some(draw(0.0)))
+        } else {
+            (None, None)
+        };
+        Self::new(x, weight, bias, eps).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+/// `n` standard normal `f32` samples rounded to `E`, in order.
+pub(super) fn randn<E: KernelElement>(n: usize, rng: &mut TrialRng) -> Vec<E> {
+    (0..n)
+        .map(|_| E::from_f32(rng.sample(StandardNormal)))
+        .collect()
+}
+
+/// Checks that `name` holds `rows · len` values, both at least 1.
+pub(super) fn check_len(name: &str, rows: usize, len: usize, got: usize) -> Result<(), GpuError> {
+    if rows == 0 || len == 0 {
+        return Err(GpuError::InvalidInput(format!(
+            "every dimension must be at least 1, got rows={rows}, len={len}"
+        )));
+    }
+    match rows.checked_mul(len) {
+        Some(want) if want == got => Ok(()),
+        Some(want) => Err(GpuError::InvalidInput(format!(
+            "{name} must hold rows·len = {rows}·{len} = {want} values, it holds {got}"
+        ))),
+        None => Err(GpuError::InvalidInput(format!(
+            "shape rows={rows}, len={len} overflows"
+        ))),
+    }
+}
+
+#[track_caller]
+pub(super) fn assert_shape(rows: usize, len: usize) {
+    assert!(
+        rows > 0 && len > 0,
+        "every dimension must be at least 1, got rows={rows}, len={len}"
+    );
+}
+
+#[track_caller]
+pub(super) fn finite<E: KernelElement>(v: E) -> E {
+    assert!(
+        v.to_f64().is_finite(),
+        "a generated value overflows {}",
+        E::FORMAT
+    );
+    v
+}
