@@ -9,10 +9,14 @@
 //!   values, LayerNorm of a constant plus a ramp, attention with one key,
 //!   ...), and the input constructors;
 //! * `bitwise`: the baselines equal, bit for bit, an `f32` computation
-//!   written here from their documented order of operations.
+//!   written here from their documented order of operations;
+//! * `bugs`: the references catch the real bugs (a sum accumulated in
+//!   `f16`, softmax without max subtraction, one-pass LayerNorm variance).
 
 #[path = "references/bitwise.rs"]
 mod bitwise;
+#[path = "references/bugs.rs"]
+mod bugs;
 #[path = "references/closed_forms.rs"]
 mod closed_forms;
 #[path = "references/fixtures.rs"]
