@@ -5,8 +5,9 @@ use super::{KernelElement, RowsInput, sum_dd};
 /// The softmax oracle over the last axis, in `f64` with max subtraction:
 /// for each row `x`, `m = maxⱼ xⱼ`, `eⱼ = exp(xⱼ − m)`, `Z = Σⱼ eⱼ`
 /// (double-double, rounded once) and `yⱼ = eⱼ / Z`. The subtraction is
-/// exact (the inputs are 11-, 8- or 24-bit values), so every output has a
-/// relative error of a few units of `2⁻⁵³`.
+/// exact for `f16` and `bf16` inputs (and for `f32` ones whose exponent is
+/// within 29 of the maximum's), so every output has a relative error of a few units of
+/// `2⁻⁵³`.
 ///
 /// Returns `rows × len` values, row-major.
 pub fn softmax_f64<E: KernelElement>(x: &RowsInput<E>) -> Vec<f64> {
