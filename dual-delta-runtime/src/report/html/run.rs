@@ -192,10 +192,9 @@ fn cells(s: &Sample) -> [String; 9] {
 
 /// The rows of the table of settings and environment.
 fn settings(o: &Outcome) -> Vec<(String, String)> {
-    let s = &o.settings;
     let n = &o.names;
     let mut rows: Vec<(String, String)> = [
-        ("test", n.test.clone()),
+        ("test name", n.test.clone()),
         (
             "candidate",
             format!("{} ({})", n.candidate, o.candidate_format),
@@ -203,37 +202,32 @@ fn settings(o: &Outcome) -> Vec<(String, String)> {
         ("baseline", n.baseline.clone()),
         ("oracle", n.oracle.clone()),
         ("input", n.input.clone()),
-        ("metric", s.metric.name().to_owned()),
-        ("n (the most trials)", s.n.to_string()),
         ("trials run", o.trials_run().to_string()),
-        ("stop early", s.stop_early.to_string()),
-        ("pass margin", s.pass_margin.to_string()),
-        ("α", s.alpha.to_string()),
-        ("base seed", format!("{} ({:#018x})", s.seed, s.seed)),
-        ("seed source", format!("{:?}", s.seed_source).to_lowercase()),
-        ("expect", s.expect.to_string()),
-        (
-            "stability",
-            s.stability.map_or("none".to_owned(), |e| e.to_string()),
-        ),
-        ("requested test", s.test.name().to_owned()),
-        ("margin δ", s.margin.to_string()),
-        (
-            "threads",
-            s.threads.map_or("all cores".to_owned(), |t| t.to_string()),
-        ),
-        (
-            "time",
-            format!(
-                "trials {:.3} s, total {:.3} s",
-                o.trial_time.as_secs_f64(),
-                o.elapsed.as_secs_f64()
-            ),
-        ),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
+    // Every setting, named as in summary.json's `settings`: one list of
+    // them, the summary's.
+    let settings = crate::report::summary::Summary::of(o, SystemTime::UNIX_EPOCH).settings;
+    if let Ok(serde_json::Value::Object(map)) = serde_json::to_value(&settings) {
+        rows.extend(map.into_iter().map(|(k, v)| {
+            let v = match v {
+                serde_json::Value::String(s) => s,
+                serde_json::Value::Null => "none".to_owned(),
+                other => other.to_string(),
+            };
+            (k, v)
+        }));
+    }
+    rows.push((
+        "time".to_owned(),
+        format!(
+            "trials {:.3} s, total {:.3} s",
+            o.trial_time.as_secs_f64(),
+            o.elapsed.as_secs_f64()
+        ),
+    ));
     rows.extend(o.environment.iter().map(|(k, v)| (k.clone(), v.clone())));
     rows
 }
