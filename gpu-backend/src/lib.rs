@@ -81,6 +81,23 @@
 //! kernel sums the partials. [`Gpu::matmul_batch`] runs many matmuls of one
 //! shape in one submission.
 //!
+//! Kernel families, each with a CPU emulation that gives the GPU's result
+//! bit for bit on lavapipe:
+//!
+//! * Matmul, [`Gpu::matmul`]: [`Accumulation`] (`f32`, split-K, `f16`);
+//!   emulation [`matmul_cpu_emulated`].
+//! * Row sums, [`Gpu::reduce_sum`]: [`ReduceStrategy`] (serial `f16`,
+//!   strided `f16`, strided `f32`, pairwise `f32`); emulation
+//!   [`reduce_sum_emulated`].
+//! * Softmax over the last axis, [`Gpu::softmax`]: [`SoftmaxVariant`]
+//!   (careful, no max subtraction, `f16` denominator, online); emulation
+//!   [`softmax_emulated`], with `exp` computed as [`kernel_exp`].
+//!
+//! The row kernels run one workgroup of [`ROW_THREADS`] invocations per
+//! row, each invocation over a strided slice, combined by a fixed tree
+//! (documented on [`ReduceStrategy`]); `*_batch` versions take many inputs
+//! of one row length in one submission.
+//!
 //! # CPU references
 //!
 //! * [`matmul_cpu_f16`]: PyTorch's CPU half matmul (`f32` accumulation,
@@ -106,6 +123,7 @@ mod cpu;
 mod error;
 mod gpu;
 mod input;
+mod rows;
 mod shader;
 
 pub use crate::accumulation::{Accumulation, GemmConfig};
@@ -118,6 +136,9 @@ pub use crate::gpu::{
     require_gpu, shared_or_skip,
 };
 pub use crate::input::{MatmulInput, random_matmul_input};
+pub use crate::rows::{
+    ROW_THREADS, ReduceStrategy, SoftmaxVariant, kernel_exp, reduce_sum_emulated, softmax_emulated,
+};
 
 /// `f16`, the element type of inputs and outputs (re-exported from `half`).
 pub use half::f16;

@@ -14,17 +14,19 @@ use crate::shader::{self, Kernel};
 /// process-wide one; [`Gpu::new`] makes others (to force the fallback path,
 /// or pick another adapter).
 pub struct Gpu {
-    pub(super) device: wgpu::Device,
-    pub(super) queue: wgpu::Queue,
-    pub(super) layout: wgpu::BindGroupLayout,
-    pub(super) tile_f32: wgpu::ComputePipeline,
-    pub(super) tile_f16: wgpu::ComputePipeline,
-    pub(super) reduce: wgpu::ComputePipeline,
-    pub(super) summary: AdapterSummary,
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    pub(crate) layout: wgpu::BindGroupLayout,
+    pub(crate) tile_f32: wgpu::ComputePipeline,
+    pub(crate) tile_f16: wgpu::ComputePipeline,
+    pub(crate) reduce: wgpu::ComputePipeline,
+    /// The row kernels (reductions, softmax).
+    pub(crate) rows: crate::rows::RowPipelines,
+    pub(crate) summary: AdapterSummary,
     /// Bytes one storage binding (and buffer) may hold.
-    pub(super) max_binding: u64,
+    pub(crate) max_binding: u64,
     /// Workgroups per dispatch dimension.
-    pub(super) max_dispatch: u32,
+    pub(crate) max_dispatch: u32,
 }
 
 impl fmt::Debug for Gpu {
@@ -117,6 +119,7 @@ impl Gpu {
         let tile_f32 = pipeline(Kernel::TileF32);
         let tile_f16 = pipeline(Kernel::TileF16);
         let reduce = pipeline(Kernel::ReduceSplits);
+        let rows = crate::rows::RowPipelines::new(&device, native);
 
         let summary = AdapterSummary {
             name: info.name.clone(),
@@ -134,6 +137,7 @@ impl Gpu {
             tile_f32,
             tile_f16,
             reduce,
+            rows,
             summary,
             max_binding: limits
                 .max_storage_buffer_binding_size

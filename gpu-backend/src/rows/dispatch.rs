@@ -1,0 +1,260 @@
+//! The row kernels' pipelines, and the [`Gpu`] entry points that upload a
+//! batch of row tensors, dispatch one workgroup per row and read back.
+
+use std::borrow::Borrow;
+use std::collections::HashMap;
+use std::sync::mpsc;
+
+use half::f16;
+use wgpu::util::DeviceExt as _;
+
+use super::shader::{self, RowKernel, RowParams};
+use super::{ReduceStrategy, SoftmaxVariant};
+use crate::{Gpu, GpuError, RowsInput};
+
+/// The bind group layout and one compiled pipeline per row kernel.
+pub(crate) struct RowPipelines {
+    layout: wgpu::BindGroupLayout,
+    pipelines: HashMap<RowKernel, wgpu::ComputePipeline>,
+}
+
+impl RowPipelines {
+    /// Compiles every row kernel for the native path or the fallback.
+    pub(crate) fn new(device: &wgpu::Device, native: bool) -> Self {
+        let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("rows"),
+            entries: &[
+                entry(0, wgpu::BufferBindingType::Uniform),
+                entry(1, storage(true)),
+                entry(2, storage(false)),
+                entry(3, storage(false)),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("rows"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let kernels = ReduceStrategy::ALL
+            .map(RowKernel::Sum)
+            .into_iter()
+            .chain(SoftmaxVariant::ALL.map(RowKernel::Softmax));
+        let pipelines = kernels
+            .map(|kernel| {
+                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("rows"),
+                    source: wgpu::ShaderSource::Wgsl(shader::source(kernel, native).into()),
+                });
+                let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some("rows"),
+                    layout: Some(&pipeline_layout),
+                    module: &module,
+                    entry_point: Some("main"),
+                    compilation_options: Default::default(),
+                    cache: None,
+                });
+                (kernel, pipeline)
+            })
+            .collect();
+        RowPipelines { layout, pipelines }
+    }
+}
+
+impl Gpu {
+    /// The sum of every row of `x` with the given strategy, one `f16` per
+    /// row; bit for bit [`reduce_sum_emulated`](crate::reduce_sum_emulated).
+    pub fn reduce_sum(
+        &self,
+        x: &RowsInput<f16>,
+        strategy: ReduceStrategy,
+    ) -> Result<Vec<f16>, GpuError> {
+        let mut out = self.reduce_sum_batch(core::slice::from_ref(x), strategy)?;
+        Ok(out.pop().expect("one input gives one output"))
+    }
+
+    /// [`Gpu::reduce_sum`] of many inputs with one row length, in one
+    /// submission (their rows dispatched together). Results are in the order
+    /// of `inputs`.
+    pub fn reduce_sum_batch<I: Borrow<RowsInput<f16>>>(
+        &self,
+        inputs: &[I],
+        strategy: ReduceStrategy,
+    ) -> Result<Vec<Vec<f16>>, GpuError> {
+        self.run_rows(inputs, RowKernel::Sum(strategy))
+    }
+
+    /// The softmax of every row of `x` with the given variant, `rows × len`
+    /// row-major; bit for bit [`softmax_emulated`](crate::softmax_emulated).
+    pub fn softmax(
+        &self,
+        x: &RowsInput<f16>,
+        variant: SoftmaxVariant,
+    ) -> Result<Vec<f16>, GpuError> {
+        let mut out = self.softmax_batch(core::slice::from_ref(x), variant)?;
+        Ok(out.pop().expect("one input gives one output"))
+    }
+
+    /// [`Gpu::softmax`] of many inputs with one row length, in one
+    /// submission. Results are in the order of `inputs`.
+    pub fn softmax_batch<I: Borrow<RowsInput<f16>>>(
+        &self,
+        inputs: &[I],
+        variant: SoftmaxVariant,
+    ) -> Result<Vec<Vec<f16>>, GpuError> {
+        self.run_rows(inputs, RowKernel::Softmax(variant))
+    }
+
+    fn run_rows<I: Borrow<RowsInput<f16>>>(
+        &self,
+        inputs: &[I],
+        kernel: RowKernel,
+    ) -> Result<Vec<Vec<f16>>, GpuError> {
+        let Some(first) = inputs.first() else {
+            return Ok(Vec::new());
+        };
+        let len = first.borrow().row_len();
+        if let Some(other) = inputs
+            .iter()
+            .map(|x| x.borrow().row_len())
+            .find(|&l| l != len)
+        {
+            return Err(GpuError::InvalidInput(format!(
+                "a batch must have one row length: {len} and {other}"
+            )));
+        }
+        let rows: usize = inputs.iter().map(|x| x.borrow().rows()).sum();
+        let per_row = match kernel {
+            RowKernel::Sum(_) => 1,
+            RowKernel::Softmax(_) => len,
+        };
+        let native = self.adapter_info().shader_f16;
+        let out_elem: u64 = if native { 2 } else { 4 };
+        let elements = rows as u64 * len as u64;
+        let scratch = matches!(kernel, RowKernel::Sum(ReduceStrategy::Pairwise));
+        let largest = (elements * 4).max(rows as u64 * per_row as u64 * out_elem);
+        let limit = self.max_binding.min(u64::from(u32::MAX));
+        if largest > limit {
+            return Err(GpuError::TooLarge {
+                needed: largest,
+                limit,
+            });
+        }
+        let device = &self.device;
+        let params = RowParams {
+            rows: rows as u32,
+            len: len as u32,
+            pad: [0; 2],
+        };
+        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("row params"),
+            contents: bytemuck::bytes_of(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let data: Vec<f16> = inputs
+            .iter()
+            .flat_map(|x| x.borrow().data().iter().copied())
+            .collect();
+        let mut bytes: Vec<u8> = bytemuck::cast_slice(&data).to_vec();
+        bytes.resize(padded(bytes.len() as u64) as usize, 0);
+        let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("rows"),
+            contents: &bytes,
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let out_bytes = padded(rows as u64 * per_row as u64 * out_elem);
+        let buffer = |label, size, usage| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        use wgpu::BufferUsages as U;
+        let out = buffer("row results", out_bytes, U::STORAGE | U::COPY_SRC);
+        let scratch_bytes = if scratch { padded(elements * 4) } else { 4 };
+        let scratch = buffer("row scratch", scratch_bytes, U::STORAGE);
+        let staging = buffer("row readback", out_bytes, U::MAP_READ | U::COPY_DST);
+        let pipes = &self.rows;
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("rows"),
+            layout: &pipes.layout,
+            entries: &[&params, &input, &out, &scratch]
+                .iter()
+                .enumerate()
+                .map(|(i, b)| wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource: b.as_entire_binding(),
+                })
+                .collect::<Vec<_>>(),
+        });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("rows"),
+        });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("rows"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&pipes.pipelines[&kernel]);
+            pass.set_bind_group(0, &bind, &[]);
+            let max = u64::from(self.max_dispatch);
+            let x = (rows as u64).min(max);
+            let y = (rows as u64).div_ceil(x);
+            if y > max {
+                return Err(GpuError::InvalidInput(format!("{rows} rows are too many")));
+            }
+            pass.dispatch_workgroups(x as u32, y as u32, 1);
+        }
+        encoder.copy_buffer_to_buffer(&out, 0, &staging, 0, out_bytes);
+        let index = self.queue.submit([encoder.finish()]);
+        let (tx, rx) = mpsc::channel();
+        staging
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |r| drop(tx.send(r)));
+        device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(index),
+                timeout: None,
+            })
+            .map_err(|e| GpuError::Device(format!("waiting for the row kernel: {e}")))?;
+        rx.recv()
+            .map_err(|_| GpuError::Device("the result buffer was never mapped".into()))?
+            .map_err(|e| GpuError::Device(format!("mapping the result buffer: {e}")))?;
+        let view = staging
+            .get_mapped_range(..)
+            .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
+        let values: Vec<f16> = view
+            .chunks_exact(out_elem as usize)
+            .take(rows * per_row)
+            .map(|b| f16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        drop(view);
+        staging.unmap();
+        let mut rest = &values[..];
+        Ok(inputs
+            .iter()
+            .map(|x| {
+                let (head, tail) = rest.split_at(x.borrow().rows() * per_row);
+                rest = tail;
+                head.to_vec()
+            })
+            .collect())
+    }
+}
+
+/// `bytes` rounded up to a multiple of 4, at least 4.
+fn padded(bytes: u64) -> u64 {
+    bytes.div_ceil(4).max(1) * 4
+}

@@ -1,0 +1,249 @@
+//! WGSL sources of the row kernels (reductions and softmax).
+//!
+//! Every row kernel shares one bind group layout:
+//!
+//! | binding | contents                                                   |
+//! |---------|------------------------------------------------------------|
+//! | 0       | `RowParams` (uniform): rows in the dispatch, row length    |
+//! | 1       | the input rows, `f16` (read)                               |
+//! | 2       | the output: one value per row, or one row per row (write)  |
+//! | 3       | `f32` scratch, one value per input element (pairwise sum)  |
+//!
+//! Storage formats are those of the matmul kernels: `array<f16>` on the
+//! native path; on the fallback path inputs are `f16` pairs packed in
+//! `array<u32>` and outputs one `u32` per element (low half). Arithmetic is
+//! `f32`; "`f16` arithmetic" is an `f32` operation rounded to `f16` at once
+//! (`r16`), which equals the `f16` operation for `+` (the `f32` sum of two
+//! `f16` values rounded to `f16` is the correctly rounded `f16` sum).
+//!
+//! Workgroup `row` (flattened over a 2-D dispatch) handles one row with
+//! [`ROW_THREADS`] invocations; invocation `t` visits the elements
+//! `t, t + ROW_THREADS, …` of the row, and the per-invocation results are
+//! combined by a tree in workgroup memory: at step `s = ROW_THREADS/2, …,
+//! 2, 1`, invocation `t < s` combines slot `t` with slot `t + s`.
+
+use core::fmt::Write as _;
+
+use super::emulate::{EXP_C, EXP_HI, EXP_LO, LN2_HI, LN2_LO, LOG2E};
+use super::{ROW_THREADS, ReduceStrategy, SoftmaxVariant};
+
+/// The layout of the uniform `RowParams` (four `u32`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct RowParams {
+    /// Rows in this dispatch (all inputs of a batch together).
+    pub(crate) rows: u32,
+    /// Length of every row.
+    pub(crate) len: u32,
+    pub(crate) pad: [u32; 2],
+}
+
+/// A row kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RowKernel {
+    /// A row sum.
+    Sum(ReduceStrategy),
+    /// A softmax over each row.
+    Softmax(SoftmaxVariant),
+}
+
+/// An `f32` constant, written by its bits (no decimal rounding on the way).
+fn c(x: f32) -> String {
+    format!("bitcast<f32>({:#010x}u)", x.to_bits())
+}
+
+/// The WGSL source of `kernel` for the native-`f16` path or the fallback.
+pub(crate) fn source(kernel: RowKernel, native: bool) -> String {
+    let mut s = String::new();
+    let elem = if native { "f16" } else { "u32" };
+    if native {
+        s.push_str("enable f16;\n\n");
+    }
+    let _ = writeln!(
+        s,
+        "struct RowParams {{ rows: u32, len: u32, pad0: u32, pad1: u32 }}
+@group(0) @binding(0) var<uniform> p: RowParams;
+@group(0) @binding(1) var<storage, read> x: array<{elem}>;
+@group(0) @binding(2) var<storage, read_write> out: array<{elem}>;
+@group(0) @binding(3) var<storage, read_write> scratch: array<f32>;
+var<workgroup> wa: array<f32, {ROW_THREADS}>;
+var<workgroup> wb: array<f32, {ROW_THREADS}>;
+"
+    );
+    if native {
+        s.push_str(
+            "fn ld(i: u32) -> f32 { return f32(x[i]); }\n\
+             fn st(i: u32, v: f32) { out[i] = f16(v); }\n\
+             fn r16(v: f32) -> f32 { return f32(f16(v)); }\n",
+        );
+    } else {
+        s.push_str(
+            "fn ld(i: u32) -> f32 { return unpack2x16float(x[i >> 1u] >> ((i & 1u) << 4u)).x; }\n\
+             fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n\
+             fn r16(v: f32) -> f32 { return unpack2x16float(pack2x16float(vec2<f32>(v, 0.0))).x; }\n",
+        );
+    }
+    exp_fn(&mut s);
+    let _ = writeln!(
+        s,
+        "@compute @workgroup_size({ROW_THREADS})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) t: u32) {{
+    let row = wid.x + wid.y * nwg.x;
+    if (row >= p.rows) {{ return; }}
+    let base = row * p.len;"
+    );
+    match kernel {
+        RowKernel::Sum(ReduceStrategy::Pairwise) => pairwise(&mut s),
+        RowKernel::Sum(strategy) => strided_sum(&mut s, strategy),
+        RowKernel::Softmax(variant) => softmax(&mut s, variant),
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// `ex(x)`: the kernels' `exp`, the same `f32` operations as
+/// [`kernel_exp`](super::kernel_exp).
+fn exp_fn(s: &mut String) {
+    let _ = writeln!(
+        s,
+        "fn ex(v: f32) -> f32 {{
+    if (v != v) {{ return v; }}
+    if (v < {lo}) {{ return 0.0; }}
+    if (v > {hi}) {{ return bitcast<f32>(0x7f800000u); }}
+    let k = floor(v * {log2e} + 0.5);
+    let ki = i32(k);
+    let r = (v - k * {hi2}) - f32(ki) * {lo2};
+    var q = {c0};",
+        lo = c(EXP_LO),
+        hi = c(EXP_HI),
+        log2e = c(LOG2E),
+        hi2 = c(LN2_HI),
+        lo2 = c(LN2_LO),
+        c0 = c(EXP_C[0]),
+    );
+    for &coef in &EXP_C[1..] {
+        let _ = writeln!(s, "    q = q * r + {};", c(coef));
+    }
+    s.push_str("    return q * bitcast<f32>(u32(ki + 127) << 23u);\n}\n\n");
+}
+
+/// The tree over the workgroup slots `wa`, combining with `op(a, b)`.
+fn tree(s: &mut String, op: &str) {
+    let _ = writeln!(
+        s,
+        "    workgroupBarrier();
+    for (var h = {}u; h > 0u; h = h >> 1u) {{
+        if (t < h) {{ let a = wa[t]; let b = wa[t + h]; wa[t] = {op}; }}
+        workgroupBarrier();
+    }}",
+        ROW_THREADS / 2
+    );
+}
+
+fn strided_sum(s: &mut String, strategy: ReduceStrategy) {
+    let (threads, round) = match strategy {
+        ReduceStrategy::F16Serial => (1, "r16"),
+        ReduceStrategy::F16 => (ROW_THREADS, "r16"),
+        _ => (ROW_THREADS, ""),
+    };
+    let _ = writeln!(
+        s,
+        "    var acc = 0.0;
+    if (t < {threads}u) {{
+        for (var j = t; j < p.len; j += {threads}u) {{ acc = {round}(acc + ld(base + j)); }}
+    }}"
+    );
+    if threads == 1 {
+        s.push_str("    if (t == 0u) { st(row, acc); }\n");
+    } else {
+        s.push_str("    wa[t] = acc;\n");
+        tree(s, &format!("{round}(a + b)"));
+        s.push_str("    if (t == 0u) { st(row, wa[0]); }\n");
+    }
+}
+
+fn pairwise(s: &mut String) {
+    let _ = writeln!(
+        s,
+        "    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ scratch[base + j] = ld(base + j); }}
+    storageBarrier();
+    var n = p.len;
+    loop {{
+        if (n <= 1u) {{ break; }}
+        let h = (n + 1u) / 2u;
+        for (var i = t; i < n - h; i += {ROW_THREADS}u) {{
+            scratch[base + i] = scratch[base + i] + scratch[base + i + h];
+        }}
+        storageBarrier();
+        n = h;
+    }}
+    if (t == 0u) {{ st(row, scratch[base]); }}"
+    );
+}
+
+fn softmax(s: &mut String, variant: SoftmaxVariant) {
+    let neg_inf = "bitcast<f32>(0xff800000u)";
+    if variant == SoftmaxVariant::Online {
+        let _ = writeln!(
+            s,
+            "    var m = {neg_inf};
+    var d = 0.0;
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
+        let v = ld(base + j);
+        let mn = max(m, v);
+        d = d * ex(m - mn) + ex(v - mn);
+        m = mn;
+    }}
+    wa[t] = m;
+    wb[t] = d;
+    workgroupBarrier();
+    for (var h = {half}u; h > 0u; h = h >> 1u) {{
+        if (t < h) {{
+            let m1 = wa[t]; let m2 = wa[t + h];
+            let mn = max(m1, m2);
+            var dn = 0.0;
+            if (mn != {neg_inf}) {{ dn = wb[t] * ex(m1 - mn) + wb[t + h] * ex(m2 - mn); }}
+            wa[t] = mn;
+            wb[t] = dn;
+        }}
+        workgroupBarrier();
+    }}
+    let mx = wa[0];
+    let den = wb[0];
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, ex(ld(base + j) - mx) / den); }}",
+            half = ROW_THREADS / 2
+        );
+        return;
+    }
+    if variant == SoftmaxVariant::NoMaxSubtraction {
+        s.push_str("    let mx = 0.0;\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "    var m = {neg_inf};
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ m = max(m, ld(base + j)); }}
+    wa[t] = m;"
+        );
+        tree(s, "max(a, b)");
+        s.push_str("    let mx = wa[0];\n    workgroupBarrier();\n");
+    }
+    // The exponential of element j, and how the denominator accumulates.
+    let (e, round) = match variant {
+        SoftmaxVariant::Careful => ("ex(ld(base + j) - mx)", ""),
+        SoftmaxVariant::NoMaxSubtraction => ("r16(ex(ld(base + j)))", ""),
+        _ => ("r16(ex(ld(base + j) - mx))", "r16"),
+    };
+    let _ = writeln!(
+        s,
+        "    var d = 0.0;
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ d = {round}(d + {e}); }}
+    wa[t] = d;"
+    );
+    tree(s, &format!("{round}(a + b)"));
+    let _ = writeln!(
+        s,
+        "    let den = wa[0];
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, {e} / den); }}"
+    );
+}
