@@ -1,0 +1,207 @@
+//! The row kernels (sums, softmax) on the GPU against their CPU emulations,
+//! bit for bit, on both `f16` paths; and the known bugs, visible.
+
+mod common;
+
+use common::{gpus, max_hybrid, path};
+use dual_delta_runtime::{NumberFormat, TrialRng};
+use gpu_backend::{
+    GpuError, ReduceStrategy, RowsInput, SoftmaxVariant, f16, random_offset_rows,
+    random_outlier_rows, random_rows, reduce_sum_emulated, softmax_emulated, softmax_f64, sum_f64,
+};
+use rand::RngExt as _;
+
+/// Asserts `got == want` bit for bit (NaN equal to the same NaN bits),
+/// naming the first difference.
+fn assert_identical(got: &[f16], want: &[f16], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    if let Some(i) = (0..got.len()).find(|&i| got[i].to_bits() != want[i].to_bits()) {
+        let diff = (0..got.len())
+            .filter(|&i| got[i].to_bits() != want[i].to_bits())
+            .count();
+        panic!(
+            "{what}: {diff} of {} elements differ; first at {i}: {} vs {}",
+            got.len(),
+            got[i],
+            want[i]
+        );
+    }
+}
+
+fn rng(trial: usize) -> TrialRng {
+    TrialRng::for_trial(0x0005_0f7a, trial)
+}
+
+/// The inputs every kernel is checked on: short, odd and long randn rows,
+/// rows shorter than a workgroup, rows with large outliers, all-ones rows.
+fn inputs() -> Vec<(String, RowsInput<f16>)> {
+    let mut v = Vec::new();
+    for (t, (rows, len)) in [(1, 1), (3, 7), (5, 63), (4, 65), (8, 1000), (4, 4096)]
+        .into_iter()
+        .enumerate()
+    {
+        for k in 0..3 {
+            let x = random_rows(rows, len)(&mut rng(10 * t + k));
+            v.push((format!("randn {rows}×{len} #{k}"), x));
+        }
+    }
+    for (t, (rows, len, mag)) in [(4, 100, 20.0), (4, 4096, 11.0), (3, 2048, 100.0)]
+        .into_iter()
+        .enumerate()
+    {
+        let x = random_outlier_rows(rows, len, 3, mag)(&mut rng(100 + t));
+        v.push((format!("outliers ±{mag} {rows}×{len}"), x));
+    }
+    // Random shapes, from one row of one element to rows longer than 4096.
+    let mut shapes = rng(150);
+    for k in 0..16 {
+        let rows = shapes.random_range(1..6);
+        let len = shapes.random_range(1..5000);
+        let x = random_rows(rows, len)(&mut rng(160 + k));
+        v.push((format!("randn {rows}×{len} (random shape)"), x));
+    }
+    for (t, (offset, spread)) in [(30.0, 3.0), (-100.0, 10.0), (1000.0, 1.0)]
+        .into_iter()
+        .enumerate()
+    {
+        let x = random_offset_rows(3, 1500, offset, spread)(&mut rng(180 + t));
+        v.push((format!("{offset} ± {spread} 3×1500"), x));
+    }
+    let ones = RowsInput::new(2, 4096, vec![f16::ONE; 2 * 4096]).unwrap();
+    v.push(("ones 2×4096".into(), ones));
+    v
+}
+
+#[test]
+fn sums_match_their_emulation_bit_for_bit() {
+    let inputs = inputs();
+    for gpu in gpus() {
+        for strategy in ReduceStrategy::ALL {
+            for (name, x) in &inputs {
+                let got = gpu.reduce_sum(x, strategy).unwrap();
+                let what = format!("{strategy} sum of {name} on the {} path", path(gpu));
+                assert_eq!(got.len(), x.rows(), "{what}");
+                assert_identical(&got, &reduce_sum_emulated(x, strategy), &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn softmax_matches_its_emulation_bit_for_bit() {
+    let inputs = inputs();
+    for gpu in gpus() {
+        for variant in SoftmaxVariant::ALL {
+            for (name, x) in &inputs {
+                let got = gpu.softmax(x, variant).unwrap();
+                let what = format!("softmax ({variant}) of {name} on the {} path", path(gpu));
+                assert_identical(&got, &softmax_emulated(x, variant), &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn f16_serial_sum_of_4096_ones_is_2048() {
+    let x = RowsInput::new(1, 4096, vec![f16::ONE; 4096]).unwrap();
+    for gpu in gpus() {
+        let sum = |s| gpu.reduce_sum(&x, s).unwrap()[0].to_f32();
+        assert_eq!(sum(ReduceStrategy::F16Serial), 2048.0, "{}", path(gpu));
+        for s in [
+            ReduceStrategy::F16,
+            ReduceStrategy::F32,
+            ReduceStrategy::Pairwise,
+        ] {
+            assert_eq!(sum(s), 4096.0, "{s} on the {} path", path(gpu));
+        }
+    }
+}
+
+#[test]
+fn softmax_without_max_subtraction_overflows_from_12() {
+    // Row 0 has a logit of 12, row 1 of 20; row 2 stays below 11.
+    let logits: Vec<f16> = [
+        [0.0, 12.0, 1.0, -3.0],
+        [20.0, 2.0, 0.5, 0.0],
+        [11.0, 10.0, -1.0, 0.0],
+    ]
+    .iter()
+    .flatten()
+    .map(|&v| f16::from_f32(v))
+    .collect();
+    let x = RowsInput::new(3, 4, logits).unwrap();
+    for gpu in gpus() {
+        let naive = gpu.softmax(&x, SoftmaxVariant::NoMaxSubtraction).unwrap();
+        let careful = gpu.softmax(&x, SoftmaxVariant::Careful).unwrap();
+        assert!(careful.iter().all(|v| v.is_finite()), "{}", path(gpu));
+        for row in 0..2 {
+            let r = &naive[4 * row..4 * row + 4];
+            assert!(r.iter().any(|v| v.is_nan()), "row {row}: {r:?}");
+        }
+        assert!(naive[8..].iter().all(|v| v.is_finite()));
+        // Where nothing overflows, the naive variant is close to the careful one.
+        for (a, b) in naive[8..].iter().zip(&careful[8..]) {
+            assert!((a.to_f32() - b.to_f32()).abs() < 1e-3, "{a} vs {b}");
+        }
+    }
+}
+
+#[test]
+fn batched_results_equal_single_results() {
+    let batch: Vec<RowsInput<f16>> = (0..4)
+        .map(|t| random_rows(1 + t, 300)(&mut rng(200 + t)))
+        .collect();
+    for gpu in gpus() {
+        let sums = gpu.reduce_sum_batch(&batch, ReduceStrategy::F32).unwrap();
+        let soft = gpu.softmax_batch(&batch, SoftmaxVariant::Online).unwrap();
+        for (i, x) in batch.iter().enumerate() {
+            let what = format!("batch item {i} on the {} path", path(gpu));
+            assert_identical(
+                &sums[i],
+                &gpu.reduce_sum(x, ReduceStrategy::F32).unwrap(),
+                &what,
+            );
+            assert_identical(
+                &soft[i],
+                &gpu.softmax(x, SoftmaxVariant::Online).unwrap(),
+                &what,
+            );
+        }
+        let none: [&RowsInput<f16>; 0] = [];
+        assert!(
+            gpu.softmax_batch(&none, SoftmaxVariant::Careful)
+                .unwrap()
+                .is_empty()
+        );
+        let other = random_rows(1, 301)(&mut rng(300));
+        let e = gpu
+            .reduce_sum_batch(&[&batch[0], &other], ReduceStrategy::F32)
+            .unwrap_err();
+        assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
+    }
+}
+
+#[test]
+fn careful_kernels_are_close_to_the_oracles() {
+    let x = random_rows(4, 4096)(&mut rng(400));
+    let big = random_offset_rows(4, 4096, 8.0, 4.0)(&mut rng(401));
+    for gpu in gpus() {
+        for variant in [SoftmaxVariant::Careful, SoftmaxVariant::Online] {
+            for x in [&x, &big] {
+                let err = max_hybrid(&gpu.softmax(x, variant).unwrap(), &softmax_f64(x));
+                assert!(err < 1e-3, "{variant} on the {} path: {err:e}", path(gpu));
+            }
+        }
+        for strategy in [ReduceStrategy::F32, ReduceStrategy::Pairwise] {
+            let got = gpu.reduce_sum(&x, strategy).unwrap();
+            for (g, want) in got.iter().zip(sum_f64(&x)) {
+                // One f16 rounding of an f32 sum of 4096 values of size ~1.
+                let tol = NumberFormat::F16.ulp(want.abs()) / 2.0 + 4096.0 * 4.0 * 2f64.powi(-24);
+                assert!(
+                    (g.to_f64() - want).abs() <= tol,
+                    "{strategy}: {g} vs {want}"
+                );
+            }
+        }
+    }
+}
