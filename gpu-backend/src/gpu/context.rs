@@ -1,5 +1,6 @@
 //! The context: the device and queue, the bind group layout and the
-//! compiled pipelines, one per kernel.
+//! compiled pipelines, one per kernel (the row kernels' in
+//! `crate::rows`).
 
 use core::fmt;
 use std::sync::OnceLock;
@@ -8,7 +9,7 @@ use super::adapter::{AdapterSummary, GpuOptions, choose_adapter, describe};
 use crate::GpuError;
 use crate::shader::{self, Kernel};
 
-/// A wgpu device with the matmul pipelines compiled.
+/// A wgpu device with the matmul and row-kernel pipelines compiled.
 ///
 /// One context serves any number of threads: [`Gpu::shared`] gives the
 /// process-wide one; [`Gpu::new`] makes others (to force the fallback path,

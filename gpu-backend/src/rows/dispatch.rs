@@ -74,6 +74,18 @@ impl RowPipelines {
 impl Gpu {
     /// The sum of every row of `x` with the given strategy, one `f16` per
     /// row; bit for bit [`reduce_sum_emulated`](crate::reduce_sum_emulated).
+    ///
+    /// ```no_run
+    /// use gpu_backend::{Gpu, ReduceStrategy, RowsInput, SoftmaxVariant, f16};
+    ///
+    /// let gpu = Gpu::shared()?;
+    /// let ones = RowsInput::new(1, 4096, vec![f16::ONE; 4096])?;
+    /// assert_eq!(gpu.reduce_sum(&ones, ReduceStrategy::F16Serial)?[0], f16::from_f32(2048.0));
+    /// assert_eq!(gpu.reduce_sum(&ones, ReduceStrategy::F32)?[0], f16::from_f32(4096.0));
+    /// let probabilities = gpu.softmax(&ones, SoftmaxVariant::Careful)?; // 1/4096 each
+    /// # let _ = probabilities;
+    /// # Ok::<(), gpu_backend::GpuError>(())
+    /// ```
     pub fn reduce_sum(
         &self,
         x: &RowsInput<f16>,
@@ -150,6 +162,17 @@ impl Gpu {
                 limit,
             });
         }
+        // One workgroup per row, on a 2-D grid.
+        let max = u64::from(self.max_dispatch);
+        let gx = (rows as u64).min(max);
+        let gy = (rows as u64).div_ceil(gx);
+        if gy > max {
+            return Err(GpuError::InvalidInput(format!(
+                "{rows} rows are more than one dispatch can hold ({})",
+                max * max
+            )));
+        }
+        let grid = (gx as u32, gy as u32);
         let device = &self.device;
         let params = RowParams {
             rows: rows as u32,
@@ -209,13 +232,7 @@ impl Gpu {
             });
             pass.set_pipeline(&pipes.pipelines[&kernel]);
             pass.set_bind_group(0, &bind, &[]);
-            let max = u64::from(self.max_dispatch);
-            let x = (rows as u64).min(max);
-            let y = (rows as u64).div_ceil(x);
-            if y > max {
-                return Err(GpuError::InvalidInput(format!("{rows} rows are too many")));
-            }
-            pass.dispatch_workgroups(x as u32, y as u32, 1);
+            pass.dispatch_workgroups(grid.0, grid.1, 1);
         }
         encoder.copy_buffer_to_buffer(&out, 0, &staging, 0, out_bytes);
         let index = self.queue.submit([encoder.finish()]);

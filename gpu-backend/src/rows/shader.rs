@@ -247,3 +247,28 @@ fn softmax(s: &mut String, variant: SoftmaxVariant) {
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, {e} / den); }}"
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_are_generated_for_every_row_kernel_and_path() {
+        let kernels = ReduceStrategy::ALL
+            .map(RowKernel::Sum)
+            .into_iter()
+            .chain(SoftmaxVariant::ALL.map(RowKernel::Softmax));
+        for kernel in kernels {
+            for native in [true, false] {
+                let src = source(kernel, native);
+                assert_eq!(src.starts_with("enable f16;"), native);
+                assert!(src.contains("fn main("), "{kernel:?}");
+                // No fused operations and no builtin exp (see kernel_exp).
+                assert!(
+                    !src.contains("fma(") && !src.contains(" exp("),
+                    "{kernel:?}"
+                );
+            }
+        }
+    }
+}
