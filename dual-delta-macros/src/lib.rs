@@ -131,9 +131,9 @@ mod tests;
 ///
 /// Settings are resolved when the test runs, never when it compiles, in this
 /// order: the environment (`DUAL_DELTA_N`, `DUAL_DELTA_SEED`,
-/// `DUAL_DELTA_ALPHA`, `DUAL_DELTA_THREADS`), then the attribute, then the
-/// defaults. A variable that is set but invalid fails the test with a message
-/// naming it. `DUAL_DELTA_SEED` takes the seed a failure prints, so a failing
+/// `DUAL_DELTA_ALPHA`, `DUAL_DELTA_THREADS`, `DUAL_DELTA_STOP_EARLY`), then
+/// the attribute, then the defaults. A variable that is set but invalid fails
+/// the test with a message naming it. `DUAL_DELTA_SEED` takes the seed a failure prints, so a failing
 /// run can be replayed exactly.
 ///
 /// # The candidate

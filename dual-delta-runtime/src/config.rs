@@ -1,7 +1,8 @@
 //! Run settings, and the one place where they are read at run time.
 //!
 //! Precedence, highest first: the environment (`DUAL_DELTA_N`,
-//! `DUAL_DELTA_SEED`, `DUAL_DELTA_ALPHA`), then what the test or builder set,
+//! `DUAL_DELTA_SEED`, `DUAL_DELTA_ALPHA`, `DUAL_DELTA_THREADS`,
+//! `DUAL_DELTA_STOP_EARLY`), then what the test or builder set,
 //! then the defaults. An environment variable that is set but invalid is an
 //! error naming the variable; it is never ignored.
 
