@@ -1,0 +1,81 @@
+//! Case studies beyond matmul, as annotated tests: the row-sum and softmax
+//! kernels on the GPU (wgpu; lavapipe in CI) with the strategies and the
+//! mistakes real libraries had, against the careful CPU baselines of
+//! `gpu_backend::reference`, every one measured against an f64 oracle.
+//! Each asserts its verdict.
+
+use dual_delta_runtime::prelude::*;
+use gpu_backend::reference::{
+    RowsInput, random_outlier_rows, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
+};
+use gpu_backend::{ReduceStrategy, SoftmaxVariant};
+
+fn sum(x: &RowsInput<f16>, strategy: ReduceStrategy) -> Vec<f16> {
+    dual_delta_tests::gpu()
+        .reduce_sum(x, strategy)
+        .expect("GPU row sum")
+}
+
+fn softmax(x: &RowsInput<f16>, variant: SoftmaxVariant) -> Vec<f16> {
+    dual_delta_tests::gpu()
+        .softmax(x, variant)
+        .expect("GPU softmax")
+}
+
+/// A row sum accumulated serially in f16 (4096 ones sum to 2048): caught as
+/// significantly less accurate than the f32-accumulating baseline.
+#[dual_delta_test(
+    oracle = sum_f64,
+    baseline = sum_cpu,
+    input = random_rows::<f16>(4, 4096),
+    n = 200,
+    expect = worse,
+    check = |o| if o.verdict.accuracy == Accuracy::LessAccurate { Ok(()) } else { Err("not less accurate".into()) },
+)]
+fn sum_f16_serial_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
+    sum(x, ReduceStrategy::F16Serial)
+}
+
+/// The same sum with per-thread f32 partial sums and an f32 tree, rounded
+/// once: no worse than the baseline.
+#[dual_delta_test(oracle = sum_f64, baseline = sum_cpu, input = random_rows::<f16>(4, 4096), n = 200)]
+fn sum_f32_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
+    sum(x, ReduceStrategy::F32)
+}
+
+/// Softmax without the max subtraction on rows with ±20 outliers: exp(20)
+/// overflows f16, so the candidate returns NaN where the baseline and the
+/// oracle are finite, and the non-finite gate counts it as worse.
+#[dual_delta_test(
+    oracle = softmax_f64,
+    baseline = softmax_cpu,
+    input = random_outlier_rows::<f16>(4, 1024, 4, 20.0),
+    n = 100,
+    expect = worse,
+    check = |o| if o.non_finite_gate() { Ok(()) } else { Err("no non-finite output".into()) },
+)]
+fn softmax_without_max_subtraction_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
+    softmax(x, SoftmaxVariant::NoMaxSubtraction)
+}
+
+/// The careful softmax (max subtraction, f32 denominator) and the online
+/// one-pass softmax are no worse than the baseline on the same rows.
+#[dual_delta_test(
+    oracle = softmax_f64,
+    baseline = softmax_cpu,
+    input = random_outlier_rows::<f16>(4, 1024, 4, 20.0),
+    n = 100
+)]
+fn softmax_careful_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
+    softmax(x, SoftmaxVariant::Careful)
+}
+
+#[dual_delta_test(
+    oracle = softmax_f64,
+    baseline = softmax_cpu,
+    input = random_outlier_rows::<f16>(4, 1024, 4, 20.0),
+    n = 100
+)]
+fn softmax_online_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
+    softmax(x, SoftmaxVariant::Online)
+}
