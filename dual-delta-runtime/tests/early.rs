@@ -5,40 +5,12 @@
 
 use dual_delta_runtime::prelude::*;
 
-const LEN: usize = 4096;
+mod common;
 
-fn input(rng: &mut TrialRng) -> Vec<f32> {
-    (0..LEN).map(|_| rng.random_range(0.0f32..1.0)).collect()
-}
-fn naive(x: &Vec<f32>) -> f32 {
-    x.iter().fold(0.0, |s, &v| s + v)
-}
+use common::{LEN, input, kahan, naive, oracle, pairwise};
+
 fn reversed(x: &Vec<f32>) -> f32 {
     x.iter().rev().fold(0.0, |s, &v| s + v)
-}
-fn kahan(x: &Vec<f32>) -> f32 {
-    let (mut s, mut c) = (0.0f32, 0.0f32);
-    for &v in x {
-        let y = v - c;
-        let t = s + y;
-        c = (t - s) - y;
-        s = t;
-    }
-    s
-}
-fn pairwise(x: &Vec<f32>) -> f32 {
-    fn sum(x: &[f32]) -> f32 {
-        if x.len() <= 8 {
-            x.iter().sum()
-        } else {
-            let (a, b) = x.split_at(x.len() / 2);
-            sum(a) + sum(b)
-        }
-    }
-    sum(x)
-}
-fn oracle(x: &Vec<f32>) -> f64 {
-    x.iter().map(|&v| f64::from(v)).sum()
 }
 
 #[test]
