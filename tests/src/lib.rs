@@ -6,6 +6,11 @@
 //! one rounding) and the oracle is the f64 matmul of the same f16 inputs;
 //! inputs are `torch.randn(...).half()`; the metric is the maximum hybrid
 //! error; N = 1000.
+//!
+//! The case studies beyond matmul (row sums, softmax, ...) are in
+//! [`kernels`].
+
+pub mod kernels;
 
 use dual_delta_runtime::{Equivalence, Outcome};
 use gpu_backend::{Accumulation, GemmConfig, Gpu, MatmulInput};

@@ -36,11 +36,32 @@ fn sum_f16_serial_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     sum(x, ReduceStrategy::F16Serial)
 }
 
+/// The sum accumulated in f16 across the workgroup (each invocation's
+/// strided slice in f16, then an f16 tree): shorter serial chains than
+/// `F16Serial`, still caught (mean error about 30 times the baseline's).
+#[dual_delta_test(
+    oracle = sum_f64,
+    baseline = sum_cpu,
+    input = random_rows::<f16>(4, 4096),
+    n = 200,
+    expect = worse,
+    check = |o| if o.verdict.accuracy == Accuracy::LessAccurate { Ok(()) } else { Err("not less accurate".into()) },
+)]
+fn sum_f16_strided_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
+    sum(x, ReduceStrategy::F16)
+}
+
 /// The same sum with per-thread f32 partial sums and an f32 tree, rounded
 /// once: no worse than the baseline.
 #[dual_delta_test(oracle = sum_f64, baseline = sum_cpu, input = random_rows::<f16>(4, 4096), n = 200)]
 fn sum_f32_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
     sum(x, ReduceStrategy::F32)
+}
+
+/// The pairwise f32 tree over the whole row: no worse either.
+#[dual_delta_test(oracle = sum_f64, baseline = sum_cpu, input = random_rows::<f16>(4, 4096), n = 200)]
+fn sum_pairwise_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
+    sum(x, ReduceStrategy::Pairwise)
 }
 
 /// Softmax without the max subtraction on rows with ±20 outliers: exp(20)
@@ -56,6 +77,21 @@ fn sum_f32_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
 )]
 fn softmax_without_max_subtraction_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     softmax(x, SoftmaxVariant::NoMaxSubtraction)
+}
+
+/// Softmax with max subtraction but `e^{x − max}` rounded to f16 and the
+/// denominator summed in f16: no overflow, but about twice the baseline's
+/// error on plain `randn` logits, caught as less accurate.
+#[dual_delta_test(
+    oracle = softmax_f64,
+    baseline = softmax_cpu,
+    input = random_rows::<f16>(4, 1024),
+    n = 200,
+    expect = worse,
+    check = |o| if o.verdict.accuracy == Accuracy::LessAccurate { Ok(()) } else { Err("not less accurate".into()) },
+)]
+fn softmax_f16_denominator_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
+    softmax(x, SoftmaxVariant::F16Denominator)
 }
 
 /// The careful softmax (max subtraction, f32 denominator) and the online
