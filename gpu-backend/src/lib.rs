@@ -92,6 +92,13 @@
 //! * Softmax over the last axis, [`Gpu::softmax`]: [`SoftmaxVariant`]
 //!   (careful, no max subtraction, `f16` denominator, online); emulation
 //!   [`softmax_emulated`], with `exp` computed as [`kernel_exp`].
+//! * LayerNorm over the last axis, [`Gpu::layer_norm`]: [`LayerNormVariant`]
+//!   (one-pass `E[x²] − E[x]²`, two-pass, Welford), one workgroup per row
+//!   like the row kernels; emulation [`layer_norm_emulated`].
+//! * Scaled-dot-product attention, [`Gpu::attention`]: [`AttentionVariant`]
+//!   (naive with `f16` scores, flash with `f32` or `f16` accumulation), one
+//!   invocation per (head, query); emulation [`attention_emulated`].
+//!   These two families compile their pipelines on first use.
 //!
 //! The row kernels run one workgroup of [`ROW_THREADS`] invocations per
 //! row, each invocation over a strided slice, combined by a fixed tree
@@ -119,14 +126,20 @@
 #![warn(missing_docs)]
 
 mod accumulation;
+mod attention;
 mod cpu;
 mod error;
 mod gpu;
 mod input;
+mod launch;
+mod norm;
 mod rows;
 mod shader;
 
 pub use crate::accumulation::{Accumulation, GemmConfig};
+pub use crate::attention::{
+    ATTENTION_THREADS, AttentionVariant, FLASH_BLOCK, MAX_HEAD_DIM, MAX_KEYS, attention_emulated,
+};
 pub use crate::cpu::{
     K_BLOCK, matmul_cpu_emulated, matmul_cpu_f16, matmul_cpu_split_k, matmul_f64,
 };
@@ -136,6 +149,7 @@ pub use crate::gpu::{
     require_gpu, shared_or_skip,
 };
 pub use crate::input::{MatmulInput, random_matmul_input};
+pub use crate::norm::{LayerNormVariant, layer_norm_emulated};
 pub use crate::rows::{
     ROW_THREADS, ReduceStrategy, SoftmaxVariant, kernel_exp, reduce_sum_emulated, softmax_emulated,
 };

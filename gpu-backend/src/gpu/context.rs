@@ -23,6 +23,8 @@ pub struct Gpu {
     pub(crate) reduce: wgpu::ComputePipeline,
     /// The row kernels (reductions, softmax).
     pub(crate) rows: crate::rows::RowPipelines,
+    /// The LayerNorm and attention kernels, compiled on first use.
+    pub(crate) lazy: crate::launch::LazyPipelines,
     pub(crate) summary: AdapterSummary,
     /// Bytes one storage binding (and buffer) may hold.
     pub(crate) max_binding: u64,
@@ -139,6 +141,7 @@ impl Gpu {
             tile_f16,
             reduce,
             rows,
+            lazy: crate::launch::LazyPipelines::new(native),
             summary,
             max_binding: limits
                 .max_storage_buffer_binding_size

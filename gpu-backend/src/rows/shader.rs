@@ -48,7 +48,7 @@ pub(crate) enum RowKernel {
 }
 
 /// An `f32` constant, written by its bits (no decimal rounding on the way).
-fn c(x: f32) -> String {
+pub(crate) fn c(x: f32) -> String {
     format!("bitcast<f32>({:#010x}u)", x.to_bits())
 }
 
@@ -104,7 +104,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 
 /// `ex(x)`: the kernels' `exp`, the same `f32` operations as
 /// [`kernel_exp`](super::kernel_exp).
-fn exp_fn(s: &mut String) {
+pub(crate) fn exp_fn(s: &mut String) {
     let _ = writeln!(
         s,
         "fn ex(v: f32) -> f32 {{

@@ -1,0 +1,93 @@
+//! Scaled-dot-product attention kernels on
+//! [`AttentionInput<f16>`](crate::AttentionInput), each with a CPU emulation
+//! that gives the GPU's result bit for bit ([`attention_emulated`]).
+//!
+//! For head `h` and query `i`, over the keys `j` it sees (all, or `j ≤ i`
+//! under the causal mask), with `c = 1 / √d` computed in `f32` as the
+//! baseline [`attention_cpu`](crate::attention_cpu) does:
+//!
+//! * scores `sⱼ = (qᵢ₀·kⱼ₀ + qᵢ₁·kⱼ₁ + …) · c`, the dot product summed left
+//!   to right in `f32`;
+//! * `oᵢ = Σⱼ softmax(s)ⱼ · vⱼ`, each output rounded once to `f16`; how the
+//!   softmax and the weighted sum are computed is the [`AttentionVariant`].
+//!
+//! `exp` is [`kernel_exp`](crate::kernel_exp); no operation is fused.
+//!
+//! Work decomposition: one invocation per (head, query), workgroups of
+//! [`ATTENTION_THREADS`] invocations (one llvmpipe SIMD vector, so a
+//! workgroup is eight consecutive queries). Each invocation keeps its query
+//! row and its `d_v` output accumulators in registers and walks the keys
+//! itself: no workgroup memory, no barriers. The shader is generated for
+//! each `(d, d_v)` (up to [`MAX_HEAD_DIM`]) with the loops over them
+//! unrolled, and compiled on first use. `Naive` writes its scores row to a storage buffer
+//! (`heads · seq_q · seq_k` values, stored as `f32` holding `f16` values);
+//! the flash variants keep a block of [`FLASH_BLOCK`] scores in registers.
+
+mod dispatch;
+mod emulate;
+mod shader;
+
+use core::fmt;
+
+pub use self::emulate::attention_emulated;
+pub(crate) use self::shader::source;
+
+/// The largest `d` and `d_v` the attention kernels accept.
+pub const MAX_HEAD_DIM: usize = 128;
+
+/// The largest `seq_k` the attention kernels accept. llvmpipe ends an
+/// invocation after 65535 loop iterations in all (its guard against
+/// endless loops); the kernels iterate at most three times per key.
+pub const MAX_KEYS: usize = 16384;
+
+/// Keys per block of the flash variants.
+pub const FLASH_BLOCK: usize = 16;
+
+/// Invocations per workgroup of the attention kernels.
+pub const ATTENTION_THREADS: usize = 8;
+
+/// How [`Gpu::attention`](crate::Gpu::attention) computes
+/// `softmax(Q Kᵀ / √d) V`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AttentionVariant {
+    /// The scores materialised in `f16`, as an unfused implementation with
+    /// `f16` tensors does: `ŝⱼ = round_f16(sⱼ)`; `m = maxⱼ ŝⱼ`;
+    /// `eⱼ = exp(ŝⱼ − m)` and `Z = Σⱼ eⱼ` (left to right) in `f32`;
+    /// probabilities `pⱼ = round_f16(eⱼ / Z)`; then
+    /// `oᵢc = round_f16(p₀·v₀c + p₁·v₁c + …)`, summed left to right in
+    /// `f32`. A score keeps 11 significant bits instead of 24.
+    Naive,
+    /// Flash-style online softmax over blocks of [`FLASH_BLOCK`] keys, all
+    /// state in `f32`: running maximum `m` (from `−∞`), denominator `l` and
+    /// accumulators `o_c` (from 0). For each block, with the block's scores
+    /// `sⱼ`: `m' = max(m, maxⱼ sⱼ)`, `α = exp(m − m')`, `l ← l·α`,
+    /// `o_c ← o_c·α`; then for each key in order `pⱼ = exp(sⱼ − m')`,
+    /// `l ← l + pⱼ`, `o_c ← o_c + pⱼ·vⱼc`; `m ← m'`. At the end
+    /// `oᵢc = round_f16(o_c / l)`: one division and one rounding.
+    Flash,
+    /// [`AttentionVariant::Flash`] with the accumulators `o_c` kept in
+    /// `f16`: `o_c ← round_f16(o_c·α)` and `o_c ← round_f16(o_c + pⱼ·vⱼc)`
+    /// (the product and sum in `f32`, each update rounded), `m` and `l`
+    /// still `f32`. Each of the `seq_k` updates adds a relative error up to
+    /// `2⁻¹¹`.
+    FlashF16Accumulation,
+}
+
+impl AttentionVariant {
+    /// Every variant.
+    pub const ALL: [AttentionVariant; 3] = [
+        AttentionVariant::Naive,
+        AttentionVariant::Flash,
+        AttentionVariant::FlashF16Accumulation,
+    ];
+}
+
+impl fmt::Display for AttentionVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AttentionVariant::Naive => "naive, f16 scores",
+            AttentionVariant::Flash => "flash, f32 accumulation",
+            AttentionVariant::FlashF16Accumulation => "flash, f16 accumulation",
+        })
+    }
+}

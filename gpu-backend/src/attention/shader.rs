@@ -1,0 +1,153 @@
+//! WGSL sources of the attention kernels.
+//!
+//! Bindings are those of `crate::launch`: `in1` `Q`, `in2` `K`, `in3` `V`
+//! (all heads of the dispatch, `[heads, seq, dim]` row-major), `out` the
+//! output `[heads, seq_q, d_v]`, `scratch` the scores of `Naive`
+//! (`[heads, seq_q, seq_k]`). The uniform holds the (head, query) pairs of
+//! the dispatch, `seq_q`, `seq_k`, `d`, `d_v`, the causal flag and the
+//! scale `1/√d` as `f32` bits.
+
+use core::fmt::Write as _;
+
+use super::{ATTENTION_THREADS, AttentionVariant, FLASH_BLOCK};
+use crate::launch::prelude;
+use crate::rows::shader::exp_fn;
+
+/// The WGSL source of `variant` for head dimensions `d` and `d_v`, for the
+/// native-`f16` path or the fallback. The loops over `d` and `d_v` are
+/// unrolled here: the query row and the accumulators are scalar variables
+/// (registers), and only the loops over keys remain (llvmpipe stops any
+/// invocation after 65535 loop iterations in all, see
+/// [`MAX_KEYS`](super::MAX_KEYS)).
+pub(crate) fn source(variant: AttentionVariant, d: usize, d_v: usize, native: bool) -> String {
+    let mut s = prelude(native);
+    s.push_str(
+        "struct Params { total: u32, seq_q: u32, seq_k: u32, d: u32,
+                 d_v: u32, causal: u32, scale: f32, pad: u32 }\n",
+    );
+    exp_fn(&mut s);
+    let _ = writeln!(
+        s,
+        "@compute @workgroup_size({ATTENTION_THREADS})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {{
+    let g = (wid.x + wid.y * nwg.x) * {ATTENTION_THREADS}u + lid;
+    if (g >= p.total) {{ return; }}
+    let h = g / p.seq_q;
+    let i = g % p.seq_q;
+    var keys = p.seq_k;
+    if (p.causal != 0u) {{ keys = min(i + 1u, p.seq_k); }}
+    let kb = h * p.seq_k * {d}u;
+    let vb = h * p.seq_k * {d_v}u;
+    let ob = g * {d_v}u;
+    let qb = g * {d}u;"
+    );
+    for c in 0..d {
+        let _ = writeln!(s, "    let q{c} = ld1(qb + {c}u);");
+    }
+    for c in 0..d_v {
+        let _ = writeln!(s, "    var o{c} = 0.0;");
+    }
+    // The unscaled score of key `j` into `s`, summed over c = 0, 1, ….
+    let mut dot = String::from("var s = 0.0;\n        let kj = kb + j * ");
+    let _ = writeln!(dot, "{d}u;");
+    for c in 0..d {
+        let _ = writeln!(dot, "        s = s + q{c} * ld2(kj + {c}u);");
+    }
+    // `o_c ← R(o_c + pj · v_jc)` for every c.
+    let pv = |round: &str| {
+        let mut t = format!("let vj = vb + j * {d_v}u;\n");
+        for c in 0..d_v {
+            let _ = writeln!(t, "            o{c} = {round}(o{c} + pj * ld3(vj + {c}u));");
+        }
+        t
+    };
+    match variant {
+        AttentionVariant::Naive => {
+            let _ = writeln!(
+                s,
+                "    let sb = g * p.seq_k;
+    var m = bitcast<f32>(0xff800000u);
+    for (var j = 0u; j < keys; j++) {{
+        {dot}
+        let s16 = r16(s * p.scale);
+        scratch[sb + j] = s16;
+        m = max(m, s16);
+    }}
+    var z = 0.0;
+    for (var j = 0u; j < keys; j++) {{
+        let e = ex(scratch[sb + j] - m);
+        scratch[sb + j] = e;
+        z = z + e;
+    }}
+    for (var j = 0u; j < keys; j++) {{
+        let pj = r16(scratch[sb + j] / z);
+        {pv}
+    }}",
+                pv = pv("")
+            );
+            for c in 0..d_v {
+                let _ = writeln!(s, "    st(ob + {c}u, o{c});");
+            }
+        }
+        AttentionVariant::Flash | AttentionVariant::FlashF16Accumulation => {
+            let r = if variant == AttentionVariant::Flash {
+                ""
+            } else {
+                "r16"
+            };
+            let mut rescale = String::new();
+            for c in 0..d_v {
+                let _ = writeln!(rescale, "        o{c} = {r}(o{c} * alpha);");
+            }
+            let _ = writeln!(
+                s,
+                "    var m = bitcast<f32>(0xff800000u);
+    var l = 0.0;
+    var sblk: array<f32, {FLASH_BLOCK}>;
+    for (var j0 = 0u; j0 < keys; j0 += {FLASH_BLOCK}u) {{
+        let j1 = min(j0 + {FLASH_BLOCK}u, keys);
+        var mb = m;
+        for (var j = j0; j < j1; j++) {{
+            {dot}
+            let sc = s * p.scale;
+            sblk[j - j0] = sc;
+            mb = max(mb, sc);
+        }}
+        let alpha = ex(m - mb);
+        l = l * alpha;
+{rescale}
+        for (var j = j0; j < j1; j++) {{
+            let pj = ex(sblk[j - j0] - mb);
+            l = l + pj;
+            {pv}
+        }}
+        m = mb;
+    }}",
+                pv = pv(r)
+            );
+            for c in 0..d_v {
+                let _ = writeln!(s, "    st(ob + {c}u, o{c} / l);");
+            }
+        }
+    }
+    s.push_str("}\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_use_neither_fma_nor_the_builtin_exp() {
+        for variant in AttentionVariant::ALL {
+            for native in [true, false] {
+                let src = source(variant, 5, 3, native);
+                assert_eq!(src.contains("enable f16;"), native);
+                assert!(src.contains("fn main("), "{variant:?}");
+                assert!(!src.contains("fma(") && !src.contains(" exp("));
+            }
+        }
+    }
+}

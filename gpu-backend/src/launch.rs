@@ -1,0 +1,292 @@
+//! The pipelines of the LayerNorm and attention kernels, compiled on first
+//! use (so that creating a [`Gpu`] costs nothing more), and the one routine
+//! that uploads their buffers, dispatches them and reads the result back.
+//!
+//! Both families share one bind group layout:
+//!
+//! | binding | contents                                                 |
+//! |---------|----------------------------------------------------------|
+//! | 0       | the kernel's parameters (uniform, 8 words)               |
+//! | 1, 2, 3 | inputs, `f16` (read): `x`, `γ`, `β` or `Q`, `K`, `V`     |
+//! | 4       | the output, `f16` (write)                                |
+//! | 5       | `f32` scratch (the materialised attention scores)        |
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, mpsc};
+
+use half::f16;
+use wgpu::util::DeviceExt as _;
+
+use crate::attention::{self, AttentionVariant};
+use crate::norm::{self, LayerNormVariant};
+use crate::{Gpu, GpuError};
+
+/// A kernel compiled on first use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum LazyKernel {
+    /// A LayerNorm over each row.
+    Norm(LayerNormVariant),
+    /// Scaled-dot-product attention, generated for one `d` and `d_v`.
+    Attention {
+        /// The variant.
+        variant: AttentionVariant,
+        /// The dimension of queries and keys.
+        d: u32,
+        /// The dimension of values.
+        d_v: u32,
+    },
+}
+
+/// The bind group layout and the pipelines, each compiled on first use.
+pub(crate) struct LazyPipelines {
+    native: bool,
+    layout: OnceLock<(wgpu::BindGroupLayout, wgpu::PipelineLayout)>,
+    pipelines: Mutex<HashMap<LazyKernel, wgpu::ComputePipeline>>,
+}
+
+impl LazyPipelines {
+    /// Nothing compiled yet; `native` picks the `f16` path of the sources.
+    pub(crate) fn new(native: bool) -> Self {
+        LazyPipelines {
+            native,
+            layout: OnceLock::new(),
+            pipelines: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn layout(&self, device: &wgpu::Device) -> &(wgpu::BindGroupLayout, wgpu::PipelineLayout) {
+        self.layout.get_or_init(|| {
+            let entry = |binding: u32, ty| wgpu::BindGroupLayoutEntry {
+                binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            };
+            let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
+            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("norm/attention"),
+                entries: &[
+                    entry(0, wgpu::BufferBindingType::Uniform),
+                    entry(1, storage(true)),
+                    entry(2, storage(true)),
+                    entry(3, storage(true)),
+                    entry(4, storage(false)),
+                    entry(5, storage(false)),
+                ],
+            });
+            let pipeline = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("norm/attention"),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+            (layout, pipeline)
+        })
+    }
+
+    /// The pipeline of `kernel`, compiled on the first call that asks.
+    fn pipeline(&self, device: &wgpu::Device, kernel: LazyKernel) -> wgpu::ComputePipeline {
+        let mut pipelines = self.pipelines.lock().unwrap_or_else(|e| e.into_inner());
+        let pipeline = pipelines.entry(kernel).or_insert_with(|| {
+            let source = match kernel {
+                LazyKernel::Norm(v) => norm::source(v, self.native),
+                LazyKernel::Attention { variant, d, d_v } => {
+                    attention::source(variant, d as usize, d_v as usize, self.native)
+                }
+            };
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("norm/attention"),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("norm/attention"),
+                layout: Some(&self.layout(device).1),
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        });
+        pipeline.clone()
+    }
+}
+
+/// One dispatch of a lazily compiled kernel.
+pub(crate) struct Launch<'a> {
+    pub(crate) kernel: LazyKernel,
+    /// The 8-word uniform.
+    pub(crate) params: [u32; 8],
+    /// Bindings 1 to 3 (an empty slice binds a 4-byte placeholder).
+    pub(crate) inputs: [&'a [f16]; 3],
+    /// `f16` values the kernel writes.
+    pub(crate) outputs: u64,
+    /// `f32` values of scratch.
+    pub(crate) scratch: u64,
+    /// Workgroups to dispatch.
+    pub(crate) workgroups: u64,
+}
+
+impl Gpu {
+    /// Uploads, dispatches `launch` and reads back its `outputs` values.
+    pub(crate) fn launch(&self, launch: &Launch<'_>) -> Result<Vec<f16>, GpuError> {
+        let native = self.adapter_info().shader_f16;
+        let out_elem: u64 = if native { 2 } else { 4 };
+        let largest = [
+            launch.outputs * out_elem,
+            launch.scratch * 4,
+            launch
+                .inputs
+                .iter()
+                .map(|x| x.len() as u64 * 2)
+                .max()
+                .unwrap_or(0),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        let limit = self.max_binding.min(u64::from(u32::MAX));
+        if largest > limit {
+            return Err(GpuError::TooLarge {
+                needed: largest,
+                limit,
+            });
+        }
+        let max = u64::from(self.max_dispatch);
+        let gx = launch.workgroups.clamp(1, max);
+        let gy = launch.workgroups.div_ceil(gx).max(1);
+        if gy > max {
+            return Err(GpuError::InvalidInput(format!(
+                "{} workgroups are more than one dispatch can hold ({})",
+                launch.workgroups,
+                max * max
+            )));
+        }
+        let device = &self.device;
+        let pipeline = self.lazy.pipeline(device, launch.kernel);
+        let init = |label, bytes: &[u8], usage| {
+            let mut bytes = bytes.to_vec();
+            bytes.resize(padded(bytes.len() as u64) as usize, 0);
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: &bytes,
+                usage,
+            })
+        };
+        use wgpu::BufferUsages as U;
+        let params = init("params", bytemuck::cast_slice(&launch.params), U::UNIFORM);
+        let inputs = launch
+            .inputs
+            .map(|x| init("input", bytemuck::cast_slice(x), U::STORAGE));
+        let buffer = |label, size, usage| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let out_bytes = padded(launch.outputs * out_elem);
+        let out = buffer("output", out_bytes, U::STORAGE | U::COPY_SRC);
+        let scratch = buffer("scratch", padded(launch.scratch * 4), U::STORAGE);
+        let staging = buffer("readback", out_bytes, U::MAP_READ | U::COPY_DST);
+        let entries: Vec<_> = [&params, &inputs[0], &inputs[1], &inputs[2], &out, &scratch]
+            .iter()
+            .enumerate()
+            .map(|(i, b)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("norm/attention"),
+            layout: &self.lazy.layout(device).0,
+            entries: &entries,
+        });
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(gx as u32, gy as u32, 1);
+        }
+        encoder.copy_buffer_to_buffer(&out, 0, &staging, 0, out_bytes);
+        let index = self.queue.submit([encoder.finish()]);
+        let (tx, rx) = mpsc::channel();
+        staging
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |r| drop(tx.send(r)));
+        device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(index),
+                timeout: None,
+            })
+            .map_err(|e| GpuError::Device(format!("waiting for the kernel: {e}")))?;
+        rx.recv()
+            .map_err(|_| GpuError::Device("the result buffer was never mapped".into()))?
+            .map_err(|e| GpuError::Device(format!("mapping the result buffer: {e}")))?;
+        let view = staging
+            .get_mapped_range(..)
+            .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
+        let values = view
+            .chunks_exact(out_elem as usize)
+            .take(launch.outputs as usize)
+            .map(|b| f16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        drop(view);
+        staging.unmap();
+        Ok(values)
+    }
+}
+
+/// `bytes` rounded up to a multiple of 4, at least 4.
+fn padded(bytes: u64) -> u64 {
+    bytes.div_ceil(4).max(1) * 4
+}
+
+/// The WGSL that declares the six bindings of the layout, with `Params`
+/// (declared by the caller) at binding 0, and the helpers `ld1`, `ld2`,
+/// `ld3` (an `f16` input as `f32`), `st` (round to `f16` and store) and
+/// `r16` (round to `f16` and back) for the native path or the fallback.
+pub(crate) fn prelude(native: bool) -> String {
+    let elem = if native { "f16" } else { "u32" };
+    let mut s = String::new();
+    if native {
+        s.push_str("enable f16;\n\n");
+    }
+    s.push_str("@group(0) @binding(0) var<uniform> p: Params;\n");
+    for b in 1..=3 {
+        s.push_str(&format!(
+            "@group(0) @binding({b}) var<storage, read> in{b}: array<{elem}>;\n"
+        ));
+    }
+    s.push_str(&format!(
+        "@group(0) @binding(4) var<storage, read_write> out: array<{elem}>;\n\
+         @group(0) @binding(5) var<storage, read_write> scratch: array<f32>;\n"
+    ));
+    for b in 1..=3 {
+        if native {
+            s.push_str(&format!(
+                "fn ld{b}(i: u32) -> f32 {{ return f32(in{b}[i]); }}\n"
+            ));
+        } else {
+            s.push_str(&format!(
+                "fn ld{b}(i: u32) -> f32 {{ return unpack2x16float(in{b}[i >> 1u] >> ((i & 1u) << 4u)).x; }}\n"
+            ));
+        }
+    }
+    if native {
+        s.push_str(
+            "fn st(i: u32, v: f32) { out[i] = f16(v); }\n\
+             fn r16(v: f32) -> f32 { return f32(f16(v)); }\n",
+        );
+    } else {
+        s.push_str(
+            "fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n\
+             fn r16(v: f32) -> f32 { return unpack2x16float(pack2x16float(vec2<f32>(v, 0.0))).x; }\n",
+        );
+    }
+    s
+}

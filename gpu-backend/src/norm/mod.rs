@@ -1,0 +1,74 @@
+//! LayerNorm kernels on [`NormInput<f16>`](crate::NormInput): the one-pass
+//! variance that cancels catastrophically, and two careful variants, each
+//! with a CPU emulation that gives the GPU's result bit for bit
+//! ([`layer_norm_emulated`]).
+//!
+//! For each row `x` of length `n`, with `ε` rounded to `f32` and every
+//! operation in `f32`:
+//!
+//! * statistics `μ` and `σ²` as the [`LayerNormVariant`] says;
+//! * `σ = √(σ² + ε)` (the correctly rounded square root);
+//! * `yⱼ = round_f16(((xⱼ − μ) / σ) · γⱼ + βⱼ)`, skipping `· γⱼ` and `+ βⱼ`
+//!   where absent: one rounding to `f16` per output.
+//!
+//! Work decomposition: that of the row kernels, one workgroup of
+//! [`ROW_THREADS`](crate::ROW_THREADS) invocations per row. Invocation `t`
+//! visits elements `t, t + ROW_THREADS, …` (a strided slice) and keeps its
+//! partial statistics in registers; a fixed tree in workgroup memory
+//! combines them (step `h = ROW_THREADS/2, …, 1`: slot `t < h` combines
+//! slots `t` and `t + h`); then each invocation writes the outputs of its
+//! slice. The emulation replays exactly this order.
+
+mod dispatch;
+mod emulate;
+mod shader;
+
+use core::fmt;
+
+pub use self::emulate::layer_norm_emulated;
+pub(crate) use self::shader::source;
+
+/// How [`Gpu::layer_norm`](crate::Gpu::layer_norm) computes the mean `μ`
+/// and the (biased) variance `σ²` of each row, all in `f32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LayerNormVariant {
+    /// The mistake: one pass over the row summing `x` and `x²`
+    /// (per-invocation sums, then a tree), `μ = Σx / n` and
+    /// `σ² = max(Σx² / n − μ², 0)`. When the mean is large against the
+    /// spread, `Σx² / n` and `μ²` agree in most of their 24 bits and the
+    /// difference keeps only the rounding errors: with `x ≈ 1000 ± 1`,
+    /// `μ² ≈ 10⁶` has a spacing of `2⁻⁴ = 0.0625`, so a variance of `1` is
+    /// lost in errors of several units (and clamped to `0` when negative).
+    OnePass,
+    /// Two passes: `μ = Σx / n`, then `σ² = Σ(x − μ)² / n`, each sum over
+    /// per-invocation partial sums and a tree.
+    TwoPass,
+    /// Welford's update per invocation over its slice: with count `c`,
+    /// mean `m` and sum of squared deviations `M₂`, for each `x`:
+    /// `c ← c + 1`, `δ = x − m`, `m ← m + δ / c`, `M₂ ← M₂ + δ · (x − m)`.
+    /// The tree merges two slots `(cₐ, mₐ, Mₐ)` and `(c_b, m_b, M_b)` by
+    /// Chan's formula: `c = cₐ + c_b`, `δ = m_b − mₐ`,
+    /// `m = mₐ + δ · (c_b / c)`, `M₂ = (Mₐ + M_b) + (δ · δ) · ((cₐ · c_b) / c)`
+    /// (a slot with `c_b = 0` leaves the other unchanged). `μ = m`,
+    /// `σ² = M₂ / n`.
+    Welford,
+}
+
+impl LayerNormVariant {
+    /// Every variant.
+    pub const ALL: [LayerNormVariant; 3] = [
+        LayerNormVariant::OnePass,
+        LayerNormVariant::TwoPass,
+        LayerNormVariant::Welford,
+    ];
+}
+
+impl fmt::Display for LayerNormVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LayerNormVariant::OnePass => "one-pass E[x²] − E[x]²",
+            LayerNormVariant::TwoPass => "two-pass",
+            LayerNormVariant::Welford => "Welford",
+        })
+    }
+}

@@ -1,0 +1,164 @@
+//! WGSL sources of the LayerNorm kernels.
+//!
+//! Bindings are those of `crate::launch`: `in1` the rows `x`, `in2` the
+//! weight `γ` and `in3` the bias `β`, both repeated for every row (so a
+//! batch may mix inputs with different weights). The uniform holds the
+//! rows in the dispatch, the row length, flags (bit 0: weight present,
+//! bit 1: bias present) and `ε` as `f32` bits.
+
+use core::fmt::Write as _;
+
+use super::LayerNormVariant;
+use crate::ROW_THREADS;
+use crate::launch::prelude;
+use crate::rows::shader::c;
+
+/// Flag bit: a weight is present.
+pub(super) const HAS_WEIGHT: u32 = 1;
+/// Flag bit: a bias is present.
+pub(super) const HAS_BIAS: u32 = 2;
+
+/// The WGSL source of `variant` for the native-`f16` path or the fallback.
+pub(crate) fn source(variant: LayerNormVariant, native: bool) -> String {
+    let mut s = prelude(native);
+    s.push_str("struct Params { rows: u32, len: u32, flags: u32, eps: f32, pad: vec4<u32> }\n");
+    let _ = writeln!(
+        s,
+        "var<workgroup> wa: array<f32, {ROW_THREADS}>;
+var<workgroup> wb: array<f32, {ROW_THREADS}>;
+var<workgroup> wc: array<f32, {ROW_THREADS}>;
+
+@compute @workgroup_size({ROW_THREADS})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) t: u32) {{
+    let row = wid.x + wid.y * nwg.x;
+    if (row >= p.rows) {{ return; }}
+    let base = row * p.len;
+    let n = f32(p.len);"
+    );
+    match variant {
+        LayerNormVariant::OnePass => one_pass(&mut s),
+        LayerNormVariant::TwoPass => two_pass(&mut s),
+        LayerNormVariant::Welford => welford(&mut s),
+    }
+    let _ = writeln!(
+        s,
+        "    let sd = sqrt(var_ + p.eps);
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
+        var y = (ld1(base + j) - mu) / sd;
+        if ((p.flags & {HAS_WEIGHT}u) != 0u) {{ y = y * ld2(base + j); }}
+        if ((p.flags & {HAS_BIAS}u) != 0u) {{ y = y + ld3(base + j); }}
+        st(base + j, y);
+    }}
+}}"
+    );
+    s
+}
+
+/// The tree over the slots: at step `h`, invocation `t < h` runs `body`
+/// (which combines slot `t` with slot `t + h`).
+fn tree(s: &mut String, body: &str) {
+    let _ = writeln!(
+        s,
+        "    workgroupBarrier();
+    for (var h = {}u; h > 0u; h = h >> 1u) {{
+        if (t < h) {{ {body} }}
+        workgroupBarrier();
+    }}",
+        ROW_THREADS / 2
+    );
+}
+
+fn one_pass(s: &mut String) {
+    let _ = writeln!(
+        s,
+        "    var s1 = 0.0;
+    var s2 = 0.0;
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
+        let v = ld1(base + j);
+        s1 = s1 + v;
+        s2 = s2 + v * v;
+    }}
+    wa[t] = s1;
+    wb[t] = s2;"
+    );
+    tree(s, "wa[t] = wa[t] + wa[t + h]; wb[t] = wb[t] + wb[t + h];");
+    let _ = writeln!(
+        s,
+        "    let mu = wa[0] / n;
+    let var_ = max(wb[0] / n - mu * mu, {});",
+        c(0.0)
+    );
+}
+
+fn two_pass(s: &mut String) {
+    let _ = writeln!(
+        s,
+        "    var s1 = 0.0;
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ s1 = s1 + ld1(base + j); }}
+    wa[t] = s1;"
+    );
+    tree(s, "wa[t] = wa[t] + wa[t + h];");
+    let _ = writeln!(
+        s,
+        "    let mu = wa[0] / n;
+    workgroupBarrier();
+    var s2 = 0.0;
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
+        let d = ld1(base + j) - mu;
+        s2 = s2 + d * d;
+    }}
+    wa[t] = s2;"
+    );
+    tree(s, "wa[t] = wa[t] + wa[t + h];");
+    s.push_str("    let var_ = wa[0] / n;\n");
+}
+
+fn welford(s: &mut String) {
+    let _ = writeln!(
+        s,
+        "    var cnt = 0.0;
+    var m = 0.0;
+    var m2 = 0.0;
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
+        let v = ld1(base + j);
+        cnt = cnt + 1.0;
+        let d = v - m;
+        m = m + d / cnt;
+        m2 = m2 + d * (v - m);
+    }}
+    wa[t] = cnt;
+    wb[t] = m;
+    wc[t] = m2;"
+    );
+    tree(
+        s,
+        "let na = wa[t]; let nb = wa[t + h];
+            if (nb > 0.0) {
+                let nn = na + nb;
+                let d = wb[t + h] - wb[t];
+                wb[t] = wb[t] + d * (nb / nn);
+                wc[t] = (wc[t] + wc[t + h]) + (d * d) * ((na * nb) / nn);
+                wa[t] = nn;
+            }",
+    );
+    s.push_str("    let mu = wb[0];\n    let var_ = wc[0] / n;\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_use_neither_fma_nor_exp() {
+        for variant in LayerNormVariant::ALL {
+            for native in [true, false] {
+                let src = source(variant, native);
+                assert!(src.contains("struct Params"));
+                assert_eq!(src.contains("enable f16;"), native);
+                assert!(src.contains("fn main("), "{variant:?}");
+                assert!(!src.contains("fma(") && !src.contains(" exp("));
+            }
+        }
+    }
+}
