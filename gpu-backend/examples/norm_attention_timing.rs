@@ -1,0 +1,93 @@
+//! Milliseconds per call of the LayerNorm and attention kernels for each
+//! variant, on the shared adapter, with the CPU baselines for comparison,
+//! and each variant's max-hybrid error against the `f64` oracle.
+//!
+//! ```text
+//! cargo run --release -p gpu-backend --example norm_attention_timing [-- --reps N]
+//! ```
+
+use std::time::Instant;
+
+use dual_delta_runtime::{Metric, NumberFormat, TrialRng};
+use gpu_backend::{
+    AttentionShape, AttentionVariant, Gpu, LayerNormVariant, attention_cpu, attention_f64, f16,
+    layer_norm_cpu, layer_norm_f64, random_attention_input, random_offset_norm_input,
+};
+
+fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
+    f(); // warm-up (and the pipeline's compilation)
+    let mut t: Vec<f64> = (0..reps)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
+
+fn max_hybrid(y: &[f16], oracle: &[f64]) -> f64 {
+    let y: Vec<f64> = y.iter().map(|v| v.to_f64()).collect();
+    Metric::MaxHybrid.error(&y, oracle, NumberFormat::F16)
+}
+
+fn main() -> Result<(), gpu_backend::GpuError> {
+    let args: Vec<String> = std::env::args().collect();
+    let reps = args
+        .iter()
+        .position(|a| a == "--reps")
+        .and_then(|i| args.get(i + 1))
+        .map_or(10, |v| v.parse().expect("a number"));
+    let gpu = Gpu::shared()?;
+    println!("adapter: {}", gpu.adapter_info());
+    let rng = &mut TrialRng::for_trial(7, 0);
+
+    let x = random_offset_norm_input::<f16>(4, 1024, 1000.0, 1.0, true, 1e-5)(rng);
+    let oracle = layer_norm_f64(&x);
+    println!("LayerNorm 4×1024, 1000 ± 1, weight and bias:");
+    for variant in LayerNormVariant::ALL {
+        let y = gpu.layer_norm(&x, variant)?;
+        let ms = median_ms(reps, || drop(gpu.layer_norm(&x, variant)));
+        let err = max_hybrid(&y, &oracle);
+        println!(
+            "  {:<24} {ms:8.3} ms   max hybrid error {err:.3e}",
+            variant.to_string()
+        );
+    }
+    let ms = median_ms(reps, || drop(layer_norm_cpu(&x)));
+    let err = max_hybrid(&layer_norm_cpu(&x), &oracle);
+    println!(
+        "  {:<24} {ms:8.3} ms   max hybrid error {err:.3e}",
+        "CPU baseline"
+    );
+
+    for seq in [128, 256, 512, 1024] {
+        let shape = AttentionShape {
+            heads: 1,
+            seq_q: seq,
+            seq_k: seq,
+            d: 64,
+            d_v: 64,
+        };
+        let x = random_attention_input::<f16>(shape, false)(rng);
+        let oracle = attention_f64(&x);
+        println!("attention, one head, seq {seq}, head dimension 64:");
+        for variant in AttentionVariant::ALL {
+            let y = gpu.attention(&x, variant)?;
+            let ms = median_ms(reps, || drop(gpu.attention(&x, variant)));
+            let err = max_hybrid(&y, &oracle);
+            println!(
+                "  {:<24} {ms:8.3} ms   max hybrid error {err:.3e}",
+                variant.to_string()
+            );
+        }
+        let ms = median_ms(reps, || drop(attention_cpu(&x)));
+        let err = max_hybrid(&attention_cpu(&x), &oracle);
+        println!(
+            "  {:<24} {ms:8.3} ms   max hybrid error {err:.3e}",
+            "CPU baseline"
+        );
+    }
+    Ok(())
+}
