@@ -32,8 +32,9 @@ const HEAD: AttentionShape = AttentionShape {
     d_v: 64,
 };
 
-/// One head of 128 queries over 1024 keys, head dimension 64.
+/// One head of 64 queries over 1024 keys, head dimension 64.
 const LONG_HEAD: AttentionShape = AttentionShape {
+    seq_q: 64,
     seq_k: 1024,
     ..HEAD
 };
