@@ -149,7 +149,7 @@ pub use crate::gpu::{
     require_gpu, shared_or_skip,
 };
 pub use crate::input::{MatmulInput, random_matmul_input};
-pub use crate::norm::{LayerNormVariant, layer_norm_emulated};
+pub use crate::norm::{LayerNormVariant, MAX_NORM_LEN, layer_norm_emulated};
 pub use crate::rows::{
     ROW_THREADS, ReduceStrategy, SoftmaxVariant, kernel_exp, reduce_sum_emulated, softmax_emulated,
 };

@@ -7,8 +7,8 @@ mod common;
 use common::{gpus, max_hybrid, path};
 use dual_delta_runtime::TrialRng;
 use gpu_backend::{
-    GpuError, LayerNormVariant, NormInput, RowsInput, f16, layer_norm_emulated, layer_norm_f64,
-    random_norm_input, random_offset_norm_input,
+    GpuError, LayerNormVariant, MAX_NORM_LEN, NormInput, RowsInput, f16, layer_norm_emulated,
+    layer_norm_f64, random_norm_input, random_offset_norm_input,
 };
 use rand::RngExt as _;
 
@@ -161,4 +161,42 @@ fn bad_inputs_are_refused_with_a_clear_error() {
     let e = NormInput::new(x, None, None, -1.0).unwrap_err();
     assert!(e.to_string().contains("eps"), "{e}");
     assert!(RowsInput::<f16>::new(0, 3, vec![]).is_err());
+    let long = RowsInput::new(1, MAX_NORM_LEN + 1, vec![f16::ONE; MAX_NORM_LEN + 1]).unwrap();
+    let long = NormInput::new(long, None, None, 1e-5).unwrap();
+    for gpu in gpus() {
+        let e = gpu
+            .layer_norm(&long, LayerNormVariant::Welford)
+            .unwrap_err();
+        assert!(e.to_string().contains("up to"), "{e}");
+    }
+}
+
+#[test]
+fn rows_of_the_longest_accepted_length_are_normalised_completely() {
+    // Alternating ±1 with a final element of 3: mean and variance depend on
+    // every element, including the last one an invocation visits.
+    let mut row = vec![f16::ONE; MAX_NORM_LEN];
+    for (j, v) in row.iter_mut().enumerate() {
+        if j % 2 == 1 {
+            *v = -f16::ONE;
+        }
+    }
+    row[MAX_NORM_LEN - 1] = f16::from_f32(3.0);
+    let x = NormInput::new(
+        RowsInput::new(1, MAX_NORM_LEN, row).unwrap(),
+        None,
+        None,
+        0.0,
+    )
+    .unwrap();
+    for gpu in gpus() {
+        for variant in [LayerNormVariant::TwoPass, LayerNormVariant::Welford] {
+            let got = gpu.layer_norm(&x, variant).unwrap();
+            assert_identical(
+                &got,
+                &layer_norm_emulated(&x, variant),
+                &format!("{variant}"),
+            );
+        }
+    }
 }

@@ -4,15 +4,16 @@ use std::borrow::Borrow;
 
 use half::f16;
 
-use super::LayerNormVariant;
 use super::shader::{HAS_BIAS, HAS_WEIGHT};
+use super::{LayerNormVariant, MAX_NORM_LEN};
 use crate::launch::{Launch, LazyKernel};
 use crate::{Gpu, GpuError, NormInput};
 
 impl Gpu {
     /// The LayerNorm of every row of `input` with the given variant,
     /// `rows × len` row-major `f16`; bit for bit
-    /// [`layer_norm_emulated`](crate::layer_norm_emulated).
+    /// [`layer_norm_emulated`](crate::layer_norm_emulated). Rows may hold
+    /// up to [`MAX_NORM_LEN`](crate::MAX_NORM_LEN) elements.
     ///
     /// ```no_run
     /// use gpu_backend::{Gpu, LayerNormVariant, NormInput, RowsInput, f16};
@@ -68,6 +69,11 @@ impl Gpu {
                     k0.2, k1.2
                 )));
             }
+        }
+        if len > MAX_NORM_LEN {
+            return Err(GpuError::InvalidInput(format!(
+                "the LayerNorm kernels take rows of up to {MAX_NORM_LEN} elements, got {len}"
+            )));
         }
         let rows: usize = inputs.iter().map(|x| x.borrow().x().rows()).sum();
         let elements = rows as u64 * len as u64;

@@ -28,6 +28,12 @@ use core::fmt;
 pub use self::emulate::layer_norm_emulated;
 pub(crate) use self::shader::source;
 
+/// The longest row [`Gpu::layer_norm`](crate::Gpu::layer_norm) accepts.
+/// llvmpipe ends an invocation after 65535 loop iterations in all (its
+/// guard against endless loops); each invocation iterates at most three
+/// times per [`ROW_THREADS`](crate::ROW_THREADS) elements.
+pub const MAX_NORM_LEN: usize = 1 << 20;
+
 /// How [`Gpu::layer_norm`](crate::Gpu::layer_norm) computes the mean `μ`
 /// and the (biased) variance `σ²` of each row, all in `f32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
