@@ -151,7 +151,8 @@ pub use crate::gpu::{
 pub use crate::input::{MatmulInput, random_matmul_input};
 pub use crate::norm::{LayerNormVariant, MAX_NORM_LEN, layer_norm_emulated};
 pub use crate::rows::{
-    ROW_THREADS, ReduceStrategy, SoftmaxVariant, kernel_exp, reduce_sum_emulated, softmax_emulated,
+    MAX_ROW_LEN, MAX_SERIAL_LEN, ROW_THREADS, ReduceStrategy, SoftmaxVariant, kernel_exp,
+    reduce_sum_emulated, softmax_emulated,
 };
 
 /// `f16`, the element type of inputs and outputs (re-exported from `half`).

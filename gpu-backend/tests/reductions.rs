@@ -6,8 +6,9 @@ mod common;
 use common::{gpus, max_hybrid, path};
 use dual_delta_runtime::{NumberFormat, TrialRng};
 use gpu_backend::{
-    GpuError, ReduceStrategy, RowsInput, SoftmaxVariant, f16, random_offset_rows,
-    random_outlier_rows, random_rows, reduce_sum_emulated, softmax_emulated, softmax_f64, sum_f64,
+    GpuError, MAX_ROW_LEN, MAX_SERIAL_LEN, ReduceStrategy, RowsInput, SoftmaxVariant, f16,
+    random_offset_rows, random_outlier_rows, random_rows, reduce_sum_emulated, softmax_emulated,
+    softmax_f64, sum_f64,
 };
 use rand::RngExt as _;
 
@@ -203,5 +204,54 @@ fn careful_kernels_are_close_to_the_oracles() {
                 );
             }
         }
+    }
+}
+
+/// Rows of the longest accepted length are summed and normalised to their
+/// last element (llvmpipe would silently stop a longer loop); one element
+/// more is refused.
+#[test]
+fn rows_of_the_longest_accepted_length_are_complete_and_longer_are_refused() {
+    // Zeros, then a 1 in the last element: a kernel that stops early sums 0.
+    let last_one = |len: usize| {
+        let mut row = vec![f16::ZERO; len];
+        row[len - 1] = f16::ONE;
+        RowsInput::new(1, len, row).unwrap()
+    };
+    let serial = last_one(MAX_SERIAL_LEN);
+    let long = last_one(MAX_ROW_LEN);
+    for gpu in gpus() {
+        let p = path(gpu);
+        let got = gpu.reduce_sum(&serial, ReduceStrategy::F16Serial).unwrap();
+        assert_eq!(got, [f16::ONE], "{p}: serial sum of {MAX_SERIAL_LEN}");
+        for strategy in ReduceStrategy::ALL {
+            if strategy == ReduceStrategy::F16Serial {
+                continue;
+            }
+            let got = gpu.reduce_sum(&long, strategy).unwrap();
+            assert_eq!(got, [f16::ONE], "{p}: {strategy} sum of {MAX_ROW_LEN}");
+        }
+        for variant in SoftmaxVariant::ALL {
+            let got = gpu.softmax(&long, variant).unwrap();
+            assert_identical(
+                &got,
+                &softmax_emulated(&long, variant),
+                &format!("{p}: {variant}"),
+            );
+        }
+
+        let too_long = [
+            (ReduceStrategy::F16Serial, last_one(MAX_SERIAL_LEN + 1)),
+            (ReduceStrategy::F32, last_one(MAX_ROW_LEN + 1)),
+        ];
+        for (strategy, x) in &too_long {
+            let e = gpu.reduce_sum(x, *strategy).unwrap_err();
+            assert!(matches!(e, GpuError::InvalidInput(_)), "{p}: {e}");
+            assert!(e.to_string().contains("up to"), "{p}: {e}");
+        }
+        let e = gpu
+            .softmax(&too_long[1].1, SoftmaxVariant::Careful)
+            .unwrap_err();
+        assert!(e.to_string().contains("up to"), "{p}: {e}");
     }
 }

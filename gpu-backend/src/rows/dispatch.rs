@@ -9,7 +9,7 @@ use half::f16;
 use wgpu::util::DeviceExt as _;
 
 use super::shader::{self, RowKernel, RowParams};
-use super::{ReduceStrategy, SoftmaxVariant};
+use super::{MAX_ROW_LEN, MAX_SERIAL_LEN, ReduceStrategy, SoftmaxVariant};
 use crate::{Gpu, GpuError, RowsInput};
 
 /// The bind group layout and one compiled pipeline per row kernel.
@@ -143,6 +143,16 @@ impl Gpu {
         {
             return Err(GpuError::InvalidInput(format!(
                 "a batch must have one row length: {len} and {other}"
+            )));
+        }
+        let longest = match kernel {
+            RowKernel::Sum(ReduceStrategy::F16Serial) => MAX_SERIAL_LEN,
+            _ => MAX_ROW_LEN,
+        };
+        if len > longest {
+            return Err(GpuError::InvalidInput(format!(
+                "this row kernel takes rows of up to {longest} elements, got {len} \
+                 (llvmpipe ends an invocation after 65535 loop iterations)"
             )));
         }
         let rows: usize = inputs.iter().map(|x| x.borrow().rows()).sum();

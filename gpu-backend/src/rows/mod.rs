@@ -29,6 +29,19 @@ pub use self::emulate::{kernel_exp, reduce_sum_emulated, softmax_emulated};
 /// Invocations per workgroup (per row) of the row kernels.
 pub const ROW_THREADS: usize = 64;
 
+/// The longest row [`Gpu::reduce_sum`](crate::Gpu::reduce_sum) and
+/// [`Gpu::softmax`](crate::Gpu::softmax) accept, except for
+/// [`ReduceStrategy::F16Serial`] ([`MAX_SERIAL_LEN`]). llvmpipe ends an
+/// invocation after 65535 loop iterations in all (its guard against endless
+/// loops) and returns what was written so far; each invocation of these
+/// kernels iterates at most three times per [`ROW_THREADS`] elements.
+pub const MAX_ROW_LEN: usize = 1 << 20;
+
+/// The longest row [`ReduceStrategy::F16Serial`] accepts: its one
+/// invocation per row iterates once per element, within llvmpipe's 65535
+/// loop iterations (see [`MAX_ROW_LEN`]).
+pub const MAX_SERIAL_LEN: usize = 65_000;
+
 /// How [`Gpu::reduce_sum`](crate::Gpu::reduce_sum) sums each row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduceStrategy {
