@@ -34,7 +34,7 @@ pub fn matmul_cpu_f16(input: &MatmulInput) -> Vec<f16> {
     let c = SCRATCH_F32.with_borrow_mut(|(a, b)| {
         widen(input.a(), a);
         widen(input.b(), b);
-        gemm_row_major(input, a, b)
+        gemm_row_major(input.shape(), a, b)
     });
     let mut out = vec![f16::ZERO; c.len()];
     out.convert_from_f32_slice(&c);
@@ -48,7 +48,7 @@ pub fn matmul_f64(input: &MatmulInput) -> Vec<f64> {
     SCRATCH_F64.with_borrow_mut(|(a, b)| {
         widen(input.a(), a);
         widen(input.b(), b);
-        gemm_row_major(input, a, b)
+        gemm_row_major(input.shape(), a, b)
     })
 }
 
@@ -88,9 +88,12 @@ impl Widen for f64 {
 }
 
 /// `C = A · B` for row-major `A` (`m × k`) and `B` (`k × n`) through the
-/// `gemm` crate.
-fn gemm_row_major<T: Widen>(input: &MatmulInput, a: &[T], b: &[T]) -> Vec<T> {
-    let (m, k, n) = input.shape();
+/// `gemm` crate; `T` is `f32` or `f64` (the only types `From<f32>`).
+pub(crate) fn gemm_row_major<T: Copy + Default + From<f32> + 'static>(
+    (m, k, n): (usize, usize, usize),
+    a: &[T],
+    b: &[T],
+) -> Vec<T> {
     assert_eq!(a.len(), m * k);
     assert_eq!(b.len(), k * n);
     let mut c = vec![T::default(); m * n];

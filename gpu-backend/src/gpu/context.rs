@@ -25,6 +25,8 @@ pub struct Gpu {
     pub(crate) rows: crate::rows::RowPipelines,
     /// The LayerNorm and attention kernels, compiled on first use.
     pub(crate) lazy: crate::launch::LazyPipelines,
+    /// The `bf16` and FP8 kernels, compiled on first use.
+    pub(crate) lowp: crate::lowp::LowpPipelines,
     pub(crate) summary: AdapterSummary,
     /// Bytes one storage binding (and buffer) may hold.
     pub(crate) max_binding: u64,
@@ -123,6 +125,7 @@ impl Gpu {
         let tile_f16 = pipeline(Kernel::TileF16);
         let reduce = pipeline(Kernel::ReduceSplits);
         let rows = crate::rows::RowPipelines::new(&device, native);
+        let lowp = crate::lowp::LowpPipelines::new(&device);
 
         let summary = AdapterSummary {
             name: info.name.clone(),
@@ -142,6 +145,7 @@ impl Gpu {
             reduce,
             rows,
             lazy: crate::launch::LazyPipelines::new(native),
+            lowp,
             summary,
             max_binding: limits
                 .max_storage_buffer_binding_size

@@ -1,0 +1,355 @@
+//! The low-precision pipelines, compiled on first use, and the [`Gpu`]
+//! entry points: upload a batch, dispatch, read back.
+
+use std::borrow::Borrow;
+use std::sync::{OnceLock, mpsc};
+
+use half::bf16;
+use wgpu::util::DeviceExt as _;
+
+use super::shader::{self, LowpKernel, LowpParams};
+use super::{Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, LOWP_TILE};
+use crate::{Gpu, GpuError};
+
+/// The bind group layout of the low-precision kernels, and their pipelines,
+/// each compiled the first time it is used.
+pub(crate) struct LowpPipelines {
+    layout: wgpu::BindGroupLayout,
+    pipeline_layout: wgpu::PipelineLayout,
+    pipelines: [OnceLock<wgpu::ComputePipeline>; LowpKernel::COUNT],
+}
+
+impl LowpPipelines {
+    /// The layouts; no shader is compiled yet.
+    pub(crate) fn new(device: &wgpu::Device) -> Self {
+        let entry = |binding: u32, ty| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("lowp"),
+            entries: &[
+                entry(0, wgpu::BufferBindingType::Uniform),
+                entry(1, storage(true)),
+                entry(2, storage(true)),
+                entry(3, storage(false)),
+                entry(4, storage(true)),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("lowp"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        LowpPipelines {
+            layout,
+            pipeline_layout,
+            pipelines: Default::default(),
+        }
+    }
+
+    fn get(&self, device: &wgpu::Device, kernel: LowpKernel) -> &wgpu::ComputePipeline {
+        self.pipelines[kernel.index()].get_or_init(|| {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("lowp"),
+                source: wgpu::ShaderSource::Wgsl(shader::source(kernel).into()),
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("lowp"),
+                layout: Some(&self.pipeline_layout),
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        })
+    }
+}
+
+/// One matmul of a batch: its packed `A` and `B` bytes and output scale.
+struct Job {
+    a: Vec<u8>,
+    b: Vec<u8>,
+    scale: f32,
+}
+
+impl Gpu {
+    /// `C = A · B` for `bf16` inputs with the given accumulation, `m × n`
+    /// `bf16`, row-major; bit for bit
+    /// [`bf16_matmul_emulated`](crate::bf16_matmul_emulated) on lavapipe.
+    pub fn bf16_matmul(
+        &self,
+        x: &Bf16MatmulInput,
+        accumulation: Bf16Accumulation,
+    ) -> Result<Vec<bf16>, GpuError> {
+        let mut out = self.bf16_matmul_batch(core::slice::from_ref(x), accumulation)?;
+        Ok(out.pop().expect("one input gives one output"))
+    }
+
+    /// Many `bf16` matmuls of one shape in one submission; results in the
+    /// order of `inputs`, each what [`Gpu::bf16_matmul`] returns for it.
+    pub fn bf16_matmul_batch<I: Borrow<Bf16MatmulInput>>(
+        &self,
+        inputs: &[I],
+        accumulation: Bf16Accumulation,
+    ) -> Result<Vec<Vec<bf16>>, GpuError> {
+        let shapes: Vec<_> = inputs.iter().map(|x| x.borrow().shape()).collect();
+        let jobs = inputs.iter().map(|x| {
+            let x = x.borrow();
+            Job {
+                a: bytemuck::cast_slice::<bf16, u8>(x.a()).to_vec(),
+                b: bytemuck::cast_slice::<bf16, u8>(x.b()).to_vec(),
+                scale: 1.0,
+            }
+        });
+        let words = self.run_tiles(LowpKernel::Bf16(accumulation), &shapes, 0, jobs)?;
+        Ok(words
+            .into_iter()
+            .map(|w| w.into_iter().map(|v| bf16::from_bits(v as u16)).collect())
+            .collect())
+    }
+
+    /// The FP8 GEMM `C = scale_a·scale_b · (A · B)` with E4M3 inputs and the
+    /// given accumulation, `m × n` `f32`, row-major; bit for bit
+    /// [`fp8_matmul_emulated`](crate::fp8_matmul_emulated) on lavapipe.
+    ///
+    /// ```no_run
+    /// use dual_delta_runtime::TrialRng;
+    /// use gpu_backend::{Fp8Accumulation, Gpu, fp8_matmul_f64, random_fp8_matmul_input};
+    ///
+    /// let x = random_fp8_matmul_input(128, 4096, 128)(&mut TrialRng::for_trial(1, 0));
+    /// let limited = Gpu::shared()?.fp8_matmul(&x, Fp8Accumulation::Limited)?;
+    /// let oracle = fp8_matmul_f64(&x);
+    /// # let _ = (limited, oracle);
+    /// # Ok::<(), gpu_backend::GpuError>(())
+    /// ```
+    pub fn fp8_matmul(
+        &self,
+        x: &Fp8MatmulInput,
+        accumulation: Fp8Accumulation,
+    ) -> Result<Vec<f32>, GpuError> {
+        let mut out = self.fp8_matmul_batch(core::slice::from_ref(x), accumulation)?;
+        Ok(out.pop().expect("one input gives one output"))
+    }
+
+    /// Many FP8 GEMMs of one shape in one submission; results in the order
+    /// of `inputs`, each what [`Gpu::fp8_matmul`] returns for it.
+    pub fn fp8_matmul_batch<I: Borrow<Fp8MatmulInput>>(
+        &self,
+        inputs: &[I],
+        accumulation: Fp8Accumulation,
+    ) -> Result<Vec<Vec<f32>>, GpuError> {
+        let shapes: Vec<_> = inputs.iter().map(|x| x.borrow().shape()).collect();
+        let k = shapes.first().map_or(1, |s| s.1);
+        let (kernel, chunk) = match accumulation.chunk(k) {
+            None => (LowpKernel::Fp8F32, 0),
+            Some(chunk) => (LowpKernel::Fp8Limited, chunk),
+        };
+        let codes = |v: &[dual_delta_runtime::E4m3]| v.iter().map(|c| c.to_bits()).collect();
+        let jobs = inputs.iter().map(|x| {
+            let x = x.borrow();
+            Job {
+                a: codes(x.a()),
+                b: codes(x.b()),
+                scale: x.output_scale(),
+            }
+        });
+        let words = self.run_tiles(kernel, &shapes, chunk, jobs)?;
+        Ok(words
+            .into_iter()
+            .map(|w| w.into_iter().map(f32::from_bits).collect())
+            .collect())
+    }
+
+    /// Every value rounded to `bf16` by the kernels' own conversion (the
+    /// shaders' `rbf`, on the bits): nearest, ties to even, overflow to
+    /// `±∞`, subnormals kept, a NaN kept a quiet NaN with its sign and top
+    /// payload bits. It equals `half::bf16::from_f32`, which the emulations
+    /// use; this entry point is how that is checked.
+    pub fn round_to_bf16(&self, values: &[f32]) -> Result<Vec<bf16>, GpuError> {
+        if values.is_empty() {
+            return Ok(Vec::new());
+        }
+        let count = values.len() as u32;
+        let params = LowpParams {
+            count,
+            ..<LowpParams as bytemuck::Zeroable>::zeroed()
+        };
+        let input = bytemuck::cast_slice::<f32, u8>(values).to_vec();
+        let groups = grid(self.max_dispatch, u64::from(count), shader::ROUND_WORKGROUP);
+        let words = self.submit(
+            LowpKernel::Bf16Round,
+            params,
+            &input,
+            &[0; 4],
+            &[1.0],
+            groups,
+        )?;
+        Ok(words[..values.len()]
+            .iter()
+            .map(|&v| bf16::from_bits(v as u16))
+            .collect())
+    }
+
+    /// Runs a tile kernel over `jobs` (all of shape `shapes[0]`), in groups
+    /// that fit the device's buffer limits, one output `u32` per element.
+    fn run_tiles(
+        &self,
+        kernel: LowpKernel,
+        shapes: &[(usize, usize, usize)],
+        chunk: usize,
+        jobs: impl Iterator<Item = Job>,
+    ) -> Result<Vec<Vec<u32>>, GpuError> {
+        let Some(&(m, k, n)) = shapes.first() else {
+            return Ok(Vec::new());
+        };
+        if let Some(other) = shapes.iter().find(|&&s| s != (m, k, n)) {
+            return Err(GpuError::InvalidInput(format!(
+                "a batch must have one shape: {m}×{k}×{n} and {other:?}"
+            )));
+        }
+        let largest = (m as u64 * k as u64 * 2)
+            .max(k as u64 * n as u64 * 2)
+            .max(m as u64 * n as u64 * 4);
+        let limit = self.max_binding.min(u64::from(u32::MAX));
+        if largest > limit {
+            return Err(GpuError::TooLarge {
+                needed: largest,
+                limit,
+            });
+        }
+        let (tiles_m, tiles_n) = (m.div_ceil(LOWP_TILE) as u64, n.div_ceil(LOWP_TILE) as u64);
+        let max_items = u64::from(self.max_dispatch).pow(2) * u64::from(shader::TILE_WORKGROUP);
+        let group = (limit / largest)
+            .min(max_items / (tiles_m * tiles_n))
+            .max(1) as usize;
+        let jobs: Vec<Job> = jobs.collect();
+        let mut results = Vec::with_capacity(jobs.len());
+        for part in jobs.chunks(group) {
+            let params = LowpParams {
+                m: m as u32,
+                k: k as u32,
+                n: n as u32,
+                tiles_m: tiles_m as u32,
+                tiles_n: tiles_n as u32,
+                batch: part.len() as u32,
+                chunk: chunk as u32,
+                count: 0,
+            };
+            let a: Vec<u8> = part.iter().flat_map(|j| j.a.iter().copied()).collect();
+            let b: Vec<u8> = part.iter().flat_map(|j| j.b.iter().copied()).collect();
+            let scales: Vec<f32> = part.iter().map(|j| j.scale).collect();
+            let items = part.len() as u64 * tiles_m * tiles_n;
+            let groups = grid(self.max_dispatch, items, shader::TILE_WORKGROUP);
+            let words = self.submit(kernel, params, &a, &b, &scales, groups)?;
+            results.extend(
+                words
+                    .chunks_exact(m * n)
+                    .take(part.len())
+                    .map(<[u32]>::to_vec),
+            );
+        }
+        Ok(results)
+    }
+
+    /// Uploads, dispatches `kernel` on a `groups` grid, waits, and reads
+    /// back the output words (`batch · m · n`, or `count`, of them).
+    fn submit(
+        &self,
+        kernel: LowpKernel,
+        params: LowpParams,
+        a: &[u8],
+        b: &[u8],
+        scales: &[f32],
+        groups: (u32, u32),
+    ) -> Result<Vec<u32>, GpuError> {
+        let device = &self.device;
+        let words = (params.batch * params.m * params.n).max(params.count) as u64;
+        let storage = |label, bytes: &[u8]| {
+            let mut padded = bytes.to_vec();
+            padded.resize(bytes.len().div_ceil(4).max(1) * 4, 0);
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: &padded,
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        };
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("lowp params"),
+            contents: bytemuck::bytes_of(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let (a, b) = (storage("A", a), storage("B", b));
+        let scales = storage("scales", bytemuck::cast_slice(scales));
+        use wgpu::BufferUsages as U;
+        let buffer = |label, usage| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: words * 4,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let out = buffer("lowp C", U::STORAGE | U::COPY_SRC);
+        let staging = buffer("lowp readback", U::MAP_READ | U::COPY_DST);
+        let pipes = &self.lowp;
+        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("lowp"),
+            layout: &pipes.layout,
+            entries: &[&uniform, &a, &b, &out, &scales]
+                .iter()
+                .enumerate()
+                .map(|(i, buf)| wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource: buf.as_entire_binding(),
+                })
+                .collect::<Vec<_>>(),
+        });
+        let mut encoder = device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(pipes.get(device, kernel));
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        encoder.copy_buffer_to_buffer(&out, 0, &staging, 0, words * 4);
+        let index = self.queue.submit([encoder.finish()]);
+        let (tx, rx) = mpsc::channel();
+        staging
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |r| drop(tx.send(r)));
+        device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(index),
+                timeout: None,
+            })
+            .map_err(|e| GpuError::Device(format!("waiting for the lowp kernel: {e}")))?;
+        rx.recv()
+            .map_err(|_| GpuError::Device("the result buffer was never mapped".into()))?
+            .map_err(|e| GpuError::Device(format!("mapping the result buffer: {e}")))?;
+        let view = staging
+            .get_mapped_range(..)
+            .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
+        let values = view
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
+        drop(view);
+        staging.unmap();
+        Ok(values)
+    }
+}
+
+/// A 2-D grid of workgroups covering `items` invocations.
+fn grid(max_dispatch: u32, items: u64, workgroup: u32) -> (u32, u32) {
+    let groups = items.div_ceil(u64::from(workgroup)).max(1);
+    let x = groups.min(u64::from(max_dispatch));
+    (x as u32, groups.div_ceil(x) as u32)
+}

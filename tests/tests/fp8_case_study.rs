@@ -1,0 +1,170 @@
+//! Case study 4: FP8 GEMMs and the limited accumulation of Hopper's FP8
+//! tensor cores (DeepSeek-V3 technical report, §3.3.2), as annotated tests.
+//!
+//! `128×4096 @ 4096×128`, inputs `torch.randn` quantized to E4M3 with
+//! per-tensor scales; the candidates are the GPU kernels (wgpu; lavapipe in
+//! CI) with [`Fp8Accumulation::Limited`] (Hopper's rule as MMA-Sim models
+//! it) and [`Fp8Accumulation::PromoteEvery128`] (DeepSeek-V3's fix); the
+//! baseline accumulates the same FP8 products in `f32` on the CPU; the
+//! oracle multiplies them exactly in `f64`. Then the `bf16` case: `bf16`
+//! accumulation against `f32` accumulation in a long-K matmul and in row
+//! sums. Every test asserts its verdict; early stopping decides most of
+//! them within a round or two.
+
+use dual_delta_runtime::prelude::*;
+use gpu_backend::{
+    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16_matmul_cpu,
+    bf16_matmul_f64, fp8_matmul_cpu, fp8_matmul_f64,
+};
+
+fn fp8_input(rng: &mut TrialRng) -> Fp8MatmulInput {
+    Fp8MatmulInput::random(128, 4096, 128, rng)
+}
+
+fn fp8_gpu(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec<f32>> {
+    dual_delta_tests::gpu()
+        .fp8_matmul_batch(xs, accumulation)
+        .expect("GPU FP8 matmul")
+}
+
+/// The FP8 GEMM with a `bf16` output, as DeepSeek-V3's GEMMs write it: the
+/// `f32` result rounded once to `bf16`.
+fn to_bf16(c: Vec<f32>) -> Vec<bf16> {
+    c.into_iter().map(bf16::from_f32).collect()
+}
+
+fn fp8_cpu_bf16(x: &Fp8MatmulInput) -> Vec<bf16> {
+    to_bf16(fp8_matmul_cpu(x))
+}
+
+fn fp8_gpu_bf16(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec<bf16>> {
+    fp8_gpu(xs, accumulation).into_iter().map(to_bf16).collect()
+}
+
+fn less_accurate(o: &Outcome) -> Result<(), String> {
+    match o.verdict.accuracy {
+        Accuracy::LessAccurate => Ok(()),
+        other => Err(format!("expected less accurate, got {other:?}")),
+    }
+}
+
+/// Hopper's limited accumulation over K = 4096 (128 instructions of 32
+/// products, every step truncated to 13 fraction bits): significantly less
+/// accurate than accumulating the same products in `f32`.
+#[dual_delta_test(
+    oracle = fp8_matmul_f64,
+    baseline = fp8_matmul_cpu,
+    input = fp8_input,
+    n = 64,
+    expect = worse,
+    batch = 8,
+    check = less_accurate,
+)]
+fn fp8_limited_accumulation_is_caught(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>> {
+    fp8_gpu(xs, Fp8Accumulation::Limited)
+}
+
+/// Promotion every 128 products cuts the error, but in an `f32` output the
+/// truncation inside each chunk still shows: less accurate than full `f32`.
+#[dual_delta_test(
+    oracle = fp8_matmul_f64,
+    baseline = fp8_matmul_cpu,
+    input = fp8_input,
+    n = 64,
+    expect = worse,
+    batch = 8,
+    check = less_accurate,
+)]
+fn fp8_promotion_in_an_f32_output_is_still_worse(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>> {
+    fp8_gpu(xs, Fp8Accumulation::PromoteEvery128)
+}
+
+/// With a `bf16` output, the limited accumulation's error (about 1%) is
+/// far above `bf16`'s rounding: still caught.
+#[dual_delta_test(
+    oracle = fp8_matmul_f64,
+    baseline = fp8_cpu_bf16,
+    input = fp8_input,
+    n = 64,
+    expect = worse,
+    batch = 8,
+    check = less_accurate,
+)]
+fn fp8_limited_accumulation_bf16_output_is_caught(xs: &[Fp8MatmulInput]) -> Vec<Vec<bf16>> {
+    fp8_gpu_bf16(xs, Fp8Accumulation::Limited)
+}
+
+/// With a `bf16` output, promotion every 128 products is no worse than
+/// `f32` accumulation: DeepSeek-V3's fix works.
+#[dual_delta_test(
+    oracle = fp8_matmul_f64,
+    baseline = fp8_cpu_bf16,
+    input = fp8_input,
+    n = 64,
+    expect = no_worse,
+    batch = 8,
+)]
+fn fp8_promotion_bf16_output_is_no_worse(xs: &[Fp8MatmulInput]) -> Vec<Vec<bf16>> {
+    fp8_gpu_bf16(xs, Fp8Accumulation::PromoteEvery128)
+}
+
+fn long_k(rng: &mut TrialRng) -> Bf16MatmulInput {
+    Bf16MatmulInput::random(32, 4096, 32, rng)
+}
+
+/// Row sums as a matmul: `A` (`16 × 4096`, randn in `bf16`) times a
+/// column of ones, so every output is the sum of one row.
+fn rows_times_ones(rng: &mut TrialRng) -> Bf16MatmulInput {
+    let rows = Bf16MatmulInput::random(16, 4096, 1, rng);
+    Bf16MatmulInput::new(16, 4096, 1, rows.a().to_vec(), vec![bf16::ONE; 4096])
+        .expect("a valid shape")
+}
+
+fn bf16_gpu(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
+    dual_delta_tests::gpu()
+        .bf16_matmul(x, accumulation)
+        .expect("GPU bf16 matmul")
+}
+
+/// `bf16` accumulation over K = 4096: caught.
+#[dual_delta_test(
+    oracle = bf16_matmul_f64,
+    baseline = bf16_matmul_cpu,
+    input = long_k,
+    n = 64,
+    expect = worse,
+    check = less_accurate,
+)]
+fn bf16_accumulation_long_k_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
+    bf16_gpu(x, Bf16Accumulation::Bf16)
+}
+
+/// `f32` accumulation on the GPU: no worse than the CPU's.
+#[dual_delta_test(oracle = bf16_matmul_f64, baseline = bf16_matmul_cpu, input = long_k, n = 64)]
+fn bf16_f32_accumulation_long_k_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {
+    bf16_gpu(x, Bf16Accumulation::F32)
+}
+
+/// Row sums of 4096 `bf16` values accumulated in `bf16`: caught.
+#[dual_delta_test(
+    oracle = bf16_matmul_f64,
+    baseline = bf16_matmul_cpu,
+    input = rows_times_ones,
+    n = 64,
+    expect = worse,
+    check = less_accurate,
+)]
+fn bf16_accumulation_row_sum_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
+    bf16_gpu(x, Bf16Accumulation::Bf16)
+}
+
+/// The same row sums accumulated in `f32`: no worse.
+#[dual_delta_test(
+    oracle = bf16_matmul_f64,
+    baseline = bf16_matmul_cpu,
+    input = rows_times_ones,
+    n = 64
+)]
+fn bf16_f32_accumulation_row_sum_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {
+    bf16_gpu(x, Bf16Accumulation::F32)
+}
