@@ -150,13 +150,19 @@ pub fn fp8_matmul_emulated(x: &Fp8MatmulInput, accumulation: Fp8Accumulation) ->
     let Some(chunk) = accumulation.chunk(k) else {
         let b: Vec<f32> = x.b().iter().map(|v| v.to_f32()).collect();
         let mut out = Vec::with_capacity(m * n);
-        let mut acc = vec![0f32; n];
+        let (mut acc, mut group) = (vec![0f32; n], vec![0f32; n]);
         for row in x.a().chunks_exact(k) {
             acc.fill(0.0);
-            for (kk, a) in row.iter().enumerate() {
-                let a = a.to_f32();
-                for (s, &bv) in acc.iter_mut().zip(&b[kk * n..(kk + 1) * n]) {
-                    *s += a * bv;
+            for (g, a_group) in row.chunks(FP8_MMA_K).enumerate() {
+                group.fill(0.0);
+                for (i, a) in a_group.iter().enumerate() {
+                    let (a, kk) = (a.to_f32(), g * FP8_MMA_K + i);
+                    for (t, &bv) in group.iter_mut().zip(&b[kk * n..(kk + 1) * n]) {
+                        *t += a * bv;
+                    }
+                }
+                for (s, &t) in acc.iter_mut().zip(&group) {
+                    *s += t;
                 }
             }
             out.extend(acc.iter().map(|&s| s * scale));

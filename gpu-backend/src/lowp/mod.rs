@@ -115,8 +115,10 @@ impl fmt::Display for Bf16Accumulation {
 /// produce, are not handled as the hardware would.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fp8Accumulation {
-    /// Full `f32`: the exact products (4 + 4 significant bits) added one at
-    /// a time in increasing `k` order, each addition rounded to nearest.
+    /// Full `f32`, as a tensor core with an `f32` accumulator: the exact
+    /// products (4 + 4 significant bits) of each group of [`FP8_MMA_K`]
+    /// summed in increasing `k` order, each group's sum added to the
+    /// accumulator, every addition rounded to nearest.
     F32,
     /// Hopper's FP8 tensor-core accumulation over the whole of `K`: groups
     /// of 32 products added by [`fp8_fused_dot_add`] into one accumulator

@@ -236,15 +236,25 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             s.push_str("    }\n");
         }
         LowpKernel::Fp8F32 => {
+            // Groups of FP8_MMA_K products summed on their own, each
+            // group's sum added to the accumulator.
+            let g = FP8_MMA_K;
+            let _ = writeln!(
+                s,
+                "    for (var g0 = 0u; g0 < p.k; g0 = g0 + {g}u) {{\n    let g1 = min(g0 + {g}u, p.k);"
+            );
+            each(s, "    var t{i}_{j}: f32 = 0.0;");
             s.push_str(
-                "    for (var kk = 0u; kk < p.k; kk = kk + 1u) {\n        let ob = kk * p.n;\n",
+                "    for (var kk = g0; kk < g1; kk = kk + 1u) {\n        let ob = kk * p.n;\n",
             );
             rows_cols(
                 s,
                 "        let x{i} = val(q_a(ra{i} + kk));",
                 "        let y{j} = val(q_b(cb{j} + ob));",
             );
-            each(s, "        s{i}_{j} = x{i} * y{j} + s{i}_{j};");
+            each(s, "        t{i}_{j} = x{i} * y{j} + t{i}_{j};");
+            s.push_str("    }\n");
+            each(s, "    s{i}_{j} = s{i}_{j} + t{i}_{j};");
             s.push_str("    }\n");
         }
         LowpKernel::Fp8Limited => limited_loop(s),
