@@ -99,6 +99,14 @@
 //!   (naive with `f16` scores, flash with `f32` or `f16` accumulation), one
 //!   invocation per (head, query); emulation [`attention_emulated`].
 //!   These two families compile their pipelines on first use.
+//! * `bf16` matmul, [`Gpu::bf16_matmul`]: [`Bf16Accumulation`] (`f32`,
+//!   `bf16`); emulation [`bf16_matmul_emulated`]; oracle
+//!   [`bf16_matmul_f64`], baseline [`bf16_matmul_cpu`].
+//! * FP8 GEMM, E4M3 × E4M3 with per-tensor scales, [`Gpu::fp8_matmul`]:
+//!   [`Fp8Accumulation`] (`f32`; the limited accumulation of Hopper's FP8
+//!   tensor cores, [`fp8_fused_dot_add`]; that promoted to `f32` every 128
+//!   products); emulation [`fp8_matmul_emulated`]; oracle
+//!   [`fp8_matmul_f64`], baseline [`fp8_matmul_cpu`].
 //!
 //! The row kernels run one workgroup of [`ROW_THREADS`] invocations per
 //! row, each invocation over a strided slice, combined by a fixed tree

@@ -211,3 +211,15 @@ fn bf16_references_and_accumulations() {
     .unwrap();
     assert_eq!(fp8_matmul_f64(&y), vec![4.0]);
 }
+
+/// The shape of case study 4, one input per strategy.
+#[test]
+fn fp8_kernels_equal_their_emulation_at_the_case_study_shape() {
+    let Some(gpu) = require_gpu() else { return };
+    let x = fp8(128, 4096, 128, 7);
+    for acc in Fp8Accumulation::ALL {
+        let got = gpu.fp8_matmul(&x, acc).unwrap();
+        let what = format!("{acc} 128×4096×128");
+        assert_bits(&got, &fp8_matmul_emulated(&x, acc), f32::to_bits, &what);
+    }
+}

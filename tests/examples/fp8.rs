@@ -205,19 +205,16 @@ fn sweep(gpu: &gpu_backend::Gpu) {
     );
 }
 
+/// A `bf16` input generator.
+type Generator = fn(&mut TrialRng) -> Bf16MatmulInput;
+
 fn bf16_case() {
     println!("bf16 inputs; baseline: f32 accumulation on the CPU, rounded once to bf16");
     header("case, candidate");
     let gpu = dual_delta_tests::gpu();
-    let long_k = |rng: &mut TrialRng| Bf16MatmulInput::random(32, 4096, 32, rng);
-    let row_sums = |rng: &mut TrialRng| {
-        let rows = Bf16MatmulInput::random(16, 4096, 1, rng);
-        Bf16MatmulInput::new(16, 4096, 1, rows.a().to_vec(), vec![bf16::ONE; 4096])
-            .expect("a valid shape")
-    };
-    let cases: [(&str, &(dyn Fn(&mut TrialRng) -> Bf16MatmulInput + Sync)); 2] = [
-        ("32×4096 @ 4096×32", &long_k),
-        ("row sums 16×4096 · 1", &row_sums),
+    let cases: [(&str, Generator); 2] = [
+        ("32×4096 @ 4096×32", long_k),
+        ("row sums 16×4096 · 1", row_sums),
     ];
     for (case, input) in cases {
         for acc in Bf16Accumulation::ALL {
@@ -243,4 +240,16 @@ fn bf16_case() {
             row(&format!("{case}, {acc}"), o);
         }
     }
+}
+
+fn long_k(rng: &mut TrialRng) -> Bf16MatmulInput {
+    Bf16MatmulInput::random(32, 4096, 32, rng)
+}
+
+/// Row sums as a matmul: 16 rows of 4096 randn values in `bf16` times a
+/// column of ones.
+fn row_sums(rng: &mut TrialRng) -> Bf16MatmulInput {
+    let rows = Bf16MatmulInput::random(16, 4096, 1, rng);
+    Bf16MatmulInput::new(16, 4096, 1, rows.a().to_vec(), vec![bf16::ONE; 4096])
+        .expect("a valid shape")
 }

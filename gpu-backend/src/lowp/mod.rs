@@ -20,17 +20,20 @@
 
 mod dispatch;
 mod emulate;
+mod hopper;
 mod input;
+mod pipelines;
 mod reference;
 mod shader;
 
 use core::fmt;
 
-pub(crate) use self::dispatch::LowpPipelines;
-pub use self::emulate::{bf16_matmul_emulated, fp8_fused_dot_add, fp8_matmul_emulated};
+pub use self::emulate::{bf16_matmul_emulated, fp8_matmul_emulated};
+pub use self::hopper::fp8_fused_dot_add;
 pub use self::input::{
     Bf16MatmulInput, Fp8MatmulInput, random_bf16_matmul_input, random_fp8_matmul_input,
 };
+pub(crate) use self::pipelines::LowpPipelines;
 pub use self::reference::{bf16_matmul_cpu, bf16_matmul_f64, fp8_matmul_cpu, fp8_matmul_f64};
 
 /// Rows and columns of `C` per invocation of the low-precision kernels.

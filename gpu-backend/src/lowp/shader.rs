@@ -19,7 +19,8 @@
 
 use core::fmt::Write as _;
 
-use super::{Bf16Accumulation, FP8_ACCUMULATOR_FRACTION_BITS, FP8_MMA_K, LOWP_TILE};
+use super::hopper::{limited_helpers, limited_loop};
+use super::{Bf16Accumulation, FP8_MMA_K, LOWP_TILE};
 
 /// Invocations per workgroup of the tile kernels (one llvmpipe SIMD vector).
 pub(crate) const TILE_WORKGROUP: u32 = 8;
@@ -116,33 +117,6 @@ fn aexp(c: f32) -> i32 {
 }
 ";
 
-/// The Hopper fused dot-add's helpers: the accumulator's term and the
-/// normalisation (see `emulate.rs`, which mirrors them line for line).
-fn limited_helpers(s: &mut String) {
-    let f = FP8_ACCUMULATOR_FRACTION_BITS;
-    let _ = writeln!(
-        s,
-        "fn aterm(c: f32, mx: i32) -> i32 {{
-    let x = bitcast<u32>(c);
-    let mant = (x & 0x7fffffu) | select(0x800000u, 0u, ((x >> 23u) & 255u) == 0u);
-    let q = i32(mant >> u32(min(mx - aexp(c) + 10, 31)));
-    return select(q, -q, (x >> 31u) == 1u);
-}}
-fn pterm(p: i32, e: i32, mx: i32) -> i32 {{
-    let q = (abs(p) << 7u) >> u32(min(mx - e, 31));
-    return select(q, -q, p < 0);
-}}
-fn norm(sm: i32, mx: i32) -> f32 {{
-    if (sm == 0) {{ return 0.0; }}
-    var u = u32(abs(sm));
-    let top = firstLeadingBit(u);
-    if (top > {f}u) {{ let d = top - {f}u; u = (u >> d) << d; }}
-    let v = f32(u) * p2(mx - {f});
-    return select(v, -v, sm < 0);
-}}"
-    );
-}
-
 /// The WGSL source of `kernel`.
 pub(crate) fn source(kernel: LowpKernel) -> String {
     let mut s = String::from(HEADER);
@@ -167,7 +141,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 
 /// Emits `line` once per element `(i, j)` of the block, with `{i}` and
 /// `{j}` replaced.
-fn each(s: &mut String, line: &str) {
+pub(super) fn each(s: &mut String, line: &str) {
     for i in 0..LOWP_TILE {
         for j in 0..LOWP_TILE {
             let l = line
@@ -181,7 +155,7 @@ fn each(s: &mut String, line: &str) {
 
 /// Emits `line` once per row `i` of the block (`{i}` replaced), then once
 /// per column `j` with `line_b` (`{j}` replaced).
-fn rows_cols(s: &mut String, line_a: &str, line_b: &str) {
+pub(super) fn rows_cols(s: &mut String, line_a: &str, line_b: &str) {
     for i in 0..LOWP_TILE {
         s.push_str(&line_a.replace("{i}", &i.to_string()));
         s.push('\n');
@@ -282,47 +256,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         s.push_str("    }\n");
     }
     s.push_str("}\n");
-}
-
-/// The chunks of `p.chunk`, each a chain of fused dot-adds over groups of
-/// [`FP8_MMA_K`] products, each chunk's result added into `s` in `f32`.
-fn limited_loop(s: &mut String) {
-    let g = FP8_MMA_K;
-    s.push_str(
-        "    for (var k0 = 0u; k0 < p.k; k0 = k0 + p.chunk) {\n    let k1 = min(k0 + p.chunk, p.k);\n",
-    );
-    each(s, "    var c{i}_{j}: f32 = 0.0;");
-    let _ = writeln!(
-        s,
-        "    for (var g0 = k0; g0 < k1; g0 = g0 + {g}u) {{\n    let g1 = min(g0 + {g}u, k1);"
-    );
-    // Pass 1: the largest exponent of each element's 33 terms.
-    each(s, "    var m{i}_{j}: i32 = aexp(c{i}_{j});");
-    s.push_str("    for (var kk = g0; kk < g1; kk = kk + 1u) {\n        let ob = kk * p.n;\n");
-    rows_cols(
-        s,
-        "        let ea{i} = ex(q_a(ra{i} + kk));",
-        "        let eb{j} = ex(q_b(cb{j} + ob));",
-    );
-    each(s, "        m{i}_{j} = max(m{i}_{j}, ea{i} + eb{j});");
-    s.push_str("    }\n");
-    // Pass 2: the truncated terms, summed exactly in i32.
-    each(s, "    var t{i}_{j}: i32 = aterm(c{i}_{j}, m{i}_{j});");
-    s.push_str("    for (var kk = g0; kk < g1; kk = kk + 1u) {\n        let ob = kk * p.n;\n");
-    rows_cols(
-        s,
-        "        let qa{i} = q_a(ra{i} + kk); let sa{i} = sig(qa{i}); let ea{i} = ex(qa{i});",
-        "        let qb{j} = q_b(cb{j} + ob); let sb{j} = sig(qb{j}); let eb{j} = ex(qb{j});",
-    );
-    each(
-        s,
-        "        t{i}_{j} = t{i}_{j} + pterm(sa{i} * sb{j}, ea{i} + eb{j}, m{i}_{j});",
-    );
-    s.push_str("    }\n");
-    each(s, "    c{i}_{j} = norm(t{i}_{j}, m{i}_{j});");
-    s.push_str("    }\n");
-    each(s, "    s{i}_{j} = s{i}_{j} + c{i}_{j};");
-    s.push_str("    }\n");
 }
 
 #[cfg(test)]
