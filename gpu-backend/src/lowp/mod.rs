@@ -112,7 +112,7 @@ impl fmt::Display for Bf16Accumulation {
 /// and grows with the number of instructions, `K / 32`.
 ///
 /// Where this may differ from a given GPU: the model is MMA-Sim's, validated
-/// by its authors against H100/H800 `wgmma`; this crate has no Hopper GPU to
+/// by its authors bit for bit against Hopper's `wgmma`; this crate has no Hopper GPU to
 /// check it on. Only finite inputs are modelled ([`Fp8MatmulInput`] refuses
 /// NaN codes), and `f32` subnormal accumulators, which these inputs cannot
 /// produce, are not handled as the hardware would.
@@ -131,7 +131,9 @@ pub enum Fp8Accumulation {
     /// into chunks of [`FP8_PROMOTION_INTERVAL`] = 128 (four instructions),
     /// each chunk accumulated as in [`Fp8Accumulation::Limited`] starting
     /// from zero, and each chunk's result added into an `f32` accumulator
-    /// (rounded to nearest), as DeepGEMM does.
+    /// (rounded to nearest), as DeepGEMM does. (DeepGEMM multiplies each
+    /// chunk's result by its fine-grained block scales as it adds it; with
+    /// per-tensor scales the one product of scales is applied at the end.)
     PromoteEvery128,
 }
 
