@@ -12,12 +12,12 @@
 //! | 5       | `f32` scratch (the materialised attention scores)        |
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock, mpsc};
+use std::sync::{Mutex, OnceLock};
 
 use half::f16;
-use wgpu::util::DeviceExt as _;
 
 use crate::attention::{self, AttentionVariant};
+use crate::gpu::compute::{self, Binding};
 use crate::norm::{self, LayerNormVariant};
 use crate::{Gpu, GpuError};
 
@@ -55,35 +55,13 @@ impl LazyPipelines {
     }
 
     fn layout(&self, device: &wgpu::Device) -> &(wgpu::BindGroupLayout, wgpu::PipelineLayout) {
+        use Binding::{Read, ReadWrite, Uniform};
         self.layout.get_or_init(|| {
-            let entry = |binding: u32, ty| wgpu::BindGroupLayoutEntry {
-                binding,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            };
-            let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
-            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("norm/attention"),
-                entries: &[
-                    entry(0, wgpu::BufferBindingType::Uniform),
-                    entry(1, storage(true)),
-                    entry(2, storage(true)),
-                    entry(3, storage(true)),
-                    entry(4, storage(false)),
-                    entry(5, storage(false)),
-                ],
-            });
-            let pipeline = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("norm/attention"),
-                bind_group_layouts: &[Some(&layout)],
-                immediate_size: 0,
-            });
-            (layout, pipeline)
+            compute::layouts(
+                device,
+                "norm/attention",
+                &[Uniform, Read, Read, Read, ReadWrite, ReadWrite],
+            )
         })
     }
 
@@ -97,18 +75,7 @@ impl LazyPipelines {
                     attention::source(variant, d as usize, d_v as usize, self.native)
                 }
             };
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("norm/attention"),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("norm/attention"),
-                layout: Some(&self.layout(device).1),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            })
+            compute::pipeline(device, &self.layout(device).1, "norm/attention", &source)
         });
         pipeline.clone()
     }
@@ -166,84 +133,28 @@ impl Gpu {
         }
         let device = &self.device;
         let pipeline = self.lazy.pipeline(device, launch.kernel);
-        let init = |label, bytes: &[u8], usage| {
-            let mut bytes = bytes.to_vec();
-            bytes.resize(padded(bytes.len() as u64) as usize, 0);
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: &bytes,
-                usage,
-            })
-        };
-        use wgpu::BufferUsages as U;
-        let params = init("params", bytemuck::cast_slice(&launch.params), U::UNIFORM);
+        let params = self.uniform("params", &launch.params);
         let inputs = launch
             .inputs
-            .map(|x| init("input", bytemuck::cast_slice(x), U::STORAGE));
-        let buffer = |label, size, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size,
-                usage,
-                mapped_at_creation: false,
-            })
-        };
-        let out_bytes = padded(launch.outputs * out_elem);
-        let out = buffer("output", out_bytes, U::STORAGE | U::COPY_SRC);
-        let scratch = buffer("scratch", padded(launch.scratch * 4), U::STORAGE);
-        let staging = buffer("readback", out_bytes, U::MAP_READ | U::COPY_DST);
-        let entries: Vec<_> = [&params, &inputs[0], &inputs[1], &inputs[2], &out, &scratch]
-            .iter()
-            .enumerate()
-            .map(|(i, b)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: b.as_entire_binding(),
-            })
-            .collect();
-        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("norm/attention"),
-            layout: &self.lazy.layout(device).0,
-            entries: &entries,
-        });
-        let mut encoder = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(gx as u32, gy as u32, 1);
-        }
-        encoder.copy_buffer_to_buffer(&out, 0, &staging, 0, out_bytes);
-        let index = self.queue.submit([encoder.finish()]);
-        let (tx, rx) = mpsc::channel();
-        staging
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |r| drop(tx.send(r)));
-        device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(index),
-                timeout: None,
-            })
-            .map_err(|e| GpuError::Device(format!("waiting for the kernel: {e}")))?;
-        rx.recv()
-            .map_err(|_| GpuError::Device("the result buffer was never mapped".into()))?
-            .map_err(|e| GpuError::Device(format!("mapping the result buffer: {e}")))?;
-        let view = staging
-            .get_mapped_range(..)
-            .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
-        let values = view
+            .map(|x| self.storage("input", bytemuck::cast_slice(x)));
+        let out_bytes = launch.outputs * out_elem;
+        let out = self.writable("output", out_bytes, true);
+        let scratch = self.writable("scratch", launch.scratch * 4, false);
+        let bytes = self.dispatch_and_read(
+            "norm/attention",
+            &pipeline,
+            &self.lazy.layout(device).0,
+            &[&params, &inputs[0], &inputs[1], &inputs[2], &out, &scratch],
+            (gx as u32, gy as u32),
+            &out,
+            out_bytes,
+        )?;
+        let values = bytes
             .chunks_exact(out_elem as usize)
-            .take(launch.outputs as usize)
             .map(|b| f16::from_le_bytes([b[0], b[1]]))
             .collect();
-        drop(view);
-        staging.unmap();
         Ok(values)
     }
-}
-
-/// `bytes` rounded up to a multiple of 4, at least 4.
-fn padded(bytes: u64) -> u64 {
-    bytes.div_ceil(4).max(1) * 4
 }
 
 /// The WGSL that declares the six bindings of the layout, with `Params`

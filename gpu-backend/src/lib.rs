@@ -140,8 +140,8 @@ mod error;
 mod gpu;
 mod input;
 mod launch;
-mod norm;
 mod lowp;
+mod norm;
 mod rows;
 mod shader;
 
@@ -158,13 +158,13 @@ pub use crate::gpu::{
     require_gpu, shared_or_skip,
 };
 pub use crate::input::{MatmulInput, random_matmul_input};
-pub use crate::norm::{LayerNormVariant, MAX_NORM_LEN, layer_norm_emulated};
 pub use crate::lowp::{
     Bf16Accumulation, Bf16MatmulInput, FP8_ACCUMULATOR_FRACTION_BITS, FP8_MMA_K,
     FP8_PROMOTION_INTERVAL, Fp8Accumulation, Fp8MatmulInput, LOWP_TILE, bf16_matmul_cpu,
     bf16_matmul_emulated, bf16_matmul_f64, fp8_fused_dot_add, fp8_matmul_cpu, fp8_matmul_emulated,
     fp8_matmul_f64, random_bf16_matmul_input, random_fp8_matmul_input,
 };
+pub use crate::norm::{LayerNormVariant, MAX_NORM_LEN, layer_norm_emulated};
 pub use crate::rows::{
     MAX_ROW_LEN, MAX_SERIAL_LEN, ROW_THREADS, ReduceStrategy, SoftmaxVariant, kernel_exp,
     reduce_sum_emulated, softmax_emulated,

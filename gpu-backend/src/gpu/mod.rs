@@ -7,6 +7,7 @@
 //! the kernels and reads the results back.
 
 mod adapter;
+pub(crate) mod compute;
 mod context;
 mod dispatch;
 

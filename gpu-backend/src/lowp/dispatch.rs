@@ -2,10 +2,8 @@
 //! dispatch, read back.
 
 use std::borrow::Borrow;
-use std::sync::mpsc;
 
 use half::bf16;
-use wgpu::util::DeviceExt as _;
 
 use super::shader::{self, LowpKernel, LowpParams};
 use super::{Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, LOWP_TILE};
@@ -208,80 +206,21 @@ impl Gpu {
         scales: &[f32],
         groups: (u32, u32),
     ) -> Result<Vec<u32>, GpuError> {
-        let device = &self.device;
         let words = (params.batch * params.m * params.n).max(params.count) as u64;
-        let storage = |label, bytes: &[u8]| {
-            let mut padded = bytes.to_vec();
-            padded.resize(bytes.len().div_ceil(4).max(1) * 4, 0);
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: &padded,
-                usage: wgpu::BufferUsages::STORAGE,
-            })
-        };
-        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("lowp params"),
-            contents: bytemuck::bytes_of(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let (a, b) = (storage("A", a), storage("B", b));
-        let scales = storage("scales", bytemuck::cast_slice(scales));
-        use wgpu::BufferUsages as U;
-        let buffer = |label, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: words * 4,
-                usage,
-                mapped_at_creation: false,
-            })
-        };
-        let out = buffer("lowp C", U::STORAGE | U::COPY_SRC);
-        let staging = buffer("lowp readback", U::MAP_READ | U::COPY_DST);
-        let pipes = &self.lowp;
-        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("lowp"),
-            layout: &pipes.layout,
-            entries: &[&uniform, &a, &b, &out, &scales]
-                .iter()
-                .enumerate()
-                .map(|(i, buf)| wgpu::BindGroupEntry {
-                    binding: i as u32,
-                    resource: buf.as_entire_binding(),
-                })
-                .collect::<Vec<_>>(),
-        });
-        let mut encoder = device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(pipes.get(device, kernel));
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-        }
-        encoder.copy_buffer_to_buffer(&out, 0, &staging, 0, words * 4);
-        let index = self.queue.submit([encoder.finish()]);
-        let (tx, rx) = mpsc::channel();
-        staging
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |r| drop(tx.send(r)));
-        device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(index),
-                timeout: None,
-            })
-            .map_err(|e| GpuError::Device(format!("waiting for the lowp kernel: {e}")))?;
-        rx.recv()
-            .map_err(|_| GpuError::Device("the result buffer was never mapped".into()))?
-            .map_err(|e| GpuError::Device(format!("mapping the result buffer: {e}")))?;
-        let view = staging
-            .get_mapped_range(..)
-            .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
-        let values = view
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        drop(view);
-        staging.unmap();
-        Ok(values)
+        let uniform = self.uniform("lowp params", &params);
+        let (a, b) = (self.storage("A", a), self.storage("B", b));
+        let scales = self.storage("scales", bytemuck::cast_slice(scales));
+        let out = self.writable("lowp C", words * 4, true);
+        let bytes = self.dispatch_and_read(
+            "lowp",
+            self.lowp.get(&self.device, kernel),
+            &self.lowp.layout,
+            &[&uniform, &a, &b, &out, &scales],
+            groups,
+            &out,
+            words * 4,
+        )?;
+        Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
 }
 

@@ -3,13 +3,12 @@
 
 use std::borrow::Borrow;
 use std::collections::HashMap;
-use std::sync::mpsc;
 
 use half::f16;
-use wgpu::util::DeviceExt as _;
 
 use super::shader::{self, RowKernel, RowParams};
 use super::{MAX_ROW_LEN, MAX_SERIAL_LEN, ReduceStrategy, SoftmaxVariant};
+use crate::gpu::compute::{self, Binding};
 use crate::{Gpu, GpuError, RowsInput};
 
 /// The bind group layout and one compiled pipeline per row kernel.
@@ -21,49 +20,20 @@ pub(crate) struct RowPipelines {
 impl RowPipelines {
     /// Compiles every row kernel for the native path or the fallback.
     pub(crate) fn new(device: &wgpu::Device, native: bool) -> Self {
-        let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let storage = |read_only| wgpu::BufferBindingType::Storage { read_only };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("rows"),
-            entries: &[
-                entry(0, wgpu::BufferBindingType::Uniform),
-                entry(1, storage(true)),
-                entry(2, storage(false)),
-                entry(3, storage(false)),
-            ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("rows"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        use Binding::{ReadWrite, Uniform};
+        let (layout, pipeline_layout) = compute::layouts(
+            device,
+            "rows",
+            &[Uniform, Binding::Read, ReadWrite, ReadWrite],
+        );
         let kernels = ReduceStrategy::ALL
             .map(RowKernel::Sum)
             .into_iter()
             .chain(SoftmaxVariant::ALL.map(RowKernel::Softmax));
         let pipelines = kernels
             .map(|kernel| {
-                let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("rows"),
-                    source: wgpu::ShaderSource::Wgsl(shader::source(kernel, native).into()),
-                });
-                let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("rows"),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some("main"),
-                    compilation_options: Default::default(),
-                    cache: None,
-                });
+                let source = shader::source(kernel, native);
+                let pipeline = compute::pipeline(device, &pipeline_layout, "rows", &source);
                 (kernel, pipeline)
             })
             .collect();
@@ -183,92 +153,35 @@ impl Gpu {
             )));
         }
         let grid = (gx as u32, gy as u32);
-        let device = &self.device;
-        let params = RowParams {
-            rows: rows as u32,
-            len: len as u32,
-            pad: [0; 2],
-        };
-        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("row params"),
-            contents: bytemuck::bytes_of(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let params = self.uniform(
+            "row params",
+            &RowParams {
+                rows: rows as u32,
+                len: len as u32,
+                pad: [0; 2],
+            },
+        );
         let data: Vec<f16> = inputs
             .iter()
             .flat_map(|x| x.borrow().data().iter().copied())
             .collect();
-        let mut bytes: Vec<u8> = bytemuck::cast_slice(&data).to_vec();
-        bytes.resize(padded(bytes.len() as u64) as usize, 0);
-        let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("rows"),
-            contents: &bytes,
-            usage: wgpu::BufferUsages::STORAGE,
-        });
-        let out_bytes = padded(rows as u64 * per_row as u64 * out_elem);
-        let buffer = |label, size, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size,
-                usage,
-                mapped_at_creation: false,
-            })
-        };
-        use wgpu::BufferUsages as U;
-        let out = buffer("row results", out_bytes, U::STORAGE | U::COPY_SRC);
-        let scratch_bytes = if scratch { padded(elements * 4) } else { 4 };
-        let scratch = buffer("row scratch", scratch_bytes, U::STORAGE);
-        let staging = buffer("row readback", out_bytes, U::MAP_READ | U::COPY_DST);
-        let pipes = &self.rows;
-        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("rows"),
-            layout: &pipes.layout,
-            entries: &[&params, &input, &out, &scratch]
-                .iter()
-                .enumerate()
-                .map(|(i, b)| wgpu::BindGroupEntry {
-                    binding: i as u32,
-                    resource: b.as_entire_binding(),
-                })
-                .collect::<Vec<_>>(),
-        });
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("rows"),
-        });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("rows"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&pipes.pipelines[&kernel]);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(grid.0, grid.1, 1);
-        }
-        encoder.copy_buffer_to_buffer(&out, 0, &staging, 0, out_bytes);
-        let index = self.queue.submit([encoder.finish()]);
-        let (tx, rx) = mpsc::channel();
-        staging
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |r| drop(tx.send(r)));
-        device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(index),
-                timeout: None,
-            })
-            .map_err(|e| GpuError::Device(format!("waiting for the row kernel: {e}")))?;
-        rx.recv()
-            .map_err(|_| GpuError::Device("the result buffer was never mapped".into()))?
-            .map_err(|e| GpuError::Device(format!("mapping the result buffer: {e}")))?;
-        let view = staging
-            .get_mapped_range(..)
-            .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
-        let values: Vec<f16> = view
+        let input = self.storage("rows", bytemuck::cast_slice(&data));
+        let out_bytes = rows as u64 * per_row as u64 * out_elem;
+        let out = self.writable("row results", out_bytes, true);
+        let scratch = self.writable("row scratch", if scratch { elements * 4 } else { 4 }, false);
+        let bytes = self.dispatch_and_read(
+            "row",
+            &self.rows.pipelines[&kernel],
+            &self.rows.layout,
+            &[&params, &input, &out, &scratch],
+            grid,
+            &out,
+            out_bytes,
+        )?;
+        let values: Vec<f16> = bytes
             .chunks_exact(out_elem as usize)
-            .take(rows * per_row)
             .map(|b| f16::from_le_bytes([b[0], b[1]]))
             .collect();
-        drop(view);
-        staging.unmap();
         let mut rest = &values[..];
         Ok(inputs
             .iter()
@@ -279,9 +192,4 @@ impl Gpu {
             })
             .collect())
     }
-}
-
-/// `bytes` rounded up to a multiple of 4, at least 4.
-fn padded(bytes: u64) -> u64 {
-    bytes.div_ceil(4).max(1) * 4
 }
