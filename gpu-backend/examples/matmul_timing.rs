@@ -5,7 +5,12 @@
 //!
 //! ```text
 //! cargo run --release -p gpu-backend --example matmul_timing [-- --reps N --trials N]
+//!     [--shape MxKxN] [--modes f32,split_k,f16] [--fallback 0|1]
 //! ```
+//!
+//! On llvmpipe, `GALLIUM_OVERRIDE_CPU_CAPS=avx` makes it compile the
+//! kernels for AVX2 on a processor with AVX-512 (16 vector registers
+//! instead of 32), as on most CPU-only CI machines.
 
 use std::time::Instant;
 
@@ -41,13 +46,16 @@ fn max_hybrid(y: &[f16], oracle: &[f64]) -> f64 {
     Metric::MaxHybrid.error(&y, oracle, NumberFormat::F16)
 }
 
-fn arg(name: &str, default: usize) -> usize {
+fn arg_str(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
     args.iter()
         .position(|a| a == name)
         .and_then(|i| args.get(i + 1))
-        .map(|v| v.parse().expect("a number"))
-        .unwrap_or(default)
+        .cloned()
+}
+
+fn arg(name: &str, default: usize) -> usize {
+    arg_str(name).map_or(default, |v| v.parse().expect("a number"))
 }
 
 fn main() -> Result<(), gpu_backend::GpuError> {
@@ -58,15 +66,34 @@ fn main() -> Result<(), gpu_backend::GpuError> {
         f16: F16Path::Fallback,
         ..GpuOptions::from_env()?
     })?;
+    let shapes: Vec<(usize, usize, usize)> = match arg_str("--shape") {
+        Some(v) => {
+            let d: Vec<usize> = v.split('x').map(|d| d.parse().expect("MxKxN")).collect();
+            vec![(d[0], d[1], d[2])]
+        }
+        None => SHAPES.to_vec(),
+    };
+    let modes: Vec<Accumulation> = match arg_str("--modes") {
+        Some(v) => v
+            .split(',')
+            .map(|m| match m {
+                "f32" => Accumulation::F32,
+                "split_k" => Accumulation::split_k(),
+                "f16" => Accumulation::F16,
+                _ => panic!("modes: f32, split_k, f16"),
+            })
+            .collect(),
+        None => MODES.to_vec(),
+    };
     let mut gpus = vec![native];
-    if native.adapter_info().shader_f16 {
+    if native.adapter_info().shader_f16 && arg("--fallback", 1) == 1 {
         gpus.push(&fallback);
     }
     for gpu in &gpus {
         println!("adapter: {}", gpu.adapter_info());
     }
     println!("median of {reps} runs (after one warm-up), including upload and read-back");
-    for (m, k, n) in SHAPES {
+    for &(m, k, n) in &shapes {
         let generate = random_matmul_input(m, k, n);
         let input = generate(&mut TrialRng::for_trial(1, 0));
         let batch: Vec<MatmulInput> = (0..BATCH)
@@ -79,7 +106,7 @@ fn main() -> Result<(), gpu_backend::GpuError> {
             } else {
                 "fallback  "
             };
-            for mode in MODES {
+            for &mode in &modes {
                 let single = median_ms(reps, || {
                     gpu.matmul(&input, mode).expect("matmul");
                 });
@@ -118,7 +145,7 @@ fn main() -> Result<(), gpu_backend::GpuError> {
                 "cpu f16 (f32 acc)".into(),
                 max_hybrid(&matmul_cpu_f16(&x), &oracle),
             );
-            for mode in MODES {
+            for &mode in &modes {
                 push(
                     format!("gpu {mode}"),
                     max_hybrid(&native.matmul(&x, mode)?, &oracle),

@@ -10,11 +10,13 @@
 //! | 2       | `B` (read; unused by the reduction)                       |
 //! | 3       | the output: `C`, or the split-K partials (read-write)     |
 //!
-//! Storage formats. With `SHADER_F16` (the *native* path) every matrix is an
-//! `array<f16>`. Without it (the *fallback* path) the inputs are the same
-//! bytes seen as `array<u32>`, two `f16` per word, read with
-//! `unpack2x16float`; outputs and partials are one `u32` per element whose
-//! low half holds the `f16` bits, written with `pack2x16float`. On both
+//! Storage formats. The tile kernels read `A` and `B` as `array<vec4<u32>>`,
+//! eight `f16` per load, unpacked with `unpack2x16float` (exact), in the
+//! padded layout of `gpu/dispatch.rs` (every split-K chunk and every row of
+//! `B` a multiple of 8 long). With `SHADER_F16` (the *native* path) outputs
+//! and partials are `array<f16>`. Without it (the *fallback* path) they are
+//! one `u32` per element whose low half holds the `f16` bits, written with
+//! `pack2x16float`. On both
 //! paths all arithmetic is `f32` on values read exactly from `f16`, and
 //! every rounding to `f16` is an `f32 → f16` conversion (`f16(x)` or
 //! `pack2x16float`), so the two paths give identical results wherever the
@@ -34,16 +36,25 @@ use crate::cpu::K_BLOCK;
 /// workgroup on one thread, eight invocations per 256-bit SIMD vector, so
 /// small workgroups spread the few tiles of a `128 × 128` output over every
 /// core.
+///
+/// llvmpipe loads storage buffers one lane and one 32-bit word at a time
+/// (each word inserted into the vector through memory), so the kernels are
+/// bound by the words loaded per product: `vec4<u32>` loads carry two `f16`
+/// per word, and the register block amortises each load over `TM` or `TN`
+/// products.
 pub(crate) const TILE_WORKGROUP: u32 = 8;
+
+
 
 /// Invocations per workgroup of the split-K reduction (one output element
 /// each).
 pub(crate) const REDUCE_WORKGROUP: u32 = 64;
 
 /// Rows of `C` per invocation.
-pub(crate) const TM: u32 = 16;
+pub(crate) const TM: u32 = 8;
 
-/// Columns of `C` per invocation.
+/// Columns of `C` per invocation (a multiple of 8: `B` is read eight
+/// columns per load).
 pub(crate) const TN: u32 = 16;
 
 /// The layout of the uniform `Params` (eight `u32`).
@@ -61,6 +72,14 @@ pub(crate) struct Params {
     pub(crate) tiles_n: u32,
     /// Number of matmuls in this dispatch.
     pub(crate) batch: u32,
+    /// Length of each K chunk in the uploaded layout, `chunk` rounded up to
+    /// a multiple of 8.
+    pub(crate) kc: u32,
+    /// Row length of the uploaded `A`, `splits · kc`.
+    pub(crate) kt: u32,
+    /// Row length of the uploaded `B`, `n` rounded up to a multiple of 8.
+    pub(crate) np: u32,
+    pub(crate) pad: u32,
 }
 
 /// Which kernel.
@@ -83,6 +102,7 @@ pub(crate) enum Kernel {
 const PARAMS: &str = "struct Params {
     m: u32, k: u32, n: u32, splits: u32,
     chunk: u32, tiles_m: u32, tiles_n: u32, batch: u32,
+    kc: u32, kt: u32, np: u32, pad: u32,
 }
 @group(0) @binding(0) var<uniform> p: Params;
 ";
@@ -100,6 +120,15 @@ pub(crate) fn source(kernel: Kernel, native_f16: bool) -> String {
         Kernel::ReduceSplits => reduce(&mut s, native_f16),
     }
     s
+}
+
+fn storage_decls_vec(s: &mut String, native: bool) {
+    let _ = writeln!(
+        s,
+        "@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;\n\
+         @group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;"
+    );
+    storage_decls(s, native, &[], "out");
 }
 
 fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &str) {
@@ -129,46 +158,37 @@ fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &
 }
 
 fn tile(s: &mut String, kernel: Kernel, native: bool) {
-    storage_decls(s, native, &[(1, "a"), (2, "b")], "out");
-    if native {
-        s.push_str(
-            "fn ld_a(i: u32) -> f32 { return f32(a[i]); }\n\
-             fn ld_b(i: u32) -> f32 { return f32(b[i]); }\n\n",
-        );
-    } else {
-        // Element i lives in the low (even i) or high (odd i) half of word i/2.
-        s.push_str(
-            "fn ld_a(i: u32) -> f32 { return unpack2x16float(a[i >> 1u] >> ((i & 1u) << 4u)).x; }\n\
-             fn ld_b(i: u32) -> f32 { return unpack2x16float(b[i >> 1u] >> ((i & 1u) << 4u)).x; }\n\n",
-        );
-    }
+    storage_decls_vec(s, native);
+    let (tm, tn, wg) = (TM, TN, TILE_WORKGROUP);
     let f16_acc = kernel == Kernel::TileF16;
+    let qn = tn / 8;
     let _ = writeln!(
         s,
-        "@compute @workgroup_size({TILE_WORKGROUP})
+        "@compute @workgroup_size({wg})
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {{
-    let id = gid.x + gid.y * (nwg.x * {TILE_WORKGROUP}u);
+    let id = gid.x + gid.y * (nwg.x * {wg}u);
     let tiles = p.tiles_m * p.tiles_n;
     if (id >= tiles * p.splits * p.batch) {{ return; }}
     let tn = id % p.tiles_n;
     let tm = (id / p.tiles_n) % p.tiles_m;
     let sp = (id / tiles) % p.splits;
     let bi = id / (tiles * p.splits);
-    let r0 = tm * {TM}u;
-    let c0 = tn * {TN}u;
-    let k0 = min(sp * p.chunk, p.k);
-    let k1 = min(k0 + p.chunk, p.k);
-    let abase = bi * p.m * p.k;
-    let bbase = bi * p.k * p.n;"
+    let r0 = tm * {tm}u;
+    let c0 = tn * {tn}u;
+    let k0 = sp * p.kc;
+    let k1 = k0 + p.kc;
+    let abase = bi * p.m * p.kt;
+    let bbase = bi * p.kt * p.np;
+    let nv = p.np / 8u;"
     );
-    for i in 0..TM {
-        let _ = writeln!(s, "    let ra{i} = abase + min(r0 + {i}u, p.m - 1u) * p.k;");
+    for i in 0..tm {
+        let _ = writeln!(s, "    let ra{i} = (abase + min(r0 + {i}u, p.m - 1u) * p.kt) / 8u;");
     }
-    for j in 0..TN {
-        let _ = writeln!(s, "    let cb{j} = bbase + min(c0 + {j}u, p.n - 1u);");
+    for q in 0..qn {
+        let _ = writeln!(s, "    let cb{q} = bbase / 8u + min(c0 / 8u + {q}u, nv - 1u);");
     }
-    for i in 0..TM {
-        for j in 0..TN {
+    for i in 0..tm {
+        for j in 0..tn {
             let _ = writeln!(s, "    var s{i}_{j}: f32 = 0.0;");
         }
     }
@@ -177,53 +197,67 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     // to `s` (see `Accumulation::F32`).
     let step = if f16_acc { "s" } else { "t" };
     if f16_acc {
-        s.push_str("    for (var kk = k0; kk < k1; kk = kk + 1u) {\n");
+        s.push_str("    for (var kg = k0; kg < k1; kg = kg + 8u) {\n");
     } else {
         let _ = writeln!(
             s,
             "    for (var kb = k0; kb < k1; kb = kb + {K_BLOCK}u) {{\n    let ke = min(kb + {K_BLOCK}u, k1);"
         );
-        for i in 0..TM {
-            for j in 0..TN {
+        for i in 0..tm {
+            for j in 0..tn {
                 let _ = writeln!(s, "    var t{i}_{j}: f32 = 0.0;");
             }
         }
-        s.push_str("    for (var kk = kb; kk < ke; kk = kk + 1u) {\n");
+        s.push_str("    for (var kg = kb; kg < ke; kg = kg + 8u) {\n");
     }
-    for i in 0..TM {
-        let _ = writeln!(s, "        let x{i} = ld_a(ra{i} + kk);");
+    for i in 0..tm {
+        let _ = writeln!(s, "        let va{i} = a[ra{i} + kg / 8u];");
     }
-    s.push_str("        let ob = kk * p.n;\n");
-    for j in 0..TN {
-        let _ = writeln!(s, "        let y{j} = ld_b(cb{j} + ob);");
-    }
-    for i in 0..TM {
-        for j in 0..TN {
-            if f16_acc {
-                let _ = writeln!(s, "        s{i}_{j} = round16(fma(x{i}, y{j}, s{i}_{j}));");
-            } else {
-                // The product of two f16 values is exact in f32, so fused or
-                // not, this is one rounding per step.
-                let _ = writeln!(s, "        {step}{i}_{j} = fma(x{i}, y{j}, {step}{i}_{j});");
+    for kk in 0..8u32 {
+        let comp = ["x", "y", "z", "w"][(kk / 2) as usize];
+        let half = if kk % 2 == 0 { "x" } else { "y" };
+        for i in 0..tm {
+            let _ = writeln!(s, "        let x{i}_{kk} = unpack2x16float(va{i}.{comp}).{half};");
+        }
+        for q in 0..qn {
+            let _ = writeln!(s, "        let vb{q}_{kk} = b[cb{q} + (kg + {kk}u) * nv];");
+            for w in 0..4 {
+                let c = ["x", "y", "z", "w"][w];
+                let _ = writeln!(
+                    s,
+                    "        let y{q}_{kk}_{w} = unpack2x16float(vb{q}_{kk}.{c});"
+                );
+            }
+        }
+        for i in 0..tm {
+            for j in 0..tn {
+                let y = format!("y{}_{kk}_{}.{}", j / 8, (j % 8) / 2, if j % 2 == 0 { "x" } else { "y" });
+                if f16_acc {
+                    let _ = writeln!(s, "        s{i}_{j} = round16(fma(x{i}_{kk}, {y}, s{i}_{j}));");
+                } else {
+                    // The product of two f16 values is exact in f32, so fused
+                    // or not, this is one rounding per step.
+                    let _ = writeln!(s, "        {step}{i}_{j} = fma(x{i}_{kk}, {y}, {step}{i}_{j});");
+                }
             }
         }
     }
     s.push_str("    }\n");
     if !f16_acc {
-        for i in 0..TM {
-            for j in 0..TN {
+        for i in 0..tm {
+            for j in 0..tn {
                 let _ = writeln!(s, "    s{i}_{j} = s{i}_{j} + t{i}_{j};");
             }
         }
         s.push_str("    }\n");
     }
     s.push_str("    let obase = (bi * p.splits + sp) * p.m * p.n;\n");
-    for i in 0..TM {
+    for i in 0..tm {
         let _ = writeln!(
             s,
             "    if (r0 + {i}u < p.m) {{\n        let o{i} = obase + (r0 + {i}u) * p.n + c0;"
         );
-        for j in 0..TN {
+        for j in 0..tn {
             let _ = writeln!(
                 s,
                 "        if (c0 + {j}u < p.n) {{ st(o{i} + {j}u, s{i}_{j}); }}"

@@ -113,10 +113,14 @@ impl Gpu {
 
     /// Buffer sizes and batch grouping for one shape.
     fn plan(&self, m: usize, k: usize, n: usize, splits: u32) -> Result<Plan, GpuError> {
-        let (m64, k64, n64, s64) = (m as u64, k as u64, n as u64, u64::from(splits));
+        let (m64, n64, s64) = (m as u64, n as u64, u64::from(splits));
         let out_elem = if self.summary.shader_f16 { 2 } else { 4 };
-        let a = m64 * k64 * 2;
-        let b = k64 * n64 * 2;
+        let chunk = k.div_ceil(splits as usize);
+        let kc = chunk.next_multiple_of(8);
+        let kt = kc * splits as usize;
+        let np = n.next_multiple_of(8);
+        let a = m64 * kt as u64 * 2;
+        let b = kt as u64 * np as u64 * 2;
         let c = m64 * n64 * out_elem;
         let part = if splits > 1 { c * s64 } else { 0 };
         let largest = a.max(b).max(part).max(c);
@@ -142,10 +146,14 @@ impl Gpu {
                 k: k as u32,
                 n: n as u32,
                 splits,
-                chunk: k.div_ceil(splits as usize) as u32,
+                chunk: chunk as u32,
                 tiles_m: tiles_m as u32,
                 tiles_n: tiles_n as u32,
                 batch: 0,
+                kc: kc as u32,
+                kt: kt as u32,
+                np: np as u32,
+                pad: 0,
             },
             group: usize::try_from(group).unwrap_or(usize::MAX),
             out_elem,
@@ -167,8 +175,19 @@ impl Gpu {
         };
         let count = group.len() as u64;
         let mn = u64::from(p.m) * u64::from(p.n);
-        let a = self.upload("A", group.iter().map(|x| x.borrow().a()));
-        let b = self.upload("B", group.iter().map(|x| x.borrow().b()));
+        let layout = Layout::of(&p);
+        let a = self.upload(
+            "A",
+            group.len() * layout.a_len(),
+            group.iter().map(|x| x.borrow().a()),
+            |src, dst| layout.place_a(src, dst),
+        );
+        let b = self.upload(
+            "B",
+            group.len() * layout.b_len(),
+            group.iter().map(|x| x.borrow().b()),
+            |src, dst| layout.place_b(src, dst),
+        );
         let params = self
             .device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -248,17 +267,19 @@ impl Gpu {
         staging
     }
 
-    /// A storage buffer holding the concatenation of `parts` (`f16` values;
-    /// the bytes are the same for the native and the packed path).
+    /// A storage buffer of `len` `f16` values (zero where `place` writes
+    /// nothing), with each of `parts` placed into its share by `place`.
     fn upload<'a>(
         &self,
         label: &str,
-        parts: impl Iterator<Item = &'a [f16]> + Clone,
+        len: usize,
+        parts: impl ExactSizeIterator<Item = &'a [f16]>,
+        place: impl Fn(&[f16], &mut [f16]),
     ) -> wgpu::Buffer {
-        let bytes: u64 = parts.clone().map(|p| 2 * p.len() as u64).sum();
+        let count = parts.len();
         let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
-            size: padded(bytes),
+            size: padded(2 * len as u64),
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: true,
         });
@@ -266,11 +287,12 @@ impl Gpu {
             let mut view = buffer
                 .get_mapped_range_mut(..)
                 .expect("a buffer mapped at creation can be written");
-            let mut offset = 0usize;
-            for part in parts {
-                let src: &[u8] = bytemuck::cast_slice(part);
-                view.slice(offset..offset + src.len()).copy_from_slice(src);
-                offset += src.len();
+            let share = len / count.max(1);
+            let mut scratch = vec![f16::ZERO; share];
+            for (i, part) in parts.enumerate() {
+                place(part, &mut scratch);
+                view.slice(2 * i * share..2 * (i + 1) * share)
+                    .copy_from_slice(bytemuck::cast_slice(&scratch));
             }
         }
         buffer.unmap();
@@ -297,9 +319,83 @@ struct Plan {
     out_elem: u64,
 }
 
-/// `bytes` rounded up to a multiple of 4 (wgpu's copy alignment), at least 4.
+/// `bytes` rounded up to a multiple of 16 (the tile kernels read `vec4<u32>`;
+/// also wgpu's copy alignment of 4), at least 16.
 fn padded(bytes: u64) -> u64 {
-    bytes.div_ceil(4).max(1) * 4
+    bytes.div_ceil(16).max(1) * 16
+}
+
+/// Where the tile kernels read `A` and `B`: `k` is cut into the split-K
+/// chunks (one for the non-split kernels), each padded with zeros to a
+/// multiple of 8 (`kc`), so that every chunk starts on a `vec4<u32>`
+/// boundary; rows of `B` are padded with zeros to `np`, a multiple of 8.
+/// The padding adds products `0 · 0 = +0` after the last product of a
+/// chunk, which leave every partial sum unchanged (a sum that starts at
+/// `+0` is never `-0`), so the results are those of the unpadded sums.
+struct Layout {
+    m: usize,
+    k: usize,
+    n: usize,
+    chunk: usize,
+    kc: usize,
+    kt: usize,
+    np: usize,
+}
+
+impl Layout {
+    fn of(p: &Params) -> Self {
+        Layout {
+            m: p.m as usize,
+            k: p.k as usize,
+            n: p.n as usize,
+            chunk: p.chunk as usize,
+            kc: p.kc as usize,
+            kt: p.kt as usize,
+            np: p.np as usize,
+        }
+    }
+
+    fn a_len(&self) -> usize {
+        self.m * self.kt
+    }
+
+    fn b_len(&self) -> usize {
+        self.kt * self.np
+    }
+
+    /// `(source start, destination start, length)` along `k` of each chunk.
+    fn chunks(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        (0..self.kt / self.kc.max(1)).map(|c| {
+            let from = (c * self.chunk).min(self.k);
+            let len = self.chunk.min(self.k - from);
+            (from, c * self.kc, len)
+        })
+    }
+
+    fn place_a(&self, src: &[f16], dst: &mut [f16]) {
+        if self.kt == self.k {
+            dst.copy_from_slice(src);
+            return;
+        }
+        for (row, out) in src.chunks_exact(self.k).zip(dst.chunks_exact_mut(self.kt)) {
+            for (from, to, len) in self.chunks() {
+                out[to..to + len].copy_from_slice(&row[from..from + len]);
+            }
+        }
+    }
+
+    fn place_b(&self, src: &[f16], dst: &mut [f16]) {
+        if self.kt == self.k && self.np == self.n {
+            dst.copy_from_slice(src);
+            return;
+        }
+        for (from, to, len) in self.chunks() {
+            for i in 0..len {
+                let row = &src[(from + i) * self.n..(from + i + 1) * self.n];
+                dst[(to + i) * self.np..(to + i) * self.np + self.n].copy_from_slice(row);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -308,9 +404,9 @@ mod tests {
 
     #[test]
     fn padding() {
-        assert_eq!(padded(0), 4);
-        assert_eq!(padded(2), 4);
-        assert_eq!(padded(4), 4);
-        assert_eq!(padded(6), 8);
+        assert_eq!(padded(0), 16);
+        assert_eq!(padded(2), 16);
+        assert_eq!(padded(16), 16);
+        assert_eq!(padded(18), 32);
     }
 }
