@@ -68,18 +68,28 @@
 //! mirrors PyTorch's `allow_fp16_reduced_precision_reduction` flag and
 //! documents when it splits.
 //!
-//! Each invocation computes a `16 × 16` block of `C` held in registers, with
-//! its loops unrolled when the WGSL is generated: on lavapipe shared-memory
-//! tiling does not pay, register blocking does (one invocation per element,
-//! the same kernel with a `1 × 1` block, measured 10× to 20× slower;
-//! `8 × 8`, `8 × 16` and `32 × 8` blocks 1.5× to 3× slower than `16 × 16`).
-//! Workgroups are 8 invocations, one llvmpipe SIMD vector, so that even the
-//! 64 blocks of a `128 × 128` output spread over every CPU core. Loads are
-//! clamped to the matrix so the inner loop has no bounds checks; stores
-//! outside `C` are skipped. Split-K runs
-//! the tile kernel once per chunk into an `f16` partials buffer and a second
-//! kernel sums the partials. [`Gpu::matmul_batch`] runs many matmuls of one
-//! shape in one submission.
+//! Each invocation computes an `8 × 16` block of `C` held in registers,
+//! with its loops unrolled when the WGSL is generated, reading `A` and `B`
+//! from `Rgba32Uint` textures, eight `f16` per texel. On lavapipe the cost
+//! is in the loads: a storage-buffer load is done one lane and one 32-bit
+//! word at a time, while a texel fetch is vectorised, and a larger register
+//! block needs fewer loads per product even where it spills. Measured at
+//! `128×4096 @ 4096×128` with `f32` accumulation, llvmpipe compiled for
+//! AVX2 (16 vector registers): `16 × 16` blocks reading one `f16` per
+//! storage load took 98 ms; `vec4<u32>` storage loads 67 ms (`8 × 16`);
+//! texel fetches 35 to 40 ms (`8 × 16`), 48 ms (`4 × 16`), 87 ms (`4 × 8`)
+//! and 152 ms (`1 × 8`) (a loaded 2-core Zen 4, medians of 3; see
+//! `examples/matmul_timing.rs`). Shared-memory tiling does not pay on
+//! lavapipe either. Workgroups are 8 invocations, one llvmpipe SIMD
+//! vector, so that even the 128 blocks of a `128 × 128` output spread over
+//! every CPU core. To keep every texel inside one split-K chunk, `A` and
+//! `B` are uploaded with each chunk of `k` padded with zeros to a multiple
+//! of 8 (the padding adds `+0` terms after the chunk's last product, which
+//! change no sum). Loads are clamped to the matrix so the inner loop has
+//! no bounds checks; stores outside `C` are skipped. Split-K runs the tile
+//! kernel once per chunk into an `f16` partials buffer and a second kernel
+//! sums the partials. [`Gpu::matmul_batch`] runs many matmuls of one shape
+//! in one submission.
 //!
 //! Kernel families, each with a CPU emulation that gives the GPU's result
 //! bit for bit on lavapipe:

@@ -1,32 +1,46 @@
 //! WGSL sources of the matmul kernels, generated with their register-block
 //! loops fully unrolled.
 //!
-//! Every kernel shares one bind group layout:
+//! Bindings:
 //!
-//! | binding | contents                                                  |
-//! |---------|-----------------------------------------------------------|
-//! | 0       | `Params` (uniform)                                        |
-//! | 1       | `A`, or the split-K partials for the reduction (read)     |
-//! | 2       | `B` (read; unused by the reduction)                       |
-//! | 3       | the output: `C`, or the split-K partials (read-write)     |
+//! | binding | tile kernels                          | split-K reduction        |
+//! |---------|---------------------------------------|--------------------------|
+//! | 0       | `Params` (uniform)                    | `Params` (uniform)       |
+//! | 1       | `A`, `texture_2d_array<u32>`          | the partials (read)      |
+//! | 2       | `B`, `texture_2d_array<u32>`          | unused                   |
+//! | 3       | `C` or the split-K partials (write)   | `C` (write)              |
 //!
-//! Storage formats. The tile kernels read `A` and `B` as `array<vec4<u32>>`,
-//! eight `f16` per load, unpacked with `unpack2x16float` (exact), in the
-//! padded layout of `gpu/dispatch.rs` (every split-K chunk and every row of
-//! `B` a multiple of 8 long). With `SHADER_F16` (the *native* path) outputs
-//! and partials are `array<f16>`. Without it (the *fallback* path) they are
-//! one `u32` per element whose low half holds the `f16` bits, written with
-//! `pack2x16float`. On both
-//! paths all arithmetic is `f32` on values read exactly from `f16`, and
-//! every rounding to `f16` is an `f32 → f16` conversion (`f16(x)` or
-//! `pack2x16float`), so the two paths give identical results wherever the
-//! device rounds those conversions to nearest-even.
+//! Input format. `A` and `B` are `Rgba32Uint` texture arrays, one layer per
+//! matmul of the batch, each layer a flat array of texels
+//! ([`TEXTURE_WIDTH`] per row); a texel holds eight `f16` (four `u32`, two
+//! `f16` each), unpacked exactly with `unpack2x16float`. They are uploaded
+//! in the padded layout of `gpu/dispatch.rs`: every split-K chunk of `k`
+//! (all of `k` without split-K) and every row of `B` padded with zeros to a
+//! multiple of 8, so that no texel straddles a chunk or a row.
+//!
+//! Why textures: llvmpipe loads a storage buffer one lane and one 32-bit
+//! word at a time, inserting each word into the SIMD vector through the
+//! stack (about 25 cycles per word), which made the kernels load-bound;
+//! texel fetches are vectorised (one 128-bit load per lane, then a
+//! transpose), several times cheaper per word. On GPUs texture reads are
+//! as fast as storage reads.
+//!
+//! Output format. With `SHADER_F16` (the *native* path) outputs and
+//! partials are `array<f16>`. Without it (the *fallback* path) they are one
+//! `u32` per element whose low half holds the `f16` bits, written with
+//! `pack2x16float`. On both paths all arithmetic is `f32` on values read
+//! exactly from `f16`, and every rounding to `f16` is an `f32 → f16`
+//! conversion (`f16(x)` or `pack2x16float`), so the two paths give
+//! identical results wherever the device rounds those conversions to
+//! nearest-even.
 //!
 //! Work decomposition of the tile kernels: invocation `id` (flattened over a
 //! 2-D dispatch) owns one `TM × TN` block of `C`, for one split of `k` and
 //! one matmul of the batch, in the order `(batch, split, tile row, tile
-//! column)`. Loads are clamped to the last row/column, so the inner loop
-//! has no bounds checks; stores outside `C` are skipped.
+//! column)`. It steps through its chunk of `k` eight products at a time
+//! (one texel of each row of `A`, `TN / 8` texels of each of eight rows of
+//! `B`). Loads are clamped to the last row/column, so the inner loop has no
+//! bounds checks; stores outside `C` are skipped.
 
 use core::fmt::Write as _;
 
@@ -35,26 +49,27 @@ use crate::cpu::K_BLOCK;
 /// Invocations per workgroup of the tile kernels. llvmpipe runs each
 /// workgroup on one thread, eight invocations per 256-bit SIMD vector, so
 /// small workgroups spread the few tiles of a `128 × 128` output over every
-/// core.
-///
-/// llvmpipe loads storage buffers one lane and one 32-bit word at a time
-/// (each word inserted into the vector through memory), so the kernels are
-/// bound by the words loaded per product: `vec4<u32>` loads carry two `f16`
-/// per word, and the register block amortises each load over `TM` or `TN`
-/// products.
+/// core. On a GPU a workgroup of 8 fills a quarter of a warp; the kernels
+/// are tuned for llvmpipe, which is what CI runs, and stay correct (if not
+/// fast) on GPUs.
 pub(crate) const TILE_WORKGROUP: u32 = 8;
-
-
 
 /// Invocations per workgroup of the split-K reduction (one output element
 /// each).
 pub(crate) const REDUCE_WORKGROUP: u32 = 64;
 
+/// Texels per row of the input textures (a power of two): the kernels see
+/// each texture layer as one array of texels, row after row.
+pub(crate) const TEXTURE_WIDTH: u32 = 2048;
+
 /// Rows of `C` per invocation.
 pub(crate) const TM: u32 = 8;
 
 /// Columns of `C` per invocation (a multiple of 8: `B` is read eight
-/// columns per load).
+/// columns per texel). `8 × 16` (128 `f32` sums, twice that with the
+/// `K_BLOCK` block sums) spills on AVX2's 16 vector registers, but spills
+/// are cheaper than the texel fetches a smaller block needs (see the crate
+/// docs for the measurements).
 pub(crate) const TN: u32 = 16;
 
 /// The layout of the uniform `Params` (eight `u32`).
@@ -122,11 +137,17 @@ pub(crate) fn source(kernel: Kernel, native_f16: bool) -> String {
     s
 }
 
-fn storage_decls_vec(s: &mut String, native: bool) {
+fn texture_decls(s: &mut String, native: bool) {
+    let w = TEXTURE_WIDTH;
+    let shift = w.trailing_zeros();
     let _ = writeln!(
         s,
-        "@group(0) @binding(1) var<storage, read> a: array<vec4<u32>>;\n\
-         @group(0) @binding(2) var<storage, read> b: array<vec4<u32>>;"
+        "@group(0) @binding(1) var ta: texture_2d_array<u32>;
+@group(0) @binding(2) var tb: texture_2d_array<u32>;
+fn lda(t: u32, l: u32) -> vec4<u32> {{ return textureLoad(ta, vec2<u32>(t & {}u, t >> {shift}u), l, 0); }}
+fn ldb(t: u32, l: u32) -> vec4<u32> {{ return textureLoad(tb, vec2<u32>(t & {}u, t >> {shift}u), l, 0); }}",
+        w - 1,
+        w - 1
     );
     storage_decls(s, native, &[], "out");
 }
@@ -158,7 +179,7 @@ fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &
 }
 
 fn tile(s: &mut String, kernel: Kernel, native: bool) {
-    storage_decls_vec(s, native);
+    texture_decls(s, native);
     let (tm, tn, wg) = (TM, TN, TILE_WORKGROUP);
     let f16_acc = kernel == Kernel::TileF16;
     let qn = tn / 8;
@@ -177,15 +198,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let c0 = tn * {tn}u;
     let k0 = sp * p.kc;
     let k1 = k0 + p.kc;
-    let abase = bi * p.m * p.kt;
-    let bbase = bi * p.kt * p.np;
     let nv = p.np / 8u;"
     );
     for i in 0..tm {
-        let _ = writeln!(s, "    let ra{i} = (abase + min(r0 + {i}u, p.m - 1u) * p.kt) / 8u;");
+        let _ = writeln!(s, "    let ra{i} = min(r0 + {i}u, p.m - 1u) * (p.kt / 8u);");
     }
     for q in 0..qn {
-        let _ = writeln!(s, "    let cb{q} = bbase / 8u + min(c0 / 8u + {q}u, nv - 1u);");
+        let _ = writeln!(s, "    let cb{q} = min(c0 / 8u + {q}u, nv - 1u);");
     }
     for i in 0..tm {
         for j in 0..tn {
@@ -211,16 +230,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         s.push_str("    for (var kg = kb; kg < ke; kg = kg + 8u) {\n");
     }
     for i in 0..tm {
-        let _ = writeln!(s, "        let va{i} = a[ra{i} + kg / 8u];");
+        let _ = writeln!(s, "        let va{i} = lda(ra{i} + kg / 8u, bi);");
     }
     for kk in 0..8u32 {
         let comp = ["x", "y", "z", "w"][(kk / 2) as usize];
         let half = if kk % 2 == 0 { "x" } else { "y" };
         for i in 0..tm {
-            let _ = writeln!(s, "        let x{i}_{kk} = unpack2x16float(va{i}.{comp}).{half};");
+            let _ = writeln!(
+                s,
+                "        let x{i}_{kk} = unpack2x16float(va{i}.{comp}).{half};"
+            );
         }
         for q in 0..qn {
-            let _ = writeln!(s, "        let vb{q}_{kk} = b[cb{q} + (kg + {kk}u) * nv];");
+            let _ = writeln!(
+                s,
+                "        let vb{q}_{kk} = ldb(cb{q} + (kg + {kk}u) * nv, bi);"
+            );
             for w in 0..4 {
                 let c = ["x", "y", "z", "w"][w];
                 let _ = writeln!(
@@ -231,13 +256,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         }
         for i in 0..tm {
             for j in 0..tn {
-                let y = format!("y{}_{kk}_{}.{}", j / 8, (j % 8) / 2, if j % 2 == 0 { "x" } else { "y" });
+                let y = format!(
+                    "y{}_{kk}_{}.{}",
+                    j / 8,
+                    (j % 8) / 2,
+                    if j % 2 == 0 { "x" } else { "y" }
+                );
                 if f16_acc {
-                    let _ = writeln!(s, "        s{i}_{j} = round16(fma(x{i}_{kk}, {y}, s{i}_{j}));");
+                    let _ = writeln!(
+                        s,
+                        "        s{i}_{j} = round16(fma(x{i}_{kk}, {y}, s{i}_{j}));"
+                    );
                 } else {
                     // The product of two f16 values is exact in f32, so fused
                     // or not, this is one rounding per step.
-                    let _ = writeln!(s, "        {step}{i}_{j} = fma(x{i}_{kk}, {y}, {step}{i}_{j});");
+                    let _ = writeln!(
+                        s,
+                        "        {step}{i}_{j} = fma(x{i}_{kk}, {y}, {step}{i}_{j});"
+                    );
                 }
             }
         }

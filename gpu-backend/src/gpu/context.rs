@@ -18,6 +18,8 @@ pub struct Gpu {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
     pub(crate) layout: wgpu::BindGroupLayout,
+    /// The tile kernels' layout: `A` and `B` as textures (see `shader`).
+    pub(crate) tile_layout: wgpu::BindGroupLayout,
     pub(crate) tile_f32: wgpu::ComputePipeline,
     pub(crate) tile_f16: wgpu::ComputePipeline,
     pub(crate) reduce: wgpu::ComputePipeline,
@@ -32,6 +34,9 @@ pub struct Gpu {
     pub(crate) max_binding: u64,
     /// Workgroups per dispatch dimension.
     pub(crate) max_dispatch: u32,
+    /// Texels per side of a 2-D texture, and layers per texture array.
+    pub(crate) max_texture: u32,
+    pub(crate) max_layers: u32,
 }
 
 impl fmt::Debug for Gpu {
@@ -84,37 +89,61 @@ impl Gpu {
             },
             count: None,
         };
+        let uniform = wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let texture = |binding: u32| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Uint,
+                view_dimension: wgpu::TextureViewDimension::D2Array,
+                multisampled: false,
+            },
+            count: None,
+        };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("matmul"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
+                uniform,
                 storage(1, true),
                 storage(2, true),
                 storage(3, false),
             ],
+        });
+        let tile_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("matmul tiles"),
+            entries: &[uniform, texture(1), texture(2), storage(3, false)],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("matmul"),
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
+        let tile_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("matmul tiles"),
+            bind_group_layouts: &[Some(&tile_layout)],
+            immediate_size: 0,
+        });
         let pipeline = |kernel: Kernel| {
+            let pipeline_layout = match kernel {
+                Kernel::ReduceSplits => &pipeline_layout,
+                Kernel::TileF32 | Kernel::TileF16 => &tile_pipeline_layout,
+            };
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("matmul"),
                 source: wgpu::ShaderSource::Wgsl(shader::source(kernel, native).into()),
             });
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some("matmul"),
-                layout: Some(&pipeline_layout),
+                layout: Some(pipeline_layout),
                 module: &module,
                 entry_point: Some("main"),
                 compilation_options: Default::default(),
@@ -140,6 +169,7 @@ impl Gpu {
             device,
             queue,
             layout,
+            tile_layout,
             tile_f32,
             tile_f16,
             reduce,
@@ -151,6 +181,8 @@ impl Gpu {
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
             max_dispatch: limits.max_compute_workgroups_per_dimension,
+            max_texture: limits.max_texture_dimension_2d,
+            max_layers: limits.max_texture_array_layers,
         })
     }
 

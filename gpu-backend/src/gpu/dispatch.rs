@@ -119,11 +119,21 @@ impl Gpu {
         let kc = chunk.next_multiple_of(8);
         let kt = kc * splits as usize;
         let np = n.next_multiple_of(8);
-        let a = m64 * kt as u64 * 2;
-        let b = kt as u64 * np as u64 * 2;
+        // A and B are textures of TEXTURE_WIDTH texels per row, 8 f16 per
+        // texel, one layer per matmul.
+        let texels = (m64 * kt as u64).max(kt as u64 * np as u64) / 8;
+        let rows = texels
+            .div_ceil(u64::from(shader::TEXTURE_WIDTH))
+            .next_power_of_two();
+        if rows > u64::from(self.max_texture) {
+            return Err(GpuError::TooLarge {
+                needed: texels * 16,
+                limit: u64::from(self.max_texture) * u64::from(shader::TEXTURE_WIDTH) * 16,
+            });
+        }
         let c = m64 * n64 * out_elem;
         let part = if splits > 1 { c * s64 } else { 0 };
-        let largest = a.max(b).max(part).max(c);
+        let largest = part.max(c);
         // Element indices are u32 in the shaders.
         let limit = self.max_binding.min(u64::from(u32::MAX));
         if largest > limit {
@@ -139,6 +149,7 @@ impl Gpu {
         let group = (limit / largest)
             .min(max_items / items_per.max(1))
             .min(max_items / (m64 * n64))
+            .min(u64::from(self.max_layers))
             .max(1);
         Ok(Plan {
             params: Params {
@@ -178,13 +189,13 @@ impl Gpu {
         let layout = Layout::of(&p);
         let a = self.upload(
             "A",
-            group.len() * layout.a_len(),
+            layout.a_len(),
             group.iter().map(|x| x.borrow().a()),
             |src, dst| layout.place_a(src, dst),
         );
         let b = self.upload(
             "B",
-            group.len() * layout.b_len(),
+            layout.b_len(),
             group.iter().map(|x| x.borrow().b()),
             |src, dst| layout.place_b(src, dst),
         );
@@ -211,9 +222,32 @@ impl Gpu {
                 mapped_at_creation: false,
             })
         });
-        let bind = |input: &wgpu::Buffer, output: &wgpu::Buffer| {
+        let tile_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("matmul tiles"),
+            layout: &self.tile_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: params.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&a),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(&b),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: partials.as_ref().unwrap_or(&out).as_entire_binding(),
+                },
+            ],
+        });
+        // The reduction reads the partials (binding 2 is unused).
+        let reduce_group = partials.as_ref().map(|part| {
             self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("matmul"),
+                label: Some("split-K reduction"),
                 layout: &self.layout,
                 entries: &[
                     wgpu::BindGroupEntry {
@@ -222,21 +256,19 @@ impl Gpu {
                     },
                     wgpu::BindGroupEntry {
                         binding: 1,
-                        resource: input.as_entire_binding(),
+                        resource: part.as_entire_binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 2,
-                        resource: b.as_entire_binding(),
+                        resource: part.as_entire_binding(),
                     },
                     wgpu::BindGroupEntry {
                         binding: 3,
-                        resource: output.as_entire_binding(),
+                        resource: out.as_entire_binding(),
                     },
                 ],
             })
-        };
-        let tile_group = bind(&a, partials.as_ref().unwrap_or(&out));
-        let reduce_group = partials.as_ref().map(|part| bind(part, &out));
+        });
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("matmul"),
@@ -267,36 +299,64 @@ impl Gpu {
         staging
     }
 
-    /// A storage buffer of `len` `f16` values (zero where `place` writes
-    /// nothing), with each of `parts` placed into its share by `place`.
+    /// A texture array of `Rgba32Uint` texels (eight `f16` each), one layer
+    /// per part, holding `len` `f16` values per layer laid out by `place`
+    /// (zero where it writes nothing), [`shader::TEXTURE_WIDTH`] texels per
+    /// row.
     fn upload<'a>(
         &self,
         label: &str,
         len: usize,
         parts: impl ExactSizeIterator<Item = &'a [f16]>,
         place: impl Fn(&[f16], &mut [f16]),
-    ) -> wgpu::Buffer {
+    ) -> wgpu::TextureView {
         let count = parts.len();
-        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: padded(2 * len as u64),
-            usage: wgpu::BufferUsages::STORAGE,
-            mapped_at_creation: true,
-        });
-        {
-            let mut view = buffer
-                .get_mapped_range_mut(..)
-                .expect("a buffer mapped at creation can be written");
-            let share = len / count.max(1);
-            let mut scratch = vec![f16::ZERO; share];
-            for (i, part) in parts.enumerate() {
-                place(part, &mut scratch);
-                view.slice(2 * i * share..2 * (i + 1) * share)
-                    .copy_from_slice(bytemuck::cast_slice(&scratch));
-            }
+        let texels = len.div_ceil(8);
+        let row = shader::TEXTURE_WIDTH as usize;
+        // Power-of-two sides: llvmpipe compiles a kernel variant per
+        // combination of power-of-two and other texture sizes, so one kind
+        // of size keeps it to one compilation per kernel.
+        let width = row;
+        let height = texels.div_ceil(row).next_power_of_two();
+        let layer = width * height * 8;
+        let mut data = vec![f16::ZERO; count * layer];
+        for (part, dst) in parts.zip(data.chunks_exact_mut(layer)) {
+            place(part, &mut dst[..len]);
         }
-        buffer.unmap();
-        buffer
+        let size = wgpu::Extent3d {
+            width: width as u32,
+            height: height as u32,
+            depth_or_array_layers: count as u32,
+        };
+        let texture = self.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba32Uint,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        self.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            bytemuck::cast_slice(&data),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(16 * width as u32),
+                rows_per_image: Some(height as u32),
+            },
+            size,
+        );
+        texture.create_view(&wgpu::TextureViewDescriptor {
+            dimension: Some(wgpu::TextureViewDimension::D2Array),
+            ..Default::default()
+        })
     }
 
     /// A 2-D grid of workgroups covering `items` invocations.
