@@ -71,13 +71,18 @@ fn widen<T: Widen>(src: &[f16], dst: &mut Vec<T>) {
 
 /// `f32` or `f64`, converted from `f16` slices with `half`'s vectorised
 /// conversions.
-trait Widen: Copy + Default + From<f32> + 'static {
+pub(crate) trait Widen: Copy + Default + From<f32> + 'static {
     fn convert(src: &[f16], dst: &mut [Self]);
+    /// The `gemm` kernel for this type (chosen for the processor once).
+    fn gemm_fn() -> GemmFn<Self>;
 }
 
 impl Widen for f32 {
     fn convert(src: &[f16], dst: &mut [f32]) {
         src.convert_to_f32_slice(dst);
+    }
+    fn gemm_fn() -> GemmFn<f32> {
+        gemm_f32::gemm::f32::get_gemm_fn()
     }
 }
 
@@ -85,11 +90,16 @@ impl Widen for f64 {
     fn convert(src: &[f16], dst: &mut [f64]) {
         src.convert_to_f64_slice(dst);
     }
+    fn gemm_fn() -> GemmFn<f64> {
+        gemm_f64::gemm::f64::get_gemm_fn()
+    }
 }
 
 /// `C = A · B` for row-major `A` (`m × k`) and `B` (`k × n`) through the
-/// `gemm` crate; `T` is `f32` or `f64` (the only types `From<f32>`).
-pub(crate) fn gemm_row_major<T: Copy + Default + From<f32> + 'static>(
+/// `gemm` crate's kernels, called as `gemm::gemm` calls them for row-major
+/// operands: transposed, `Cᵀ = Bᵀ · Aᵀ` with column-major strides; `T` is
+/// `f32` or `f64`.
+pub(crate) fn gemm_row_major<T: Widen>(
     (m, k, n): (usize, usize, usize),
     a: &[T],
     b: &[T],
@@ -98,34 +108,58 @@ pub(crate) fn gemm_row_major<T: Copy + Default + From<f32> + 'static>(
     assert_eq!(b.len(), k * n);
     let mut c = vec![T::default(); m * n];
     // SAFETY: `a`, `b` and `c` hold `m·k`, `k·n` and `m·n` elements (checked
-    // above), addressed row-major through the strides given (column stride
-    // 1, row stride = number of columns), and `c` does not alias the inputs.
-    // `T` is `f32` or `f64`, both supported by `gemm`.
+    // above). Seen column-major, `c` is the `n × m` matrix `Cᵀ` (column
+    // stride `n`, row stride 1), `b` the `n × k` matrix `Bᵀ` and `a` the
+    // `k × m` matrix `Aᵀ`, every element addressed inside its buffer; `c`
+    // does not alias the inputs.
     unsafe {
-        gemm::gemm(
-            m,
+        T::gemm_fn()(
             n,
+            m,
             k,
             c.as_mut_ptr(),
-            1,
             n as isize,
+            1,
             false,
-            a.as_ptr(),
-            1,
-            k as isize,
             b.as_ptr(),
-            1,
             n as isize,
+            1,
+            a.as_ptr(),
+            k as isize,
+            1,
             T::from(0.0),
             T::from(1.0),
             false,
             false,
             false,
-            gemm::Parallelism::None,
+            gemm_common::Parallelism::None,
         );
     }
     c
 }
+
+/// The signature of the `gemm` crate's kernels for `T`.
+type GemmFn<T> = unsafe fn(
+    usize,
+    usize,
+    usize,
+    *mut T,
+    isize,
+    isize,
+    bool,
+    *const T,
+    isize,
+    isize,
+    *const T,
+    isize,
+    isize,
+    T,
+    T,
+    bool,
+    bool,
+    bool,
+    gemm_common::Parallelism,
+);
 
 /// The number of products the `f32` kernels sum on their own before adding
 /// them to the accumulator: one tensor-core MMA's `k` for `f16` inputs

@@ -113,26 +113,28 @@ fn oracle_gemm(c: &mut Criterion) {
                 // exactly those sizes, addressed with their row strides;
                 // `out` does not alias the operands.
                 unsafe {
-                    gemm::gemm(
-                        m,
+                    // As `gemm::gemm` calls it for a row-major product:
+                    // transposed, `Cᵀ = Bᵀ · Aᵀ`, column-major.
+                    gemm_f64::gemm::f64::get_gemm_fn()(
                         n,
+                        m,
                         k,
                         out.as_mut_ptr(),
-                        1,
                         n as isize,
+                        1,
                         false,
-                        a.as_ptr(),
-                        1,
-                        k as isize,
                         bm.as_ptr(),
-                        1,
                         n as isize,
+                        1,
+                        a.as_ptr(),
+                        k as isize,
+                        1,
                         0.0,
                         1.0,
                         false,
                         false,
                         false,
-                        gemm::Parallelism::None,
+                        gemm_common::Parallelism::None,
                     )
                 };
                 black_box(&out);
