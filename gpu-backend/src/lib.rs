@@ -55,7 +55,7 @@
 //! | variable | values | effect |
 //! |----------|--------|--------|
 //! | `DUAL_DELTA_GPU` | `require` (default), `skip` | With `skip`, [`require_gpu`] skips a GPU test (printing why to stderr) when no GPU is usable; by default such a test fails, never passes silently. |
-//! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
+//! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`; `gl` needs the crate's `gles` feature) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
 //! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`]). |
 //!
 //! wgpu's own variables (`WGPU_BACKEND`, ...) apply as well.

@@ -160,7 +160,8 @@ fn adapter_matches(info: &wgpu::AdapterInfo, filter: &str) -> bool {
 pub(super) fn choose_adapter(options: &GpuOptions) -> Result<(wgpu::Adapter, bool), GpuError> {
     // Vulkan, Metal and DX12 first; GL only when they find nothing (its
     // EGL set-up is slow and noisy on headless machines), when asked for
-    // by `DUAL_DELTA_ADAPTER=gl`, or through `WGPU_BACKEND`.
+    // by `DUAL_DELTA_ADAPTER=gl`, or through `WGPU_BACKEND`. (GL adapters
+    // exist only with the `gles` feature.)
     let tries = match (
         wgpu::Backends::from_env(),
         options.adapter.as_deref().and_then(backend_named),
