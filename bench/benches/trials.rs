@@ -1,7 +1,7 @@
 //! Throughput of dual-delta on the paper's shapes, and of its f64 oracle.
 //!
 //! ```sh
-//! cargo bench -p dual-delta-tests
+//! cargo bench -p dual-delta-bench
 //! ```
 //!
 //! - `trials/*`: whole Dual-Delta runs of a fixed number of trials (inputs,
