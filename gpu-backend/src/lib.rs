@@ -74,11 +74,14 @@
 //! is in the loads: a storage-buffer load is done one lane and one 32-bit
 //! word at a time, while a texel fetch is vectorised, and a larger register
 //! block needs fewer loads per product even where it spills. Measured at
-//! `128×4096 @ 4096×128` with `f32` accumulation, llvmpipe compiled for
-//! AVX2 (16 vector registers): `16 × 16` blocks reading one `f16` per
-//! storage load took 98 ms; `vec4<u32>` storage loads 67 ms (`8 × 16`);
-//! texel fetches 35 to 40 ms (`8 × 16`), 48 ms (`4 × 16`), 87 ms (`4 × 8`)
-//! and 152 ms (`1 × 8`) (a loaded 2-core Zen 4, medians of 3; see
+//! `128×4096 @ 4096×128` with `f32` accumulation on a 2-core Zen 4 with
+//! llvmpipe compiled for AVX2 (`GALLIUM_OVERRIDE_CPU_CAPS=avx`: 16 vector
+//! registers, as on AVX2-only CI machines; other builds running, medians
+//! of 3): the earlier kernel (`16 × 16` blocks, one `f16` per storage load)
+//! took 62 to 80 ms, this one 12 to 19 ms (with AVX-512: 25 ms and 13 to
+//! 15 ms). Against `8 × 16` in one sweep: `8 × 8` about as fast, `4 × 16`
+//! 1.2× slower, `16 × 16` 1.3×, `4 × 8` 2.2×, `1 × 8` 3.8×; `vec4<u32>`
+//! storage loads instead of textures 1.7× (see
 //! `examples/matmul_timing.rs`). Shared-memory tiling does not pay on
 //! lavapipe either. Workgroups are 8 invocations, one llvmpipe SIMD
 //! vector, so that even the 128 blocks of a `128 × 128` output spread over
