@@ -76,10 +76,13 @@
 //! block needs fewer loads per product even where it spills. Measured at
 //! `128×4096 @ 4096×128` with `f32` accumulation on a 2-core Zen 4 with
 //! llvmpipe compiled for AVX2 (`GALLIUM_OVERRIDE_CPU_CAPS=avx`: 16 vector
-//! registers, as on AVX2-only CI machines; other builds running, medians
-//! of 3): the earlier kernel (`16 × 16` blocks, one `f16` per storage load)
-//! took 62 to 80 ms, this one 12 to 19 ms (with AVX-512: 25 ms and 13 to
-//! 15 ms). Against `8 × 16` in one sweep: `8 × 8` about as fast, `4 × 16`
+//! registers, as on AVX2-only CI machines; medians of 5, nothing else
+//! running): the earlier kernel (`16 × 16` blocks, one `f16` per storage
+//! load) took 34 ms, this one 8.8 ms, against 1.5 ms for
+//! [`matmul_cpu_f16`] on one core (with AVX-512: 14.6 ms and 6.0 ms).
+//! Split-K went from 29 ms to 9.5 ms, `f16` accumulation (two conversions
+//! per product) from 68 ms to 47 ms. Against `8 × 16` in one sweep (other
+//! builds running): `8 × 8` about as fast, `4 × 16`
 //! 1.2× slower, `16 × 16` 1.3×, `4 × 8` 2.2×, `1 × 8` 3.8×; `vec4<u32>`
 //! storage loads instead of textures 1.7× (see
 //! `examples/matmul_timing.rs`). Shared-memory tiling does not pay on
