@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{gpus, max_hybrid, path};
+use common::{assert_identical, gpus, max_hybrid, path};
 use dual_delta_runtime::TrialRng;
 use gpu_backend::{
     AttentionInput, AttentionShape, AttentionVariant, GpuError, MAX_HEAD_DIM, MAX_KEYS,
@@ -21,23 +21,6 @@ fn shape(heads: usize, seq_q: usize, seq_k: usize, d: usize, d_v: usize) -> Atte
         seq_k,
         d,
         d_v,
-    }
-}
-
-/// Asserts `got == want` bit for bit, naming the first difference.
-fn assert_identical(got: &[f16], want: &[f16], what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    let differ: Vec<usize> = (0..got.len())
-        .filter(|&i| got[i].to_bits() != want[i].to_bits())
-        .collect();
-    if let Some(&i) = differ.first() {
-        panic!(
-            "{what}: {} of {} elements differ; first at {i}: {} vs {}",
-            differ.len(),
-            got.len(),
-            got[i],
-            want[i]
-        );
     }
 }
 

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{gpus, path, ulps};
+use common::{assert_identical, gpus, path, ulps};
 use dual_delta_runtime::{NumberFormat, TrialRng};
 use gpu_backend::{
     Accumulation, GpuError, MatmulInput, f16, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
@@ -14,24 +14,6 @@ const SHAPES: [(usize, usize, usize); 4] =
 
 fn input(m: usize, k: usize, n: usize, trial: usize) -> MatmulInput {
     random_matmul_input(m, k, n)(&mut TrialRng::for_trial(0x5eed, trial))
-}
-
-/// Asserts `got == want` bit for bit, naming the first difference.
-fn assert_identical(got: &[f16], want: &[f16], what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    if let Some(i) = (0..got.len()).find(|&i| got[i].to_bits() != want[i].to_bits()) {
-        let diff = got
-            .iter()
-            .zip(want)
-            .filter(|(a, b)| a.to_bits() != b.to_bits())
-            .count();
-        panic!(
-            "{what}: {diff} of {} elements differ; first at {i}: {} vs {}",
-            got.len(),
-            got[i],
-            want[i]
-        );
-    }
 }
 
 /// `Σ_k |a_ik · b_kj|` for every output element: the scale of the `f32`

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{gpus, max_hybrid, path};
+use common::{assert_identical, gpus, max_hybrid, path};
 use dual_delta_runtime::TrialRng;
 use gpu_backend::{
     GpuError, LayerNormVariant, MAX_NORM_LEN, NormInput, RowsInput, f16, layer_norm_emulated,
@@ -14,23 +14,6 @@ use rand::RngExt as _;
 
 fn rng(trial: usize) -> TrialRng {
     TrialRng::for_trial(0x0007_a7e2, trial)
-}
-
-/// Asserts `got == want` bit for bit, naming the first difference.
-fn assert_identical(got: &[f16], want: &[f16], what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    let differ: Vec<usize> = (0..got.len())
-        .filter(|&i| got[i].to_bits() != want[i].to_bits())
-        .collect();
-    if let Some(&i) = differ.first() {
-        panic!(
-            "{what}: {} of {} elements differ; first at {i}: {} vs {}",
-            differ.len(),
-            got.len(),
-            got[i],
-            want[i]
-        );
-    }
 }
 
 /// Rows shorter than a workgroup, not multiples of it and long; with and

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{gpus, max_hybrid, path};
+use common::{assert_identical, gpus, max_hybrid, path};
 use dual_delta_runtime::{NumberFormat, TrialRng};
 use gpu_backend::{
     GpuError, MAX_ROW_LEN, MAX_SERIAL_LEN, ReduceStrategy, RowsInput, SoftmaxVariant, f16,
@@ -11,23 +11,6 @@ use gpu_backend::{
     softmax_f64, sum_f64,
 };
 use rand::RngExt as _;
-
-/// Asserts `got == want` bit for bit (NaN equal to the same NaN bits),
-/// naming the first difference.
-fn assert_identical(got: &[f16], want: &[f16], what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    if let Some(i) = (0..got.len()).find(|&i| got[i].to_bits() != want[i].to_bits()) {
-        let diff = (0..got.len())
-            .filter(|&i| got[i].to_bits() != want[i].to_bits())
-            .count();
-        panic!(
-            "{what}: {diff} of {} elements differ; first at {i}: {} vs {}",
-            got.len(),
-            got[i],
-            want[i]
-        );
-    }
-}
 
 fn rng(trial: usize) -> TrialRng {
     TrialRng::for_trial(0x0005_0f7a, trial)

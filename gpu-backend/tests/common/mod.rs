@@ -72,3 +72,21 @@ pub fn mean_std(v: &[f64]) -> (f64, f64) {
     let var = v.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (v.len().max(2) - 1) as f64;
     (mean, var.sqrt())
 }
+
+/// Asserts `got == want` bit for bit (a NaN equal only to the same NaN
+/// bits), naming how many elements differ and the first.
+pub fn assert_identical(got: &[f16], want: &[f16], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    let differ: Vec<usize> = (0..got.len())
+        .filter(|&i| got[i].to_bits() != want[i].to_bits())
+        .collect();
+    if let Some(&i) = differ.first() {
+        panic!(
+            "{what}: {} of {} elements differ; first at {i}: {} vs {}",
+            differ.len(),
+            got.len(),
+            got[i],
+            want[i]
+        );
+    }
+}
