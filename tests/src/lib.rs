@@ -194,3 +194,13 @@ impl CaseStudy {
 pub fn gpu() -> &'static Gpu {
     gpu_backend::shared_or_skip()
 }
+
+/// A `check` for annotated tests that expect a mistaken kernel to be
+/// caught: the accuracy verdict must be "less accurate" (not merely a
+/// failed run for another reason).
+pub fn less_accurate(outcome: &Outcome) -> Result<(), String> {
+    match outcome.verdict.accuracy {
+        dual_delta_runtime::Accuracy::LessAccurate => Ok(()),
+        other => Err(format!("expected less accurate, got {other:?}")),
+    }
+}

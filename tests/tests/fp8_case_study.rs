@@ -41,13 +41,6 @@ fn fp8_gpu_bf16(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec
     fp8_gpu(xs, accumulation).into_iter().map(to_bf16).collect()
 }
 
-fn less_accurate(o: &Outcome) -> Result<(), String> {
-    match o.verdict.accuracy {
-        Accuracy::LessAccurate => Ok(()),
-        other => Err(format!("expected less accurate, got {other:?}")),
-    }
-}
-
 /// Hopper's limited accumulation over K = 4096 (128 instructions of 32
 /// products, every step truncated to 13 fraction bits): significantly less
 /// accurate than accumulating the same products in `f32`.
@@ -58,7 +51,7 @@ fn less_accurate(o: &Outcome) -> Result<(), String> {
     n = 64,
     expect = worse,
     batch = 8,
-    check = less_accurate,
+    check = dual_delta_tests::less_accurate,
 )]
 fn fp8_limited_accumulation_is_caught(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>> {
     fp8_gpu(xs, Fp8Accumulation::Limited)
@@ -116,7 +109,7 @@ fn fp8_promotion_every_128_beats_limited(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>>
     n = 64,
     expect = worse,
     batch = 8,
-    check = less_accurate,
+    check = dual_delta_tests::less_accurate,
 )]
 fn fp8_promotion_every_128_is_still_worse_than_f32(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>> {
     fp8_gpu(xs, Fp8Accumulation::PromoteEvery128)
@@ -131,7 +124,7 @@ fn fp8_promotion_every_128_is_still_worse_than_f32(xs: &[Fp8MatmulInput]) -> Vec
     n = 64,
     expect = worse,
     batch = 8,
-    check = less_accurate,
+    check = dual_delta_tests::less_accurate,
 )]
 fn fp8_limited_accumulation_bf16_output_is_caught(xs: &[Fp8MatmulInput]) -> Vec<Vec<bf16>> {
     fp8_gpu_bf16(xs, Fp8Accumulation::Limited)
@@ -147,7 +140,7 @@ fn fp8_limited_accumulation_bf16_output_is_caught(xs: &[Fp8MatmulInput]) -> Vec<
     n = 64,
     expect = worse,
     batch = 8,
-    check = less_accurate,
+    check = dual_delta_tests::less_accurate,
 )]
 fn fp8_promotion_bf16_output_is_still_worse(xs: &[Fp8MatmulInput]) -> Vec<Vec<bf16>> {
     fp8_gpu_bf16(xs, Fp8Accumulation::PromoteEvery128)
@@ -178,7 +171,7 @@ fn bf16_gpu(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
     input = long_k,
     n = 64,
     expect = worse,
-    check = less_accurate,
+    check = dual_delta_tests::less_accurate,
 )]
 fn bf16_accumulation_long_k_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
     bf16_gpu(x, Bf16Accumulation::Bf16)
@@ -197,7 +190,7 @@ fn bf16_f32_accumulation_long_k_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {
     input = rows_times_ones,
     n = 64,
     expect = worse,
-    check = less_accurate,
+    check = dual_delta_tests::less_accurate,
 )]
 fn bf16_accumulation_row_sum_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
     bf16_gpu(x, Bf16Accumulation::Bf16)

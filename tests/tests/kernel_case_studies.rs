@@ -30,7 +30,7 @@ fn softmax(x: &RowsInput<f16>, variant: SoftmaxVariant) -> Vec<f16> {
     input = random_rows::<f16>(4, 4096),
     n = 200,
     expect = worse,
-    check = |o| if o.verdict.accuracy == Accuracy::LessAccurate { Ok(()) } else { Err("not less accurate".into()) },
+    check = dual_delta_tests::less_accurate,
 )]
 fn sum_f16_serial_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     sum(x, ReduceStrategy::F16Serial)
@@ -45,7 +45,7 @@ fn sum_f16_serial_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     input = random_rows::<f16>(4, 4096),
     n = 200,
     expect = worse,
-    check = |o| if o.verdict.accuracy == Accuracy::LessAccurate { Ok(()) } else { Err("not less accurate".into()) },
+    check = dual_delta_tests::less_accurate,
 )]
 fn sum_f16_strided_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     sum(x, ReduceStrategy::F16)
@@ -88,7 +88,7 @@ fn softmax_without_max_subtraction_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     input = random_rows::<f16>(4, 1024),
     n = 200,
     expect = worse,
-    check = |o| if o.verdict.accuracy == Accuracy::LessAccurate { Ok(()) } else { Err("not less accurate".into()) },
+    check = dual_delta_tests::less_accurate,
 )]
 fn softmax_f16_denominator_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     softmax(x, SoftmaxVariant::F16Denominator)

@@ -49,7 +49,7 @@ const LONG_HEAD: AttentionShape = AttentionShape {
     input = random_offset_norm_input::<f16>(4, 1024, 1000.0, 1.0, true, 1e-5),
     n = 100,
     expect = worse,
-    check = |o| if o.verdict.accuracy == Accuracy::LessAccurate { Ok(()) } else { Err("not less accurate".into()) },
+    check = dual_delta_tests::less_accurate,
 )]
 fn layer_norm_one_pass_is_caught(x: &NormInput<f16>) -> Vec<f16> {
     layer_norm(x, LayerNormVariant::OnePass)
@@ -89,7 +89,7 @@ fn layer_norm_welford_is_no_worse(x: &NormInput<f16>) -> Vec<f16> {
     input = random_attention_input::<f16>(LONG_HEAD, false),
     n = 50,
     expect = worse,
-    check = |o| if o.verdict.accuracy == Accuracy::LessAccurate { Ok(()) } else { Err("not less accurate".into()) },
+    check = dual_delta_tests::less_accurate,
 )]
 fn attention_f16_accumulation_is_caught(x: &AttentionInput<f16>) -> Vec<f16> {
     attention(x, AttentionVariant::FlashF16Accumulation)
@@ -120,7 +120,7 @@ fn attention_flash_f32_is_no_worse(x: &AttentionInput<f16>) -> Vec<f16> {
     input = random_attention_input::<f16>(HEAD, false),
     n = 50,
     expect = worse,
-    check = |o| if o.verdict.accuracy == Accuracy::LessAccurate { Ok(()) } else { Err("not less accurate".into()) },
+    check = dual_delta_tests::less_accurate,
 )]
 fn attention_naive_f16_scores_is_caught(x: &AttentionInput<f16>) -> Vec<f16> {
     attention(x, AttentionVariant::Naive)
