@@ -12,13 +12,14 @@
 //! kernels for AVX2 on a processor with AVX-512 (16 vector registers
 //! instead of 32), as on most CPU-only CI machines.
 
-use std::time::Instant;
+mod timing;
 
-use dual_delta_runtime::{Metric, NumberFormat, TrialRng};
+use dual_delta_runtime::TrialRng;
 use gpu_backend::{
-    Accumulation, F16Path, Gpu, GpuOptions, MatmulInput, f16, matmul_cpu_emulated, matmul_cpu_f16,
+    Accumulation, F16Path, Gpu, GpuOptions, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16,
     matmul_f64, random_matmul_input,
 };
+use timing::{max_hybrid, median_ms};
 
 const SHAPES: [(usize, usize, usize); 2] = [(128, 128, 128), (128, 4096, 128)];
 const MODES: [Accumulation; 3] = [
@@ -27,24 +28,6 @@ const MODES: [Accumulation; 3] = [
     Accumulation::F16,
 ];
 const BATCH: usize = 8;
-
-fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
-    f(); // warm-up
-    let mut t: Vec<f64> = (0..reps)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t[t.len() / 2]
-}
-
-fn max_hybrid(y: &[f16], oracle: &[f64]) -> f64 {
-    let y: Vec<f64> = y.iter().map(|v| v.to_f64()).collect();
-    Metric::MaxHybrid.error(&y, oracle, NumberFormat::F16)
-}
 
 fn arg_str(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();

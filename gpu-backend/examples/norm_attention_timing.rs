@@ -6,31 +6,14 @@
 //! cargo run --release -p gpu-backend --example norm_attention_timing [-- --reps N]
 //! ```
 
-use std::time::Instant;
+mod timing;
 
-use dual_delta_runtime::{Metric, NumberFormat, TrialRng};
+use dual_delta_runtime::TrialRng;
 use gpu_backend::{
     AttentionShape, AttentionVariant, Gpu, LayerNormVariant, attention_cpu, attention_f64, f16,
     layer_norm_cpu, layer_norm_f64, random_attention_input, random_offset_norm_input,
 };
-
-fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
-    f(); // warm-up (and the pipeline's compilation)
-    let mut t: Vec<f64> = (0..reps)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t[t.len() / 2]
-}
-
-fn max_hybrid(y: &[f16], oracle: &[f64]) -> f64 {
-    let y: Vec<f64> = y.iter().map(|v| v.to_f64()).collect();
-    Metric::MaxHybrid.error(&y, oracle, NumberFormat::F16)
-}
+use timing::{max_hybrid, median_ms};
 
 fn main() -> Result<(), gpu_backend::GpuError> {
     let args: Vec<String> = std::env::args().collect();
