@@ -80,7 +80,7 @@ fn row(case: &KernelCase, o: &Outcome) -> String {
         "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} {} |",
         case.kernel.family(),
         case.kernel.variant(),
-        case.inputs,
+        case.kernel.inputs(),
         num(d1),
         num(d2),
         ratio(d1 / d2),

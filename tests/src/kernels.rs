@@ -20,142 +20,50 @@ use half::f16;
 
 use crate::gpu;
 
-/// The GPU kernel and variant a case study runs as its candidate.
+/// The GPU kernel and variant a case study runs as its candidate, with the
+/// inputs it draws (all `torch.randn` values rounded to `f16`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kernel {
     /// A row sum ([`gpu_backend::Gpu::reduce_sum`]).
-    Sum(ReduceStrategy),
+    Sum(ReduceStrategy, Rows),
     /// A softmax over each row ([`gpu_backend::Gpu::softmax`]).
-    Softmax(SoftmaxVariant),
+    Softmax(SoftmaxVariant, Rows),
     /// LayerNorm over each row ([`gpu_backend::Gpu::layer_norm`]).
-    LayerNorm(LayerNormVariant),
-    /// Scaled-dot-product attention ([`gpu_backend::Gpu::attention`]).
-    Attention(AttentionVariant),
+    LayerNorm(LayerNormVariant, Activations),
+    /// Scaled-dot-product attention ([`gpu_backend::Gpu::attention`]), no
+    /// mask.
+    Attention(AttentionVariant, AttentionShape),
 }
 
 impl Kernel {
     /// The kernel family, for the table.
     pub fn family(&self) -> &'static str {
         match self {
-            Kernel::Sum(_) => "row sum",
-            Kernel::Softmax(_) => "softmax",
-            Kernel::LayerNorm(_) => "LayerNorm",
-            Kernel::Attention(_) => "attention",
+            Kernel::Sum(..) => "row sum",
+            Kernel::Softmax(..) => "softmax",
+            Kernel::LayerNorm(..) => "LayerNorm",
+            Kernel::Attention(..) => "attention",
         }
     }
 
     /// The variant, for the table.
     pub fn variant(&self) -> String {
         match self {
-            Kernel::Sum(s) => s.to_string(),
-            Kernel::Softmax(v) => v.to_string(),
-            Kernel::LayerNorm(v) => v.to_string(),
-            Kernel::Attention(v) => v.to_string(),
+            Kernel::Sum(s, _) => s.to_string(),
+            Kernel::Softmax(v, _) => v.to_string(),
+            Kernel::LayerNorm(v, _) => v.to_string(),
+            Kernel::Attention(v, _) => v.to_string(),
         }
     }
 
-    /// The names of the baseline and the oracle.
-    fn references(&self) -> (&'static str, &'static str) {
+    /// The inputs, for the table.
+    pub fn inputs(&self) -> String {
         match self {
-            Kernel::Sum(_) => ("sum_cpu", "sum_f64"),
-            Kernel::Softmax(_) => ("softmax_cpu", "softmax_f64"),
-            Kernel::LayerNorm(_) => ("layer_norm_cpu", "layer_norm_f64"),
-            Kernel::Attention(_) => ("attention_cpu", "attention_f64"),
-        }
-    }
-}
-
-/// The inputs a case study draws, all `torch.randn` values rounded to
-/// `f16`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Inputs {
-    /// `rows × len` values, with `outliers = (count, magnitude)` entries
-    /// per row set to `±magnitude` where present.
-    Rows {
-        /// Rows per input.
-        rows: usize,
-        /// Elements per row.
-        len: usize,
-        /// `(count, magnitude)` of the outliers per row.
-        outliers: Option<(usize, f64)>,
-    },
-    /// LayerNorm inputs: `rows × len` activations `offset + spread · z`,
-    /// with a random weight and bias, `eps = 1e-5`.
-    Activations {
-        /// Rows per input.
-        rows: usize,
-        /// Elements per row.
-        len: usize,
-        /// The activations' mean.
-        offset: f64,
-        /// Their standard deviation.
-        spread: f64,
-    },
-    /// Attention inputs `Q`, `K`, `V` of this shape, no mask.
-    Attention(AttentionShape),
-}
-
-impl Inputs {
-    fn rows(self) -> impl Fn(&mut TrialRng) -> RowsInput<f16> + Send + Sync {
-        let Inputs::Rows {
-            rows,
-            len,
-            outliers,
-        } = self
-        else {
-            panic!("{self} are not rows");
-        };
-        move |rng: &mut TrialRng| match outliers {
-            None => random_rows::<f16>(rows, len)(rng),
-            Some((count, magnitude)) => {
-                random_outlier_rows::<f16>(rows, len, count, magnitude)(rng)
+            Kernel::Sum(_, rows) | Kernel::Softmax(_, rows) => rows.to_string(),
+            Kernel::LayerNorm(_, a) => {
+                format!("{} × {}, {} ± {}", a.rows, a.len, a.offset, a.spread)
             }
-        }
-    }
-
-    fn activations(self) -> impl Fn(&mut TrialRng) -> NormInput<f16> + Send + Sync {
-        let Inputs::Activations {
-            rows,
-            len,
-            offset,
-            spread,
-        } = self
-        else {
-            panic!("{self} are not activations");
-        };
-        random_offset_norm_input::<f16>(rows, len, offset, spread, true, 1e-5)
-    }
-
-    fn attention(self) -> impl Fn(&mut TrialRng) -> AttentionInput<f16> + Send + Sync {
-        let Inputs::Attention(shape) = self else {
-            panic!("{self} are not attention inputs");
-        };
-        random_attention_input::<f16>(shape, false)
-    }
-}
-
-impl fmt::Display for Inputs {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Inputs::Rows {
-                rows,
-                len,
-                outliers,
-            } => {
-                write!(f, "{rows} × {len} randn")?;
-                if let Some((count, magnitude)) = outliers {
-                    write!(f, ", {count} × ±{magnitude} per row")?;
-                }
-                Ok(())
-            }
-            Inputs::Activations {
-                rows,
-                len,
-                offset,
-                spread,
-            } => write!(f, "{rows} × {len}, {offset} ± {spread}"),
-            Inputs::Attention(s) => write!(
-                f,
+            Kernel::Attention(_, s) => format!(
                 "{} head{}, {} queries × {} keys, d = {}",
                 s.heads,
                 if s.heads == 1 { "" } else { "s" },
@@ -165,6 +73,74 @@ impl fmt::Display for Inputs {
             ),
         }
     }
+
+    /// The names of the baseline and the oracle.
+    fn references(&self) -> (&'static str, &'static str) {
+        match self {
+            Kernel::Sum(..) => ("sum_cpu", "sum_f64"),
+            Kernel::Softmax(..) => ("softmax_cpu", "softmax_f64"),
+            Kernel::LayerNorm(..) => ("layer_norm_cpu", "layer_norm_f64"),
+            Kernel::Attention(..) => ("attention_cpu", "attention_f64"),
+        }
+    }
+}
+
+/// `rows × len` values, with `outliers = (count, magnitude)` entries per
+/// row set to `±magnitude` where present.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rows {
+    /// Rows per input.
+    pub rows: usize,
+    /// Elements per row.
+    pub len: usize,
+    /// `(count, magnitude)` of the outliers per row.
+    pub outliers: Option<(usize, f64)>,
+}
+
+impl Rows {
+    fn generator(self) -> impl Fn(&mut TrialRng) -> RowsInput<f16> + Send + Sync {
+        let Rows {
+            rows,
+            len,
+            outliers,
+        } = self;
+        move |rng: &mut TrialRng| match outliers {
+            None => random_rows::<f16>(rows, len)(rng),
+            Some((count, magnitude)) => {
+                random_outlier_rows::<f16>(rows, len, count, magnitude)(rng)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Rows {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} × {} randn", self.rows, self.len)?;
+        if let Some((count, magnitude)) = self.outliers {
+            write!(f, ", {count} × ±{magnitude} per row")?;
+        }
+        Ok(())
+    }
+}
+
+/// LayerNorm inputs: `rows × len` activations `offset + spread · z`, with
+/// a random weight and bias, `eps = 1e-5`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Activations {
+    /// Rows per input.
+    pub rows: usize,
+    /// Elements per row.
+    pub len: usize,
+    /// The activations' mean.
+    pub offset: f64,
+    /// Their standard deviation.
+    pub spread: f64,
+}
+
+impl Activations {
+    fn generator(self) -> impl Fn(&mut TrialRng) -> NormInput<f16> + Send + Sync {
+        random_offset_norm_input::<f16>(self.rows, self.len, self.offset, self.spread, true, 1e-5)
+    }
 }
 
 /// One case study: a kernel variant, its inputs and the verdict expected.
@@ -172,35 +148,33 @@ impl fmt::Display for Inputs {
 pub struct KernelCase {
     /// Short name, also the report's directory.
     pub name: &'static str,
-    /// The candidate.
+    /// The candidate and its inputs.
     pub kernel: Kernel,
-    /// The inputs.
-    pub inputs: Inputs,
     /// The verdict expected: [`Expect::Worse`] for a mistaken variant,
     /// [`Expect::NoWorse`] for a careful one.
     pub expect: Expect,
 }
 
-const SUM_ROWS: Inputs = Inputs::Rows {
+const SUM_ROWS: Rows = Rows {
     rows: 4,
     len: 4096,
     outliers: None,
 };
 
-const SOFTMAX_ROWS: Inputs = Inputs::Rows {
+const SOFTMAX_ROWS: Rows = Rows {
     rows: 4,
     len: 1024,
     outliers: None,
 };
 
-const SOFTMAX_OUTLIER_ROWS: Inputs = Inputs::Rows {
+const SOFTMAX_OUTLIER_ROWS: Rows = Rows {
     rows: 4,
     len: 1024,
     outliers: Some((4, 20.0)),
 };
 
 /// Activations with a mean large against their spread, as in real models.
-const OFFSET_ACTIVATIONS: Inputs = Inputs::Activations {
+const OFFSET_ACTIVATIONS: Activations = Activations {
     rows: 4,
     len: 1024,
     offset: 1000.0,
@@ -208,28 +182,27 @@ const OFFSET_ACTIVATIONS: Inputs = Inputs::Activations {
 };
 
 /// One head of 128 queries over 512 keys, head dimension 64.
-const HEAD: Inputs = Inputs::Attention(AttentionShape {
+const HEAD: AttentionShape = AttentionShape {
     heads: 1,
     seq_q: 128,
     seq_k: 512,
     d: 64,
     d_v: 64,
-});
+};
 
 /// One head of 64 queries over 1024 keys, head dimension 64.
-const LONG_HEAD: Inputs = Inputs::Attention(AttentionShape {
+const LONG_HEAD: AttentionShape = AttentionShape {
     heads: 1,
     seq_q: 64,
     seq_k: 1024,
     d: 64,
     d_v: 64,
-});
+};
 
-const fn case(name: &'static str, kernel: Kernel, inputs: Inputs, expect: Expect) -> KernelCase {
+const fn case(name: &'static str, kernel: Kernel, expect: Expect) -> KernelCase {
     KernelCase {
         name,
         kernel,
-        inputs,
         expect,
     }
 }
@@ -239,86 +212,72 @@ const fn case(name: &'static str, kernel: Kernel, inputs: Inputs, expect: Expect
 pub const KERNEL_CASES: [KernelCase; 14] = [
     case(
         "sum_f16_serial",
-        Kernel::Sum(ReduceStrategy::F16Serial),
-        SUM_ROWS,
+        Kernel::Sum(ReduceStrategy::F16Serial, SUM_ROWS),
         Expect::Worse,
     ),
     case(
         "sum_f16",
-        Kernel::Sum(ReduceStrategy::F16),
-        SUM_ROWS,
+        Kernel::Sum(ReduceStrategy::F16, SUM_ROWS),
         Expect::Worse,
     ),
     case(
         "sum_f32",
-        Kernel::Sum(ReduceStrategy::F32),
-        SUM_ROWS,
+        Kernel::Sum(ReduceStrategy::F32, SUM_ROWS),
         Expect::NoWorse,
     ),
     case(
         "sum_pairwise",
-        Kernel::Sum(ReduceStrategy::Pairwise),
-        SUM_ROWS,
+        Kernel::Sum(ReduceStrategy::Pairwise, SUM_ROWS),
         Expect::NoWorse,
     ),
     case(
         "softmax_no_max_subtraction",
-        Kernel::Softmax(SoftmaxVariant::NoMaxSubtraction),
-        SOFTMAX_OUTLIER_ROWS,
+        Kernel::Softmax(SoftmaxVariant::NoMaxSubtraction, SOFTMAX_OUTLIER_ROWS),
         Expect::Worse,
     ),
     case(
         "softmax_f16_denominator",
-        Kernel::Softmax(SoftmaxVariant::F16Denominator),
-        SOFTMAX_ROWS,
+        Kernel::Softmax(SoftmaxVariant::F16Denominator, SOFTMAX_ROWS),
         Expect::Worse,
     ),
     case(
         "softmax_careful",
-        Kernel::Softmax(SoftmaxVariant::Careful),
-        SOFTMAX_OUTLIER_ROWS,
+        Kernel::Softmax(SoftmaxVariant::Careful, SOFTMAX_OUTLIER_ROWS),
         Expect::NoWorse,
     ),
     case(
         "softmax_online",
-        Kernel::Softmax(SoftmaxVariant::Online),
-        SOFTMAX_OUTLIER_ROWS,
+        Kernel::Softmax(SoftmaxVariant::Online, SOFTMAX_OUTLIER_ROWS),
         Expect::NoWorse,
     ),
     case(
         "layer_norm_one_pass",
-        Kernel::LayerNorm(LayerNormVariant::OnePass),
-        OFFSET_ACTIVATIONS,
+        Kernel::LayerNorm(LayerNormVariant::OnePass, OFFSET_ACTIVATIONS),
         Expect::Worse,
     ),
     case(
         "layer_norm_two_pass",
-        Kernel::LayerNorm(LayerNormVariant::TwoPass),
-        OFFSET_ACTIVATIONS,
+        Kernel::LayerNorm(LayerNormVariant::TwoPass, OFFSET_ACTIVATIONS),
         Expect::NoWorse,
     ),
     case(
         "layer_norm_welford",
-        Kernel::LayerNorm(LayerNormVariant::Welford),
-        OFFSET_ACTIVATIONS,
+        Kernel::LayerNorm(LayerNormVariant::Welford, OFFSET_ACTIVATIONS),
         Expect::NoWorse,
     ),
     case(
         "attention_naive_f16_scores",
-        Kernel::Attention(AttentionVariant::Naive),
-        HEAD,
+        Kernel::Attention(AttentionVariant::Naive, HEAD),
         Expect::Worse,
     ),
     case(
         "attention_flash_f16_accumulation",
-        Kernel::Attention(AttentionVariant::FlashF16Accumulation),
-        LONG_HEAD,
+        Kernel::Attention(AttentionVariant::FlashF16Accumulation, LONG_HEAD),
         Expect::Worse,
     ),
     case(
         "attention_flash_f32",
-        Kernel::Attention(AttentionVariant::Flash),
-        HEAD,
+        Kernel::Attention(AttentionVariant::Flash, HEAD),
         Expect::NoWorse,
     ),
 ];
@@ -328,9 +287,8 @@ impl KernelCase {
     /// verdict is known where `stop_early`; every trial's GPU work goes out
     /// in batches of 32.
     pub fn run(&self, n: usize, stop_early: bool) -> Result<Outcome, RunError> {
-        let inputs = self.inputs;
         match self.kernel {
-            Kernel::Sum(strategy) => self.finish(
+            Kernel::Sum(strategy, rows) => self.finish(
                 DualDelta::batched(
                     move |xs: &[RowsInput<f16>]| {
                         gpu()
@@ -339,12 +297,12 @@ impl KernelCase {
                     },
                     sum_cpu,
                     sum_f64,
-                    inputs.rows(),
+                    rows.generator(),
                 ),
                 n,
                 stop_early,
             ),
-            Kernel::Softmax(variant) => self.finish(
+            Kernel::Softmax(variant, rows) => self.finish(
                 DualDelta::batched(
                     move |xs: &[RowsInput<f16>]| {
                         gpu()
@@ -353,12 +311,12 @@ impl KernelCase {
                     },
                     softmax_cpu,
                     softmax_f64,
-                    inputs.rows(),
+                    rows.generator(),
                 ),
                 n,
                 stop_early,
             ),
-            Kernel::LayerNorm(variant) => self.finish(
+            Kernel::LayerNorm(variant, activations) => self.finish(
                 DualDelta::batched(
                     move |xs: &[NormInput<f16>]| {
                         gpu()
@@ -367,12 +325,12 @@ impl KernelCase {
                     },
                     layer_norm_cpu,
                     layer_norm_f64,
-                    inputs.activations(),
+                    activations.generator(),
                 ),
                 n,
                 stop_early,
             ),
-            Kernel::Attention(variant) => self.finish(
+            Kernel::Attention(variant, shape) => self.finish(
                 DualDelta::batched(
                     move |xs: &[AttentionInput<f16>]| {
                         gpu()
@@ -381,7 +339,7 @@ impl KernelCase {
                     },
                     attention_cpu,
                     attention_f64,
-                    inputs.attention(),
+                    random_attention_input::<f16>(shape, false),
                 ),
                 n,
                 stop_early,
@@ -411,7 +369,7 @@ impl KernelCase {
             candidate: format!("GPU {} ({})", self.kernel.family(), self.kernel.variant()),
             baseline: baseline.into(),
             oracle: oracle.into(),
-            input: self.inputs.to_string(),
+            input: self.kernel.inputs(),
         }
     }
 }
