@@ -48,7 +48,12 @@
 //! buffers); without it, or when forced, a fallback keeps the same `f16`
 //! bits packed two per `u32` and converts with `unpack2x16float` /
 //! `pack2x16float` ([`F16Path`]). Both give identical results for
-//! [`Accumulation::F32`] and [`Accumulation::SplitK`].
+//! [`Accumulation::F32`] and [`Accumulation::SplitK`]. With wgpu's
+//! `SUBGROUP` and subgroups of at least eight invocations (llvmpipe at 256
+//! bits has exactly eight), the matmul kernels' workgroups read each row of
+//! `B` once and share it with `subgroupBroadcast`; elsewhere, or with
+//! [`Subgroups::Off`], each invocation reads its own. Both give identical
+//! results.
 //!
 //! ## Environment variables
 //!
@@ -57,6 +62,7 @@
 //! | `DUAL_DELTA_GPU` | `require` (default), `skip` | With `skip`, [`require_gpu`] skips a GPU test (printing why to stderr) when no GPU is usable; by default such a test fails, never passes silently. |
 //! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`; `gl` needs the crate's `gles` feature) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
 //! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`]). |
+//! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`]); the same bits either way. |
 //!
 //! wgpu's own variables (`WGPU_BACKEND`, ...) apply as well.
 //!
@@ -170,8 +176,8 @@ pub use crate::cpu::{
 };
 pub use crate::error::{GpuError, LAVAPIPE_INSTALL};
 pub use crate::gpu::{
-    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, F16Path, Gpu, GpuOptions, GpuPolicy,
-    require_gpu, shared_or_skip,
+    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_SUBGROUPS, F16Path, Gpu, GpuOptions,
+    GpuPolicy, Subgroups, require_gpu, shared_or_skip,
 };
 pub use crate::input::{MatmulInput, random_matmul_input};
 pub use crate::lowp::{

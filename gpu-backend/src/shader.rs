@@ -6,17 +6,18 @@
 //! | binding | tile kernels                          | split-K reduction        |
 //! |---------|---------------------------------------|--------------------------|
 //! | 0       | `Params` (uniform)                    | `Params` (uniform)       |
-//! | 1       | `A`, `texture_2d_array<u32>`          | the partials (read)      |
-//! | 2       | `B`, `texture_2d_array<u32>`          | unused                   |
+//! | 1       | `A`, `texture_2d<u32>`                | the partials (read)      |
+//! | 2       | `B`, `texture_2d<u32>`                | unused                   |
 //! | 3       | `C` or the split-K partials (write)   | `C` (write)              |
 //!
-//! Input format. `A` and `B` are `Rgba32Uint` texture arrays, one layer per
-//! matmul of the batch, each layer a flat array of texels
-//! ([`TEXTURE_WIDTH`] per row); a texel holds eight `f16` (four `u32`, two
-//! `f16` each), unpacked exactly with `unpack2x16float`. They are uploaded
-//! in the padded layout of `gpu/dispatch.rs`: every split-K chunk of `k`
-//! (all of `k` without split-K) and every row of `B` padded with zeros to a
-//! multiple of 8, so that no texel straddles a chunk or a row.
+//! Input format. `A` and `B` are `Rgba32Uint` textures seen as flat arrays
+//! of texels ([`TEXTURE_WIDTH`] per row), the matmuls of a batch one after
+//! another (`Params::la` and `Params::lb` texels apart); a texel holds
+//! eight `f16` (four `u32`, two `f16` each), unpacked exactly with
+//! `unpack2x16float`. They are uploaded in the padded layout of
+//! `gpu/dispatch.rs`: every split-K chunk of `k` (all of `k` without
+//! split-K) and every row of `B` padded with zeros to a multiple of 8, so
+//! that no texel straddles a chunk or a row.
 //!
 //! Why textures: llvmpipe loads a storage buffer one lane and one 32-bit
 //! word at a time, inserting each word into the SIMD vector through the
@@ -34,13 +35,21 @@
 //! identical results wherever the device rounds those conversions to
 //! nearest-even.
 //!
-//! Work decomposition of the tile kernels: invocation `id` (flattened over a
-//! 2-D dispatch) owns one `TM × TN` block of `C`, for one split of `k` and
-//! one matmul of the batch, in the order `(batch, split, tile row, tile
-//! column)`. It steps through its chunk of `k` eight products at a time
-//! (one texel of each row of `A`, `TN / 8` texels of each of eight rows of
-//! `B`). Loads are clamped to the last row/column, so the inner loop has no
-//! bounds checks; stores outside `C` are skipped.
+//! Work decomposition of the tile kernels ([`Tiling`]): each work item owns
+//! one block of `C`, for one split of `k` and one matmul of the batch, in
+//! the order `(batch, split, block row, block column)`, and steps through
+//! its chunk of `k` eight products at a time (one texel of each of its rows
+//! of `A`, one texel per eight columns of each of eight rows of `B`). With
+//! [`Tiling::Lanes`] a work item is one invocation and its `TM × TN` block;
+//! with [`Tiling::Subgroup`] it is a workgroup of eight invocations in one
+//! subgroup, owning `8·SUBGROUP_TM × SUBGROUP_TN`: invocation `l` owns
+//! `SUBGROUP_TM` rows, reads row `l` of each step's eight rows of `B`, and
+//! the eight invocations share those values with `subgroupBroadcast`, so
+//! `B` is read once per workgroup instead of once per invocation. Every
+//! sum adds its products in the order of `k` either way, so the two
+//! tilings give identical results. Loads are clamped to the last
+//! row/column, so the inner loop has no bounds checks; stores outside `C`
+//! are skipped.
 
 use core::fmt::Write as _;
 
@@ -48,10 +57,10 @@ use crate::cpu::K_BLOCK;
 
 /// Invocations per workgroup of the tile kernels. llvmpipe runs each
 /// workgroup on one thread, eight invocations per 256-bit SIMD vector, so
-/// small workgroups spread the few tiles of a `128 × 128` output over every
-/// core. On a GPU a workgroup of 8 fills a quarter of a warp; the kernels
-/// are tuned for llvmpipe, which is what CI runs, and stay correct (if not
-/// fast) on GPUs.
+/// small workgroups spread the few blocks of a `128 × 128` output over
+/// every core. On a GPU a workgroup of 8 fills a quarter of a warp; the
+/// kernels are tuned for llvmpipe, which is what CI runs, and stay correct
+/// (if not fast) on GPUs.
 pub(crate) const TILE_WORKGROUP: u32 = 8;
 
 /// Invocations per workgroup of the split-K reduction (one output element
@@ -59,20 +68,59 @@ pub(crate) const TILE_WORKGROUP: u32 = 8;
 pub(crate) const REDUCE_WORKGROUP: u32 = 64;
 
 /// Texels per row of the input textures (a power of two): the kernels see
-/// each texture layer as one array of texels, row after row.
+/// each texture as one array of texels, row after row.
 pub(crate) const TEXTURE_WIDTH: u32 = 2048;
 
-/// Rows of `C` per invocation.
+/// Rows of `C` per invocation with [`Tiling::Lanes`].
 pub(crate) const TM: u32 = 8;
 
-/// Columns of `C` per invocation (a multiple of 8: `B` is read eight
-/// columns per texel). `8 × 16` (128 `f32` sums, twice that with the
-/// `K_BLOCK` block sums) spills on AVX2's 16 vector registers, but spills
-/// are cheaper than the texel fetches a smaller block needs (see the crate
-/// docs for the measurements).
+/// Columns of `C` per invocation with [`Tiling::Lanes`] (a multiple of 8:
+/// `B` is read eight columns per texel). `8 × 16` (128 `f32` sums, twice
+/// that with the `K_BLOCK` block sums) spills on AVX2's 16 vector
+/// registers, but spills are cheaper than the texel fetches a smaller
+/// block needs (see the crate docs for the measurements).
 pub(crate) const TN: u32 = 16;
 
-/// The layout of the uniform `Params` (eight `u32`).
+/// Rows of `C` per invocation with [`Tiling::Subgroup`] (a workgroup owns
+/// eight times as many).
+pub(crate) const SUBGROUP_TM: u32 = 8;
+
+/// Columns of `C` per workgroup with [`Tiling::Subgroup`] (a multiple of
+/// 8). Measured on llvmpipe (AVX2), relative to `8 × 32`: `8 × 16` 1.3×
+/// slower, `16 × 16` 1.2×; `16 × 32` and `8 × 64` no faster, and their
+/// unrolled bodies take three to four times longer to compile.
+pub(crate) const SUBGROUP_TN: u32 = 32;
+
+/// How the invocations of a tile kernel divide `C` (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Tiling {
+    /// One invocation per `TM × TN` block, each reading its own inputs.
+    Lanes,
+    /// One workgroup (one subgroup of eight or more invocations) per
+    /// `8·SUBGROUP_TM × SUBGROUP_TN` block, sharing `B` through
+    /// `subgroupBroadcast`.
+    Subgroup,
+}
+
+impl Tiling {
+    /// Rows and columns of `C` per work item.
+    pub(crate) fn block(self) -> (u32, u32) {
+        match self {
+            Tiling::Lanes => (TM, TN),
+            Tiling::Subgroup => (TILE_WORKGROUP * SUBGROUP_TM, SUBGROUP_TN),
+        }
+    }
+
+    /// Invocations per work item.
+    pub(crate) fn invocations(self) -> u32 {
+        match self {
+            Tiling::Lanes => 1,
+            Tiling::Subgroup => TILE_WORKGROUP,
+        }
+    }
+}
+
+/// The layout of the uniform `Params` (sixteen `u32`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 pub(crate) struct Params {
@@ -94,7 +142,11 @@ pub(crate) struct Params {
     pub(crate) kt: u32,
     /// Row length of the uploaded `B`, `n` rounded up to a multiple of 8.
     pub(crate) np: u32,
-    pub(crate) pad: u32,
+    /// Texels from one matmul's `A` to the next in the `A` texture.
+    pub(crate) la: u32,
+    /// Texels from one matmul's `B` to the next in the `B` texture.
+    pub(crate) lb: u32,
+    pub(crate) pad: [u32; 3],
 }
 
 /// Which kernel.
@@ -117,21 +169,22 @@ pub(crate) enum Kernel {
 const PARAMS: &str = "struct Params {
     m: u32, k: u32, n: u32, splits: u32,
     chunk: u32, tiles_m: u32, tiles_n: u32, batch: u32,
-    kc: u32, kt: u32, np: u32, pad: u32,
+    kc: u32, kt: u32, np: u32, la: u32,
+    lb: u32, pad0: u32, pad1: u32, pad2: u32,
 }
 @group(0) @binding(0) var<uniform> p: Params;
 ";
 
 /// The WGSL source of `kernel`, for the native-`f16` path or the packed
-/// fallback.
-pub(crate) fn source(kernel: Kernel, native_f16: bool) -> String {
+/// fallback (`tiling` is ignored by the reduction).
+pub(crate) fn source(kernel: Kernel, native_f16: bool, tiling: Tiling) -> String {
     let mut s = String::new();
     if native_f16 {
         s.push_str("enable f16;\n\n");
     }
     s.push_str(PARAMS);
     match kernel {
-        Kernel::TileF32 | Kernel::TileF16 => tile(&mut s, kernel, native_f16),
+        Kernel::TileF32 | Kernel::TileF16 => tile(&mut s, kernel, native_f16, tiling),
         Kernel::ReduceSplits => reduce(&mut s, native_f16),
     }
     s
@@ -142,10 +195,10 @@ fn texture_decls(s: &mut String, native: bool) {
     let shift = w.trailing_zeros();
     let _ = writeln!(
         s,
-        "@group(0) @binding(1) var ta: texture_2d_array<u32>;
-@group(0) @binding(2) var tb: texture_2d_array<u32>;
-fn lda(t: u32, l: u32) -> vec4<u32> {{ return textureLoad(ta, vec2<u32>(t & {}u, t >> {shift}u), l, 0); }}
-fn ldb(t: u32, l: u32) -> vec4<u32> {{ return textureLoad(tb, vec2<u32>(t & {}u, t >> {shift}u), l, 0); }}",
+        "@group(0) @binding(1) var ta: texture_2d<u32>;
+@group(0) @binding(2) var tb: texture_2d<u32>;
+fn lda(i: u32, l: u32) -> vec4<u32> {{ let t = i + l * p.la; return textureLoad(ta, vec2<u32>(t & {}u, t >> {shift}u), 0); }}
+fn ldb(i: u32, l: u32) -> vec4<u32> {{ let t = i + l * p.lb; return textureLoad(tb, vec2<u32>(t & {}u, t >> {shift}u), 0); }}",
         w - 1,
         w - 1
     );
@@ -178,23 +231,36 @@ fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &
     }
 }
 
-fn tile(s: &mut String, kernel: Kernel, native: bool) {
+fn tile(s: &mut String, kernel: Kernel, native: bool, tiling: Tiling) {
     texture_decls(s, native);
-    let (tm, tn, wg) = (TM, TN, TILE_WORKGROUP);
-    let f16_acc = kernel == Kernel::TileF16;
-    let qn = tn / 8;
+    let wg = TILE_WORKGROUP;
+    let ((rows, tn), f16_acc) = (tiling.block(), kernel == Kernel::TileF16);
+    let (tm, qn) = (rows / tiling.invocations(), tn / 8);
+    let (signature, id, r0) = match tiling {
+        Tiling::Lanes => (
+            "@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>",
+            format!("gid.x + gid.y * (nwg.x * {wg}u)"),
+            format!("tm * {tm}u"),
+        ),
+        Tiling::Subgroup => (
+            "@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, \
+             @builtin(subgroup_invocation_id) lane: u32",
+            "wid.x + wid.y * nwg.x".to_owned(),
+            format!("tm * {rows}u + lane * {tm}u"),
+        ),
+    };
     let _ = writeln!(
         s,
         "@compute @workgroup_size({wg})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {{
-    let id = gid.x + gid.y * (nwg.x * {wg}u);
+fn main({signature}) {{
+    let id = {id};
     let tiles = p.tiles_m * p.tiles_n;
     if (id >= tiles * p.splits * p.batch) {{ return; }}
     let tn = id % p.tiles_n;
     let tm = (id / p.tiles_n) % p.tiles_m;
     let sp = (id / tiles) % p.splits;
     let bi = id / (tiles * p.splits);
-    let r0 = tm * {tm}u;
+    let r0 = {r0};
     let c0 = tn * {tn}u;
     let k0 = sp * p.kc;
     let k1 = k0 + p.kc;
@@ -229,39 +295,66 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         }
         s.push_str("    for (var kg = kb; kg < ke; kg = kg + 8u) {\n");
     }
+    // The step's values of B: `b(kk, j)` is B[kg + kk][c0 + j].
+    let half = |j: u32| if j.is_multiple_of(2) { "x" } else { "y" };
+    let b: Box<dyn Fn(u32, u32) -> String> = match tiling {
+        Tiling::Lanes => {
+            for kk in 0..8u32 {
+                for q in 0..qn {
+                    let _ = writeln!(
+                        s,
+                        "        let vb{q}_{kk} = ldb(cb{q} + (kg + {kk}u) * nv, bi);"
+                    );
+                    for w in 0..4 {
+                        let _ = writeln!(
+                            s,
+                            "        let y{q}_{kk}_{w} = unpack2x16float(vb{q}_{kk}[{w}]);"
+                        );
+                    }
+                }
+            }
+            Box::new(move |kk, j| format!("y{}_{kk}_{}.{}", j / 8, (j % 8) / 2, half(j)))
+        }
+        Tiling::Subgroup => {
+            // Invocation `lane` reads row kg + lane; each value reaches the
+            // others by broadcast.
+            for q in 0..qn {
+                let _ = writeln!(s, "        let vb{q} = ldb(cb{q} + (kg + lane) * nv, bi);");
+                for w in 0..4 {
+                    let _ = writeln!(s, "        let y{q}_{w} = unpack2x16float(vb{q}[{w}]);");
+                }
+            }
+            for kk in 0..8u32 {
+                for j in 0..tn {
+                    let _ = writeln!(
+                        s,
+                        "        let b{kk}_{j} = subgroupBroadcast(y{}_{}.{}, {kk}u);",
+                        j / 8,
+                        (j % 8) / 2,
+                        half(j)
+                    );
+                }
+            }
+            Box::new(|kk, j| format!("b{kk}_{j}"))
+        }
+    };
+    // Row by row, each sum's eight products in a row: a sum stays in a
+    // register for its eight steps (the sums do not fit in a CPU's
+    // registers all at once, so stepping every sum at every `kk` would load
+    // and store each of them eight times).
     for i in 0..tm {
         let _ = writeln!(s, "        let va{i} = lda(ra{i} + kg / 8u, bi);");
-    }
-    for kk in 0..8u32 {
-        let comp = ["x", "y", "z", "w"][(kk / 2) as usize];
-        let half = if kk % 2 == 0 { "x" } else { "y" };
-        for i in 0..tm {
+        for kk in 0..8u32 {
             let _ = writeln!(
                 s,
-                "        let x{i}_{kk} = unpack2x16float(va{i}.{comp}).{half};"
+                "        let x{i}_{kk} = unpack2x16float(va{i}[{}]).{};",
+                kk / 2,
+                half(kk)
             );
         }
-        for q in 0..qn {
-            let _ = writeln!(
-                s,
-                "        let vb{q}_{kk} = ldb(cb{q} + (kg + {kk}u) * nv, bi);"
-            );
-            for w in 0..4 {
-                let c = ["x", "y", "z", "w"][w];
-                let _ = writeln!(
-                    s,
-                    "        let y{q}_{kk}_{w} = unpack2x16float(vb{q}_{kk}.{c});"
-                );
-            }
-        }
-        for i in 0..tm {
-            for j in 0..tn {
-                let y = format!(
-                    "y{}_{kk}_{}.{}",
-                    j / 8,
-                    (j % 8) / 2,
-                    if j % 2 == 0 { "x" } else { "y" }
-                );
+        for j in 0..tn {
+            for kk in 0..8u32 {
+                let y = b(kk, j);
                 if f16_acc {
                     let _ = writeln!(
                         s,
@@ -337,11 +430,24 @@ mod tests {
     #[test]
     fn sources_are_generated_for_every_kernel_and_path() {
         for native in [true, false] {
-            for kernel in [Kernel::TileF32, Kernel::TileF16, Kernel::ReduceSplits] {
-                let src = source(kernel, native);
-                assert_eq!(src.starts_with("enable f16;"), native);
-                assert!(src.contains("fn main("), "{kernel:?}");
+            for tiling in [Tiling::Lanes, Tiling::Subgroup] {
+                for kernel in [Kernel::TileF32, Kernel::TileF16, Kernel::ReduceSplits] {
+                    let src = source(kernel, native, tiling);
+                    assert_eq!(src.starts_with("enable f16;"), native);
+                    assert!(src.contains("fn main("), "{kernel:?}");
+                    let shares = tiling == Tiling::Subgroup && kernel != Kernel::ReduceSplits;
+                    assert_eq!(src.contains("subgroupBroadcast"), shares, "{kernel:?}");
+                }
             }
         }
+    }
+
+    #[test]
+    fn tilings_cover_their_blocks() {
+        assert_eq!(Tiling::Lanes.block(), (TM, TN));
+        assert_eq!(Tiling::Subgroup.block(), (8 * SUBGROUP_TM, SUBGROUP_TN));
+        assert_eq!(Tiling::Subgroup.invocations(), TILE_WORKGROUP);
+        assert_eq!(TN % 8, 0);
+        assert_eq!(SUBGROUP_TN % 8, 0);
     }
 }

@@ -1,6 +1,6 @@
 //! Adapter choice, capabilities, and what is recorded about them.
 
-use gpu_backend::{F16Path, Gpu, GpuError, GpuOptions, require_gpu};
+use gpu_backend::{F16Path, Gpu, GpuError, GpuOptions, Subgroups, require_gpu};
 
 #[test]
 fn an_adapter_that_does_not_exist_is_a_clear_error() {
@@ -57,6 +57,7 @@ fn adapters_can_be_chosen_by_backend_or_name() {
         let gpu = Gpu::new(&GpuOptions {
             adapter: Some(filter.clone()),
             f16: F16Path::Fallback,
+            ..GpuOptions::default()
         })
         .unwrap_or_else(|e| panic!("DUAL_DELTA_ADAPTER={filter}: {e}"));
         assert_eq!(gpu.adapter_info().name, info.name, "{filter}");
@@ -76,8 +77,31 @@ fn lavapipe_runs_native_f16_unless_the_fallback_is_forced() {
         let native = Gpu::new(&GpuOptions {
             adapter: Some("llvmpipe".into()),
             f16: F16Path::Native,
+            ..GpuOptions::default()
         })
         .unwrap();
         assert!(native.adapter_info().shader_f16);
     }
+}
+
+/// On lavapipe at 256 bits (subgroups of 8) the matmul kernels share `B`
+/// through subgroups unless that is turned off; the adapter's description
+/// says which.
+#[test]
+fn lavapipe_uses_subgroups_unless_they_are_off() {
+    let Some(gpu) = require_gpu() else { return };
+    let info = gpu.adapter_info();
+    let options = GpuOptions::from_env().unwrap();
+    if info.name.contains("llvmpipe") && info.name.contains("256 bits") {
+        let on = options.subgroups == Subgroups::Auto;
+        assert_eq!(info.subgroups, on, "{info}");
+        assert_eq!(info.to_string().ends_with(", subgroups"), on, "{info}");
+    }
+    let off = Gpu::new(&GpuOptions {
+        subgroups: Subgroups::Off,
+        ..options
+    })
+    .unwrap();
+    assert!(!off.adapter_info().subgroups);
+    assert!(!off.adapter_info().to_string().contains("subgroups"));
 }

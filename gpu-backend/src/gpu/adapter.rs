@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::{ENV_ADAPTER, ENV_F16};
+use super::{ENV_ADAPTER, ENV_F16, ENV_SUBGROUPS};
 use crate::GpuError;
 
 /// How the kernels store and convert `f16` values.
@@ -43,6 +43,35 @@ impl F16Path {
     }
 }
 
+/// Whether the matmul kernels share values through subgroup operations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Subgroups {
+    /// Where the adapter has wgpu's `SUBGROUP` feature with subgroups of
+    /// at least 8 invocations (llvmpipe at 256 bits: exactly 8), the
+    /// workgroups of eight invocations of the matmul kernels share the
+    /// rows of `B` they read with `subgroupBroadcast` (1.3–1.4× faster on
+    /// llvmpipe); elsewhere each invocation reads its own.
+    #[default]
+    Auto,
+    /// Each invocation reads its own inputs, even where subgroups exist.
+    /// The results are the same bits either way.
+    Off,
+}
+
+impl Subgroups {
+    pub(super) fn parse(value: &str) -> Result<Self, GpuError> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "" | "auto" => Ok(Subgroups::Auto),
+            "off" => Ok(Subgroups::Off),
+            _ => Err(GpuError::InvalidSetting {
+                name: ENV_SUBGROUPS,
+                value: value.to_owned(),
+                expected: "`auto` or `off`",
+            }),
+        }
+    }
+}
+
 /// How to create a [`Gpu`](super::Gpu).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GpuOptions {
@@ -55,18 +84,25 @@ pub struct GpuOptions {
     pub adapter: Option<String>,
     /// The `f16` path.
     pub f16: F16Path,
+    /// Whether the matmul kernels use subgroup operations.
+    pub subgroups: Subgroups,
 }
 
 impl GpuOptions {
-    /// Options from `DUAL_DELTA_ADAPTER` and `DUAL_DELTA_GPU_F16` (unset or
-    /// empty: the defaults).
+    /// Options from `DUAL_DELTA_ADAPTER`, `DUAL_DELTA_GPU_F16` and
+    /// `DUAL_DELTA_GPU_SUBGROUPS` (unset or empty: the defaults).
     pub fn from_env() -> Result<Self, GpuError> {
         let adapter = std::env::var(ENV_ADAPTER)
             .ok()
             .map(|s| s.trim().to_owned())
             .filter(|s| !s.is_empty());
         let f16 = F16Path::parse(&std::env::var(ENV_F16).unwrap_or_default())?;
-        Ok(Self { adapter, f16 })
+        let subgroups = Subgroups::parse(&std::env::var(ENV_SUBGROUPS).unwrap_or_default())?;
+        Ok(Self {
+            adapter,
+            f16,
+            subgroups,
+        })
     }
 }
 
@@ -86,13 +122,16 @@ pub struct AdapterSummary {
     /// Whether the kernels use native `f16` (`true`) or the packed-`u32`
     /// fallback (`false`).
     pub shader_f16: bool,
+    /// Whether the matmul kernels share `B` through subgroup operations
+    /// ([`Subgroups`]).
+    pub subgroups: bool,
 }
 
 impl fmt::Display for AdapterSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} ({}, {}, driver {} {}), f16 {}",
+            "{} ({}, {}, driver {} {}), f16 {}{}",
             self.name,
             self.backend,
             self.device_type,
@@ -102,7 +141,8 @@ impl fmt::Display for AdapterSummary {
                 "native"
             } else {
                 "fallback (packed u32)"
-            }
+            },
+            if self.subgroups { ", subgroups" } else { "" }
         )
     }
 }
@@ -235,6 +275,15 @@ pub(super) fn choose_adapter(options: &GpuOptions) -> Result<(wgpu::Adapter, boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subgroup_settings_parse() {
+        assert_eq!(Subgroups::parse("").unwrap(), Subgroups::Auto);
+        assert_eq!(Subgroups::parse(" AUTO ").unwrap(), Subgroups::Auto);
+        assert_eq!(Subgroups::parse("off").unwrap(), Subgroups::Off);
+        let e = Subgroups::parse("on").unwrap_err().to_string();
+        assert!(e.contains("DUAL_DELTA_GPU_SUBGROUPS"), "{e}");
+    }
 
     #[test]
     fn adapter_filters() {

@@ -5,9 +5,10 @@
 use core::fmt;
 use std::sync::OnceLock;
 
+use super::adapter::Subgroups;
 use super::adapter::{AdapterSummary, GpuOptions, choose_adapter, describe};
 use crate::GpuError;
-use crate::shader::{self, Kernel};
+use crate::shader::{self, Kernel, Tiling};
 
 /// A wgpu device with the matmul and row-kernel pipelines compiled.
 ///
@@ -34,9 +35,10 @@ pub struct Gpu {
     pub(crate) max_binding: u64,
     /// Workgroups per dispatch dimension.
     pub(crate) max_dispatch: u32,
-    /// Texels per side of a 2-D texture, and layers per texture array.
+    /// Texels per side of a 2-D texture.
     pub(crate) max_texture: u32,
-    pub(crate) max_layers: u32,
+    /// How the tile kernels divide `C`.
+    pub(crate) tiling: Tiling,
 }
 
 impl fmt::Debug for Gpu {
@@ -67,13 +69,26 @@ impl Gpu {
         let (adapter, native) = choose_adapter(options)?;
         let info = adapter.get_info();
         let limits = adapter.limits();
+        let tiling = if options.subgroups == Subgroups::Auto
+            && adapter.features().contains(wgpu::Features::SUBGROUP)
+            && info.subgroup_min_size >= shader::TILE_WORKGROUP
+        {
+            Tiling::Subgroup
+        } else {
+            Tiling::Lanes
+        };
+        let subgroup = match tiling {
+            Tiling::Subgroup => wgpu::Features::SUBGROUP,
+            Tiling::Lanes => wgpu::Features::empty(),
+        };
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("dual-delta matmul"),
-            required_features: if native {
-                wgpu::Features::SHADER_F16
-            } else {
-                wgpu::Features::empty()
-            },
+            required_features: subgroup
+                | if native {
+                    wgpu::Features::SHADER_F16
+                } else {
+                    wgpu::Features::empty()
+                },
             required_limits: limits.clone(),
             ..Default::default()
         }))
@@ -104,7 +119,7 @@ impl Gpu {
             visibility: wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Texture {
                 sample_type: wgpu::TextureSampleType::Uint,
-                view_dimension: wgpu::TextureViewDimension::D2Array,
+                view_dimension: wgpu::TextureViewDimension::D2,
                 multisampled: false,
             },
             count: None,
@@ -139,7 +154,7 @@ impl Gpu {
             };
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("matmul"),
-                source: wgpu::ShaderSource::Wgsl(shader::source(kernel, native).into()),
+                source: wgpu::ShaderSource::Wgsl(shader::source(kernel, native, tiling).into()),
             });
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some("matmul"),
@@ -163,6 +178,7 @@ impl Gpu {
             driver: info.driver.clone(),
             driver_info: info.driver_info.clone(),
             shader_f16: native,
+            subgroups: tiling == Tiling::Subgroup,
         };
         dual_delta_runtime::record_environment("gpu.adapter", summary.to_string());
         Ok(Gpu {
@@ -182,7 +198,7 @@ impl Gpu {
                 .min(limits.max_buffer_size),
             max_dispatch: limits.max_compute_workgroups_per_dimension,
             max_texture: limits.max_texture_dimension_2d,
-            max_layers: limits.max_texture_array_layers,
+            tiling,
         })
     }
 

@@ -120,7 +120,7 @@ impl Gpu {
         let kt = kc * splits as usize;
         let np = n.next_multiple_of(8);
         // A and B are textures of TEXTURE_WIDTH texels per row, 8 f16 per
-        // texel, one layer per matmul.
+        // texel, each matmul's part `rows` rows high (a power of two).
         let texels = (m64 * kt as u64).max(kt as u64 * np as u64) / 8;
         let rows = texels
             .div_ceil(u64::from(shader::TEXTURE_WIDTH))
@@ -142,14 +142,15 @@ impl Gpu {
                 limit,
             });
         }
-        let tiles_m = m.div_ceil(shader::TM as usize) as u64;
-        let tiles_n = n.div_ceil(shader::TN as usize) as u64;
+        let (rows_per, cols_per) = self.tiling.block();
+        let tiles_m = m.div_ceil(rows_per as usize) as u64;
+        let tiles_n = n.div_ceil(cols_per as usize) as u64;
         let items_per = tiles_m * tiles_n * s64;
         let max_items = u64::from(self.max_dispatch).pow(2) * u64::from(shader::TILE_WORKGROUP);
         let group = (limit / largest)
             .min(max_items / items_per.max(1))
             .min(max_items / (m64 * n64))
-            .min(u64::from(self.max_layers))
+            .min(prev_power_of_two(u64::from(self.max_texture) / rows))
             .max(1);
         Ok(Plan {
             params: Params {
@@ -164,7 +165,9 @@ impl Gpu {
                 kc: kc as u32,
                 kt: kt as u32,
                 np: np as u32,
-                pad: 0,
+                la: 0,
+                lb: 0,
+                pad: [0; 3],
             },
             group: usize::try_from(group).unwrap_or(usize::MAX),
             out_elem,
@@ -180,25 +183,27 @@ impl Gpu {
         kernel: Kernel,
         plan: &Plan,
     ) -> wgpu::Buffer {
-        let p = Params {
+        let mut p = Params {
             batch: group.len() as u32,
             ..plan.params
         };
         let count = group.len() as u64;
         let mn = u64::from(p.m) * u64::from(p.n);
         let layout = Layout::of(&p);
-        let a = self.upload(
+        let (a, la) = self.upload(
             "A",
             layout.a_len(),
             group.iter().map(|x| x.borrow().a()),
             |src, dst| layout.place_a(src, dst),
         );
-        let b = self.upload(
+        let (b, lb) = self.upload(
             "B",
             layout.b_len(),
             group.iter().map(|x| x.borrow().b()),
             |src, dst| layout.place_b(src, dst),
         );
+        p.la = la;
+        p.lb = lb;
         let params = self
             .device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -279,7 +284,11 @@ impl Gpu {
                 _ => &self.tile_f32,
             });
             pass.set_bind_group(0, &tile_group, &[]);
-            let items = count * u64::from(p.tiles_m) * u64::from(p.tiles_n) * u64::from(p.splits);
+            let items = count
+                * u64::from(p.tiles_m)
+                * u64::from(p.tiles_n)
+                * u64::from(p.splits)
+                * u64::from(self.tiling.invocations());
             let (x, y) = self.grid(items, shader::TILE_WORKGROUP);
             pass.dispatch_workgroups(x, y, 1);
             if let Some(reduce_group) = &reduce_group {
@@ -299,17 +308,18 @@ impl Gpu {
         staging
     }
 
-    /// A texture array of `Rgba32Uint` texels (eight `f16` each), one layer
-    /// per part, holding `len` `f16` values per layer laid out by `place`
-    /// (zero where it writes nothing), [`shader::TEXTURE_WIDTH`] texels per
-    /// row.
+    /// A texture of `Rgba32Uint` texels (eight `f16` each),
+    /// [`shader::TEXTURE_WIDTH`] texels per row, holding the parts one after
+    /// another, `len` `f16` values each laid out by `place` (zero where it
+    /// writes nothing); returns its view and the texels from one part to the
+    /// next. The plan keeps the parts within the device's texture height.
     fn upload<'a>(
         &self,
         label: &str,
         len: usize,
         parts: impl ExactSizeIterator<Item = &'a [f16]>,
         place: impl Fn(&[f16], &mut [f16]),
-    ) -> wgpu::TextureView {
+    ) -> (wgpu::TextureView, u32) {
         let count = parts.len();
         let texels = len.div_ceil(8);
         let row = shader::TEXTURE_WIDTH as usize;
@@ -318,15 +328,16 @@ impl Gpu {
         // of size keeps it to one compilation per kernel.
         let width = row;
         let height = texels.div_ceil(row).next_power_of_two();
+        let total_height = (height * count).next_power_of_two();
         let layer = width * height * 8;
-        let mut data = vec![f16::ZERO; count * layer];
+        let mut data = vec![f16::ZERO; total_height * width * 8];
         for (part, dst) in parts.zip(data.chunks_exact_mut(layer)) {
             place(part, &mut dst[..len]);
         }
         let size = wgpu::Extent3d {
             width: width as u32,
-            height: height as u32,
-            depth_or_array_layers: count as u32,
+            height: total_height as u32,
+            depth_or_array_layers: 1,
         };
         let texture = self.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
@@ -349,14 +360,17 @@ impl Gpu {
             wgpu::TexelCopyBufferLayout {
                 offset: 0,
                 bytes_per_row: Some(16 * width as u32),
-                rows_per_image: Some(height as u32),
+                rows_per_image: Some(total_height as u32),
             },
             size,
         );
-        texture.create_view(&wgpu::TextureViewDescriptor {
-            dimension: Some(wgpu::TextureViewDimension::D2Array),
-            ..Default::default()
-        })
+        (
+            texture.create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(wgpu::TextureViewDimension::D2),
+                ..Default::default()
+            }),
+            (width * height) as u32,
+        )
     }
 
     /// A 2-D grid of workgroups covering `items` invocations.
@@ -377,6 +391,15 @@ struct Plan {
     group: usize,
     /// Bytes per output element (2 native, 4 packed).
     out_elem: u64,
+}
+
+/// The largest power of two not above `x` (1 for 0).
+fn prev_power_of_two(x: u64) -> u64 {
+    if x == 0 {
+        1
+    } else {
+        1 << (63 - x.leading_zeros())
+    }
 }
 
 /// `bytes` rounded up to a multiple of 16 (the tile kernels read `vec4<u32>`;
@@ -468,5 +491,8 @@ mod tests {
         assert_eq!(padded(2), 16);
         assert_eq!(padded(16), 16);
         assert_eq!(padded(18), 32);
+        assert_eq!(prev_power_of_two(0), 1);
+        assert_eq!(prev_power_of_two(512), 512);
+        assert_eq!(prev_power_of_two(16383), 8192);
     }
 }

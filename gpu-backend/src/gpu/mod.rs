@@ -11,7 +11,7 @@ pub(crate) mod compute;
 mod context;
 mod dispatch;
 
-pub use self::adapter::{AdapterSummary, F16Path, GpuOptions};
+pub use self::adapter::{AdapterSummary, F16Path, GpuOptions, Subgroups};
 pub use self::context::Gpu;
 use crate::GpuError;
 
@@ -24,6 +24,9 @@ pub const ENV_ADAPTER: &str = "DUAL_DELTA_ADAPTER";
 /// Environment variable: which `f16` path to use (`auto`, the default,
 /// `native` or `fallback`). See [`F16Path`].
 pub const ENV_F16: &str = "DUAL_DELTA_GPU_F16";
+/// Environment variable: whether the matmul kernels use subgroup
+/// operations (`auto`, the default, or `off`). See [`Subgroups`].
+pub const ENV_SUBGROUPS: &str = "DUAL_DELTA_GPU_SUBGROUPS";
 
 /// What to do when no GPU is usable, from `DUAL_DELTA_GPU`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -1,16 +1,18 @@
 //! Contexts for the GPU tests: the shared one and one forced onto the
-//! packed-`u32` fallback.
+//! packed-`u32` fallback, without subgroups.
 
 #![allow(dead_code, unreachable_pub)]
 
 use std::sync::OnceLock;
 
 use dual_delta_runtime::{Metric, NumberFormat};
-use gpu_backend::{F16Path, Gpu, GpuOptions, GpuPolicy, f16, require_gpu};
+use gpu_backend::{F16Path, Gpu, GpuOptions, GpuPolicy, Subgroups, f16, require_gpu};
 
 /// The GPU contexts every kernel test runs on: the shared context (native
-/// `f16` where the adapter has `SHADER_F16`) and, when that one is native, a
-/// second context forced onto the fallback path. Empty when GPU tests are
+/// `f16` where the adapter has `SHADER_F16`; subgroup matmul kernels where
+/// it has subgroups of 8 or more) and, when that one is native, a second
+/// context forced onto the fallback path with subgroups off, so that the
+/// kernels without subgroups are tested too. Empty when GPU tests are
 /// skipped (`DUAL_DELTA_GPU=skip` without an adapter); panics with the
 /// install instructions when there is no adapter otherwise.
 pub fn gpus() -> Vec<&'static Gpu> {
@@ -28,6 +30,7 @@ pub fn gpus() -> Vec<&'static Gpu> {
     let fallback = FALLBACK.get_or_init(|| {
         Gpu::new(&GpuOptions {
             f16: F16Path::Fallback,
+            subgroups: Subgroups::Off,
             ..GpuOptions::from_env().expect("valid settings")
         })
     });
@@ -35,6 +38,7 @@ pub fn gpus() -> Vec<&'static Gpu> {
     match policy.apply(fallback.as_ref().map_err(Clone::clone)) {
         Some(fallback) => {
             assert!(!fallback.adapter_info().shader_f16);
+            assert!(!fallback.adapter_info().subgroups);
             vec![shared, fallback]
         }
         None => vec![shared],
