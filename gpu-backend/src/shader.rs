@@ -45,7 +45,9 @@
 //! subgroup, owning `8·SUBGROUP_TM × SUBGROUP_TN`: invocation `l` owns
 //! `SUBGROUP_TM` rows, reads row `l` of each step's eight rows of `B`, and
 //! the eight invocations share those values with `subgroupBroadcast`, so
-//! `B` is read once per workgroup instead of once per invocation. Every
+//! `B` is read once per workgroup instead of once per invocation. The
+//! `f16`-accumulating kernel uses `F16_TM × F16_TN` in place of both
+//! blocks. Every
 //! sum adds its products in the order of `k` either way, so the two
 //! tilings give identical results. Loads are clamped to the last
 //! row/column, so the inner loop has no bounds checks; stores outside `C`
@@ -91,6 +93,19 @@ pub(crate) const SUBGROUP_TM: u32 = 8;
 /// unrolled bodies take three to four times longer to compile.
 pub(crate) const SUBGROUP_TN: u32 = 32;
 
+/// Rows of `C` per invocation of the `f16`-accumulating kernel, either
+/// tiling.
+pub(crate) const F16_TM: u32 = 4;
+
+/// Columns of `C` per invocation (lanes) or workgroup (subgroup) of the
+/// `f16`-accumulating kernel. Its time goes to the two conversions per
+/// product, not to loads, so small blocks cost little (llvmpipe, AVX2,
+/// `128×4096×128`: 37–48 ms for `4 × 8` against 36–41 ms for `8 × 16` and
+/// `8 × 32`), while LLVM's register allocator takes 1.1 s to compile it
+/// against 7 s for `8 × 16` and 28 s for `8 × 32`, in every process that
+/// uses it.
+pub(crate) const F16_TN: u32 = 8;
+
 /// How the invocations of a tile kernel divide `C` (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Tiling {
@@ -103,12 +118,14 @@ pub(crate) enum Tiling {
 }
 
 impl Tiling {
-    /// Rows and columns of `C` per work item.
-    pub(crate) fn block(self) -> (u32, u32) {
-        match self {
-            Tiling::Lanes => (TM, TN),
-            Tiling::Subgroup => (TILE_WORKGROUP * SUBGROUP_TM, SUBGROUP_TN),
-        }
+    /// Rows and columns of `C` per work item of `kernel`.
+    pub(crate) fn block(self, kernel: Kernel) -> (u32, u32) {
+        let (tm, tn) = match (self, kernel) {
+            (_, Kernel::TileF16) => (F16_TM, F16_TN),
+            (Tiling::Lanes, _) => (TM, TN),
+            (Tiling::Subgroup, _) => (SUBGROUP_TM, SUBGROUP_TN),
+        };
+        (tm * self.invocations(), tn)
     }
 
     /// Invocations per work item.
@@ -234,7 +251,7 @@ fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &
 fn tile(s: &mut String, kernel: Kernel, native: bool, tiling: Tiling) {
     texture_decls(s, native);
     let wg = TILE_WORKGROUP;
-    let ((rows, tn), f16_acc) = (tiling.block(), kernel == Kernel::TileF16);
+    let ((rows, tn), f16_acc) = (tiling.block(kernel), kernel == Kernel::TileF16);
     let (tm, qn) = (rows / tiling.invocations(), tn / 8);
     let (signature, id, r0) = match tiling {
         Tiling::Lanes => (
@@ -444,10 +461,19 @@ mod tests {
 
     #[test]
     fn tilings_cover_their_blocks() {
-        assert_eq!(Tiling::Lanes.block(), (TM, TN));
-        assert_eq!(Tiling::Subgroup.block(), (8 * SUBGROUP_TM, SUBGROUP_TN));
+        assert_eq!(Tiling::Lanes.block(Kernel::TileF32), (TM, TN));
+        assert_eq!(Tiling::Lanes.block(Kernel::TileF16), (F16_TM, F16_TN));
+        assert_eq!(
+            Tiling::Subgroup.block(Kernel::TileF32),
+            (8 * SUBGROUP_TM, SUBGROUP_TN)
+        );
+        assert_eq!(
+            Tiling::Subgroup.block(Kernel::TileF16),
+            (8 * F16_TM, F16_TN)
+        );
         assert_eq!(Tiling::Subgroup.invocations(), TILE_WORKGROUP);
         assert_eq!(TN % 8, 0);
         assert_eq!(SUBGROUP_TN % 8, 0);
+        assert_eq!(F16_TN % 8, 0);
     }
 }

@@ -55,7 +55,7 @@ impl Gpu {
             Accumulation::SplitK { splits } => (Kernel::TileF32, splits),
             Accumulation::F16 => (Kernel::TileF16, 1),
         };
-        let plan = self.plan(m, k, n, splits)?;
+        let plan = self.plan(m, k, n, splits, kernel)?;
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -112,7 +112,14 @@ impl Gpu {
     }
 
     /// Buffer sizes and batch grouping for one shape.
-    fn plan(&self, m: usize, k: usize, n: usize, splits: u32) -> Result<Plan, GpuError> {
+    fn plan(
+        &self,
+        m: usize,
+        k: usize,
+        n: usize,
+        splits: u32,
+        kernel: Kernel,
+    ) -> Result<Plan, GpuError> {
         let (m64, n64, s64) = (m as u64, n as u64, u64::from(splits));
         let out_elem = if self.summary.shader_f16 { 2 } else { 4 };
         let chunk = k.div_ceil(splits as usize);
@@ -142,7 +149,7 @@ impl Gpu {
                 limit,
             });
         }
-        let (rows_per, cols_per) = self.tiling.block();
+        let (rows_per, cols_per) = self.tiling.block(kernel);
         let tiles_m = m.div_ceil(rows_per as usize) as u64;
         let tiles_n = n.div_ceil(cols_per as usize) as u64;
         let items_per = tiles_m * tiles_n * s64;
