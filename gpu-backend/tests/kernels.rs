@@ -143,7 +143,16 @@ fn subgroup_and_lane_kernels_agree_bit_for_bit() {
 #[test]
 fn batched_results_equal_single_results() {
     let batch: Vec<MatmulInput> = (0..5).map(|t| input(17, 33, 65, 300 + t)).collect();
+    // 1 MiB of A each: a batch of 10 runs as groups (8 MiB of input per
+    // group), and each result is still its own input's.
+    let large: Vec<MatmulInput> = (0..10).map(|t| input(128, 4096, 8, 500 + t)).collect();
     for gpu in gpus() {
+        let got = gpu.matmul_batch(&large, Accumulation::F32).unwrap();
+        assert_eq!(got.len(), large.len());
+        for (i, (x, y)) in large.iter().zip(&got).enumerate() {
+            let what = format!("input {i} of a batch in groups, {} path", path(gpu));
+            assert_identical(y, &matmul_cpu_emulated(x, Accumulation::F32), &what);
+        }
         for acc in [
             Accumulation::F32,
             Accumulation::split_k(),

@@ -153,13 +153,6 @@ impl Gpu {
             layout,
             entries: &entries,
         });
-        let size = padded(bytes);
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
         {
@@ -171,6 +164,26 @@ impl Gpu {
             pass.set_bind_group(0, &bind, &[]);
             pass.dispatch_workgroups(grid.0, grid.1, 1);
         }
+        self.submit_and_read(what, encoder, output, bytes)
+    }
+
+    /// Submits `encoder`'s commands, then copies the first `bytes` of
+    /// `output` back once they have run.
+    pub(crate) fn submit_and_read(
+        &self,
+        what: &str,
+        mut encoder: wgpu::CommandEncoder,
+        output: &wgpu::Buffer,
+        bytes: u64,
+    ) -> Result<Vec<u8>, GpuError> {
+        let device = &self.device;
+        let size = padded(bytes);
+        let staging = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
         encoder.copy_buffer_to_buffer(output, 0, &staging, 0, size);
         let index = self.queue.submit([encoder.finish()]);
         let (tx, rx) = mpsc::channel();
