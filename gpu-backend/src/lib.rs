@@ -74,34 +74,37 @@
 //! mirrors PyTorch's `allow_fp16_reduced_precision_reduction` flag and
 //! documents when it splits.
 //!
-//! Each invocation computes an `8 × 16` block of `C` held in registers,
-//! with its loops unrolled when the WGSL is generated, reading `A` and `B`
-//! from `Rgba32Uint` textures, eight `f16` per texel. On lavapipe the cost
-//! is in the loads: a storage-buffer load is done one lane and one 32-bit
-//! word at a time, while a texel fetch is vectorised, and a larger register
-//! block needs fewer loads per product even where it spills. Measured at
-//! `128×4096 @ 4096×128` with `f32` accumulation on a 2-core Zen 4 with
-//! llvmpipe compiled for AVX2 (`GALLIUM_OVERRIDE_CPU_CAPS=avx`: 16 vector
-//! registers, as on AVX2-only CI machines; medians of 5, nothing else
-//! running): the earlier kernel (`16 × 16` blocks, one `f16` per storage
-//! load) took 34 ms, this one 8.8 ms, against 1.5 ms for
-//! [`matmul_cpu_f16`] on one core (with AVX-512: 14.6 ms and 6.0 ms).
-//! Split-K went from 29 ms to 9.5 ms, `f16` accumulation (two conversions
-//! per product) from 68 ms to 47 ms. Against `8 × 16` in one sweep (other
-//! builds running): `8 × 8` about as fast, `4 × 16`
-//! 1.2× slower, `16 × 16` 1.3×, `4 × 8` 2.2×, `1 × 8` 3.8×; `vec4<u32>`
-//! storage loads instead of textures 1.7× (see
-//! `examples/matmul_timing.rs`). Shared-memory tiling does not pay on
-//! lavapipe either. Workgroups are 8 invocations, one llvmpipe SIMD
-//! vector, so that even the 128 blocks of a `128 × 128` output spread over
-//! every CPU core. To keep every texel inside one split-K chunk, `A` and
-//! `B` are uploaded with each chunk of `k` padded with zeros to a multiple
-//! of 8 (the padding adds `+0` terms after the chunk's last product, which
-//! change no sum). Loads are clamped to the matrix so the inner loop has
-//! no bounds checks; stores outside `C` are skipped. Split-K runs the tile
-//! kernel once per chunk into an `f16` partials buffer and a second kernel
-//! sums the partials. [`Gpu::matmul_batch`] runs many matmuls of one shape
-//! in one submission.
+//! The kernels read `A` and `B` from `Rgba32Uint` textures, eight `f16`
+//! per texel, with their loops unrolled when the WGSL is generated. On
+//! lavapipe the cost is in the loads: a storage-buffer load is done one
+//! lane and one 32-bit word at a time, while a texel fetch is vectorised.
+//! Workgroups are 8 invocations, one llvmpipe SIMD vector, so that even a
+//! `128 × 128` output spreads over every CPU core. Where the adapter has
+//! subgroups of at least 8, a workgroup owns a `64 × 32` block of `C`: each
+//! invocation sums 8 rows of it, fetches one of each step's eight rows of
+//! `B`, and `subgroupBroadcast` shares the rows of `B` (one fetch per
+//! workgroup instead of one per invocation); elsewhere each invocation
+//! owns an `8 × 16` block and reads its own. The `f16`-accumulating kernel
+//! uses `4 × 8` blocks either way (its time is in the conversions; larger
+//! blocks took LLVM up to 28 s to compile). Measured at `128×4096 @
+//! 4096×128` with `f32` accumulation on a 2-core Zen 4, llvmpipe compiled
+//! for AVX2 (`GALLIUM_OVERRIDE_CPU_CAPS=avx`, as on AVX2-only CI
+//! machines), medians of 11: 3.7 ms with subgroups, 5.2 ms without,
+//! against 34 ms for the first kernels (`16 × 16` blocks, one `f16` per
+//! storage load) and 1.43 ms for [`matmul_cpu_f16`]; split-K 4.5 ms,
+//! `f16` accumulation 38 ms (see `examples/matmul_timing.rs` and the
+//! README's Speed section). Other lane blocks, against `8 × 16`: `8 × 8`
+//! about as fast, `4 × 16` 1.2× slower, `16 × 16` 1.3×, `4 × 8` 2.2×;
+//! `vec4<u32>` storage loads instead of textures 1.7×; shared-memory
+//! tiling does not pay on lavapipe. To keep every texel inside one
+//! split-K chunk, `A` and `B` are uploaded with each chunk of `k` padded
+//! with zeros to a multiple of 8 (the padding adds `+0` terms after the
+//! chunk's last product, which change no sum). Loads are clamped to the
+//! matrix so the inner loop has no bounds checks; stores outside `C` are
+//! skipped. Split-K runs the tile kernel once per chunk into an `f16`
+//! partials buffer and a second kernel sums the partials.
+//! [`Gpu::matmul_batch`] runs many matmuls of one shape in a few
+//! submissions (groups of at most 8 MiB of input).
 //!
 //! Kernel families, each with a CPU emulation that gives the GPU's result
 //! bit for bit on lavapipe:
