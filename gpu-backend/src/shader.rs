@@ -98,12 +98,13 @@ pub(crate) const SUBGROUP_TN: u32 = 32;
 pub(crate) const F16_TM: u32 = 4;
 
 /// Columns of `C` per invocation (lanes) or workgroup (subgroup) of the
-/// `f16`-accumulating kernel. Its time goes to the two conversions per
-/// product, not to loads, so small blocks cost little (llvmpipe, AVX2,
-/// `128×4096×128`: 37–48 ms for `4 × 8` against 36–41 ms for `8 × 16` and
-/// `8 × 32`), while LLVM's register allocator takes 1.1 s to compile it
-/// against 7 s for `8 × 16` and 28 s for `8 × 32`, in every process that
-/// uses it.
+/// `f16`-accumulating kernel. Each of its steps waits for the previous
+/// one's rounding, so its time goes to those chains, and small blocks do
+/// best (llvmpipe, AVX2, `128×4096×128`, subgroups: `4 × 8` 26–30 ms,
+/// `2 × 8` 28 ms, `4 × 16` and `8 × 8` 33 ms, `8 × 16` 47 ms), and compile
+/// fastest: LLVM's register allocator takes 0.7 s for `4 × 8`, 3.3 s for
+/// `8 × 16`, and took 28 s for the `f32` kernel's `8 × 32`, in every
+/// process that uses the kernel.
 pub(crate) const F16_TN: u32 = 8;
 
 /// How the invocations of a tile kernel divide `C` (see the module docs).
@@ -177,7 +178,8 @@ pub(crate) enum Kernel {
     /// `fma(a, b, acc)` rounded to `f16`, computed as an `f32` FMA (the
     /// product is exact) converted to `f16`: native `f16` `fma` is not fused
     /// on every driver (llvmpipe rounds the product to `f16` first), so the
-    /// kernel does not rely on it, and both paths give the same result.
+    /// kernel does not rely on it, and both paths give the same result (the
+    /// rounding is `round16`, integer operations on the bits).
     TileF16,
     /// Sums the `f16` split-K partials of each element in `f32`, rounds once.
     ReduceSplits,
@@ -222,6 +224,30 @@ fn ldb(i: u32, l: u32) -> vec4<u32> {{ let t = i + l * p.lb; return textureLoad(
     storage_decls(s, native, &[], "out");
 }
 
+/// `round16(v)`: the `f16` nearest to `v` (ties to even; beyond 65504
+/// infinity; NaN and infinities unchanged), as an `f32`: what
+/// `f32(f16(v))` gives, computed with integer operations on the bits, which
+/// llvmpipe runs faster than its own conversion (a longer software
+/// sequence): the `f16`-accumulating kernel takes 26 ms at `128×4096×128`
+/// instead of 39 ms (AVX2 path).
+const ROUND16: &str = "fn round16(v: f32) -> f32 {
+    let u = bitcast<u32>(v);
+    let a = u & 0x7fffffffu;
+    // Normal f16 results: drop 13 fraction bits, ties to even (a carry into
+    // the exponent is the right result); past 65504, infinity.
+    let rn = (a + 0xfffu + ((a >> 13u) & 1u)) & 0xffffe000u;
+    let normal = select(rn, 0x7f800000u, rn > 0x477fe000u);
+    // Subnormal f16 results (below 2^-14): multiples of 2^-24, ties to even.
+    let e = a >> 23u;
+    let d = min(126u - min(e, 112u), 25u);
+    let m = (a & 0x7fffffu) | 0x800000u;
+    let q = (m + (1u << (d - 1u)) - 1u + ((m >> d) & 1u)) >> d;
+    let sub = bitcast<u32>(f32(q) * 5.9604644775390625e-8);
+    let r = select(normal, sub, e < 113u) | (u & 0x80000000u);
+    return select(bitcast<f32>(r), v, a >= 0x7f800000u);
+}
+";
+
 fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &str) {
     let elem = if native { "f16" } else { "u32" };
     for (binding, name) in inputs {
@@ -234,17 +260,12 @@ fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &
         s,
         "@group(0) @binding(3) var<storage, read_write> {output}: array<{elem}>;\n"
     );
+    s.push_str(ROUND16);
     if native {
-        s.push_str(
-            "fn st(i: u32, v: f32) { out[i] = f16(v); }\n\
-             fn round16(v: f32) -> f32 { return f32(f16(v)); }\n",
-        );
+        s.push_str("fn st(i: u32, v: f32) { out[i] = f16(v); }\n");
     } else {
         // One u32 per output element; pack2x16float rounds to f16.
-        s.push_str(
-            "fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n\
-             fn round16(v: f32) -> f32 { return unpack2x16float(pack2x16float(vec2<f32>(v, 0.0))).x; }\n",
-        );
+        s.push_str("fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n");
     }
 }
 
@@ -297,7 +318,6 @@ fn main({signature}) {{
     // f16 accumulation adds each product to `s` directly; f32 accumulation
     // sums blocks of K_BLOCK products into `t`, then adds each block's sum
     // to `s` (see `Accumulation::F32`).
-    let step = if f16_acc { "s" } else { "t" };
     if f16_acc {
         s.push_str("    for (var kg = k0; kg < k1; kg = kg + 8u) {\n");
     } else {
@@ -355,10 +375,13 @@ fn main({signature}) {{
             Box::new(|kk, j| format!("b{kk}_{j}"))
         }
     };
-    // Row by row, each sum's eight products in a row: a sum stays in a
-    // register for its eight steps (the sums do not fit in a CPU's
-    // registers all at once, so stepping every sum at every `kk` would load
-    // and store each of them eight times).
+    // The f32 sums row by row, each sum's eight products in a row: a sum
+    // stays in a register for its eight steps (the sums do not fit in a
+    // CPU's registers all at once, so stepping every sum at every `kk`
+    // would load and store each of them eight times). The f16 sums step by
+    // step, all sums at each: each step waits for the previous one's
+    // rounding, so independent sums must be interleaved to keep the CPU
+    // busy.
     for i in 0..tm {
         let _ = writeln!(s, "        let va{i} = lda(ra{i} + kg / 8u, bi);");
         for kk in 0..8u32 {
@@ -369,20 +392,26 @@ fn main({signature}) {{
                 half(kk)
             );
         }
+        if f16_acc {
+            continue;
+        }
         for j in 0..tn {
             for kk in 0..8u32 {
+                // The product of two f16 values is exact in f32, so fused or
+                // not, this is one rounding per step.
                 let y = b(kk, j);
-                if f16_acc {
+                let _ = writeln!(s, "        t{i}_{j} = fma(x{i}_{kk}, {y}, t{i}_{j});");
+            }
+        }
+    }
+    if f16_acc {
+        for kk in 0..8u32 {
+            for i in 0..tm {
+                for j in 0..tn {
+                    let y = b(kk, j);
                     let _ = writeln!(
                         s,
                         "        s{i}_{j} = round16(fma(x{i}_{kk}, {y}, s{i}_{j}));"
-                    );
-                } else {
-                    // The product of two f16 values is exact in f32, so fused
-                    // or not, this is one rounding per step.
-                    let _ = writeln!(
-                        s,
-                        "        {step}{i}_{j} = fma(x{i}_{kk}, {y}, {step}{i}_{j});"
                     );
                 }
             }

@@ -140,6 +140,52 @@ fn subgroup_and_lane_kernels_agree_bit_for_bit() {
     }
 }
 
+/// With `k = 1` the `f16`-accumulating kernel returns each product rounded
+/// once to `f16`: over a thousand `f16` values times 48 chosen ones
+/// (powers of two, and mantissas that make ties), the products cover `f16`
+/// subnormals, ties to even, overflow to infinity and exact zeros, and every
+/// one must be the nearest `f16`, ties to even.
+#[test]
+fn f16_accumulation_rounds_each_product_to_the_nearest_f16() {
+    let a: Vec<f16> = (0u16..0x7c00)
+        .step_by(31)
+        .enumerate()
+        .map(|(i, bits)| f16::from_bits(bits | if i % 2 == 1 { 0x8000 } else { 0 }))
+        .collect();
+    let mut b: Vec<f16> = (-14..=8).map(|e| f16::from_f32(2f32.powi(e))).collect();
+    let ulp = 2f32.powi(-10);
+    for m in [1.0 + ulp, 1.5, 1.75 + ulp, 3.0 + 2.0 * ulp, 2.0 - ulp] {
+        for scale in [2f32.powi(-13), 2f32.powi(-6), 1.0, 2f32.powi(5), 200.0] {
+            b.push(f16::from_f32(m * scale));
+        }
+    }
+    b.push(f16::from_f32(-1.5 - ulp));
+    b.truncate(48);
+    let (m, n) = (a.len(), b.len());
+    let x = MatmulInput::new(m, 1, n, a.clone(), b.clone()).unwrap();
+    let want: Vec<f16> = a
+        .iter()
+        .flat_map(|ai| {
+            b.iter()
+                .map(move |bj| f16::from_f32(ai.to_f32() * bj.to_f32()))
+        })
+        .collect();
+    assert!(want.iter().any(|v| v.is_infinite()), "no overflow covered");
+    assert!(
+        want.iter()
+            .any(|v| v.to_bits() & 0x7c00 == 0 && v.to_bits() & 0x3ff != 0),
+        "no subnormal covered"
+    );
+    for gpu in gpus() {
+        let got = gpu.matmul(&x, Accumulation::F16).unwrap();
+        assert_identical(
+            &got,
+            &want,
+            &format!("f16 products on the {} path", path(gpu)),
+        );
+    }
+}
+
 #[test]
 fn batched_results_equal_single_results() {
     let batch: Vec<MatmulInput> = (0..5).map(|t| input(17, 33, 65, 300 + t)).collect();

@@ -390,9 +390,10 @@ fn padded(bytes: u64) -> u64 {
 /// chunks (one for the non-split kernels), each padded with zeros to a
 /// multiple of 8 (`kc`), so that every chunk starts on a `vec4<u32>`
 /// boundary; rows of `B` are padded with zeros to `np`, a multiple of 8.
-/// The padding adds products `0 · 0 = +0` after the last product of a
-/// chunk, which leave every partial sum unchanged (a sum that starts at
-/// `+0` is never `-0`), so the results are those of the unpadded sums.
+/// `A` is padded with `-0` and `B` with `+0`, so the padding adds products
+/// `-0` after the last product of a chunk, and `x + (-0) = x` for every
+/// `x`, `-0` included (a `+0` product would turn an `f16` sum rounded to
+/// `-0` into `+0`): the results are those of the unpadded sums.
 struct Layout {
     m: usize,
     k: usize,
@@ -439,6 +440,7 @@ impl Layout {
             return;
         }
         for (row, out) in src.chunks_exact(self.k).zip(dst.chunks_exact_mut(self.kt)) {
+            out.fill(f16::NEG_ZERO);
             for (from, to, len) in self.chunks() {
                 out[to..to + len].copy_from_slice(&row[from..from + len]);
             }
