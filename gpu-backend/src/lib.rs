@@ -85,21 +85,23 @@
 //! `B`, and `subgroupBroadcast` shares the rows of `B` (one fetch per
 //! workgroup instead of one per invocation); elsewhere each invocation
 //! owns an `8 × 16` block and reads its own. The `f16`-accumulating kernel
-//! uses `4 × 8` blocks either way (its time is in the conversions; larger
-//! blocks took LLVM up to 28 s to compile). Measured at `128×4096 @
+//! uses `4 × 8` blocks either way, steps all its sums together and rounds
+//! with integer operations (its time is in the chains of roundings; larger
+//! blocks were slower and took LLVM up to 28 s to compile). Measured at `128×4096 @
 //! 4096×128` with `f32` accumulation on a 2-core Zen 4, llvmpipe compiled
 //! for AVX2 (`GALLIUM_OVERRIDE_CPU_CAPS=avx`, as on AVX2-only CI
 //! machines), medians of 11: 3.7 ms with subgroups, 5.2 ms without,
 //! against 34 ms for the first kernels (`16 × 16` blocks, one `f16` per
 //! storage load) and 1.43 ms for [`matmul_cpu_f16`]; split-K 4.5 ms,
-//! `f16` accumulation 38 ms (see `examples/matmul_timing.rs` and the
+//! `f16` accumulation 25 ms (see `examples/matmul_timing.rs` and the
 //! README's Speed section). Other lane blocks, against `8 × 16`: `8 × 8`
 //! about as fast, `4 × 16` 1.2× slower, `16 × 16` 1.3×, `4 × 8` 2.2×;
 //! `vec4<u32>` storage loads instead of textures 1.7×; shared-memory
 //! tiling does not pay on lavapipe. To keep every texel inside one
 //! split-K chunk, `A` and `B` are uploaded with each chunk of `k` padded
-//! with zeros to a multiple of 8 (the padding adds `+0` terms after the
-//! chunk's last product, which change no sum). Loads are clamped to the
+//! with zeros to a multiple of 8 (`-0` in `A`, `+0` in `B`: the padding
+//! adds `-0` terms after the chunk's last product, which change no sum,
+//! not even one rounded to `-0`). Loads are clamped to the
 //! matrix so the inner loop has no bounds checks; stores outside `C` are
 //! skipped. Split-K runs the tile kernel once per chunk into an `f16`
 //! partials buffer and a second kernel sums the partials.

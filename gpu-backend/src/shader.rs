@@ -16,8 +16,8 @@
 //! eight `f16` (four `u32`, two `f16` each), unpacked exactly with
 //! `unpack2x16float`. They are uploaded in the padded layout of
 //! `gpu/dispatch.rs`: every split-K chunk of `k` (all of `k` without
-//! split-K) and every row of `B` padded with zeros to a multiple of 8, so
-//! that no texel straddles a chunk or a row.
+//! split-K) and every row of `B` padded with zeros (`-0` in `A`, `+0` in
+//! `B`) to a multiple of 8, so that no texel straddles a chunk or a row.
 //!
 //! Why textures: llvmpipe loads a storage buffer one lane and one 32-bit
 //! word at a time, inserting each word into the SIMD vector through the
