@@ -89,8 +89,9 @@ pub(crate) const SUBGROUP_TM: u32 = 8;
 
 /// Columns of `C` per workgroup with [`Tiling::Subgroup`] (a multiple of
 /// 8). Measured on llvmpipe (AVX2), relative to `8 × 32`: `8 × 16` 1.3×
-/// slower, `16 × 16` 1.2×; `16 × 32` and `8 × 64` no faster, and their
-/// unrolled bodies take three to four times longer to compile.
+/// slower, `16 × 16` 1.2×, `4 × 32` 1.1×; `16 × 32` and `8 × 64` up to 7%
+/// faster in one run and slower in another, and their unrolled bodies take
+/// three to four times longer to compile.
 pub(crate) const SUBGROUP_TN: u32 = 32;
 
 /// Rows of `C` per invocation of the `f16`-accumulating kernel, either
