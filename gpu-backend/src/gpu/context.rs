@@ -5,8 +5,7 @@
 use core::fmt;
 use std::sync::OnceLock;
 
-use super::adapter::Subgroups;
-use super::adapter::{AdapterSummary, GpuOptions, choose_adapter, describe};
+use super::adapter::{AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe};
 use crate::GpuError;
 use crate::shader::{self, Kernel, Tiling};
 
