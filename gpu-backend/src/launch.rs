@@ -99,8 +99,7 @@ pub(crate) struct Launch<'a> {
 impl Gpu {
     /// Uploads, dispatches `launch` and reads back its `outputs` values.
     pub(crate) fn launch(&self, launch: &Launch<'_>) -> Result<Vec<f16>, GpuError> {
-        let native = self.adapter_info().shader_f16;
-        let out_elem: u64 = if native { 2 } else { 4 };
+        let out_elem = self.out_elem();
         let largest = [
             launch.outputs * out_elem,
             launch.scratch * 4,
@@ -114,13 +113,7 @@ impl Gpu {
         .into_iter()
         .max()
         .unwrap_or(0);
-        let limit = self.max_binding.min(u64::from(u32::MAX));
-        if largest > limit {
-            return Err(GpuError::TooLarge {
-                needed: largest,
-                limit,
-            });
-        }
+        self.binding_limit(largest)?;
         let max = u64::from(self.max_dispatch);
         let gx = launch.workgroups.clamp(1, max);
         let gy = launch.workgroups.div_ceil(gx).max(1);
@@ -149,11 +142,7 @@ impl Gpu {
             &out,
             out_bytes,
         )?;
-        let values = bytes
-            .chunks_exact(out_elem as usize)
-            .map(|b| f16::from_le_bytes([b[0], b[1]]))
-            .collect();
-        Ok(values)
+        Ok(self.f16_outputs(&bytes))
     }
 }
 

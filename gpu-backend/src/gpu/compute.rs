@@ -4,6 +4,7 @@
 
 use std::sync::mpsc;
 
+use half::f16;
 use wgpu::util::DeviceExt as _;
 
 use super::Gpu;
@@ -86,6 +87,39 @@ pub(crate) fn padded(bytes: u64) -> u64 {
 }
 
 impl Gpu {
+    /// The most bytes one binding may hold (element indices are `u32` in
+    /// the shaders), or [`GpuError::TooLarge`] when `needed` is more.
+    pub(crate) fn binding_limit(&self, needed: u64) -> Result<u64, GpuError> {
+        let limit = self.max_binding.min(u64::from(u32::MAX));
+        if needed > limit {
+            return Err(GpuError::TooLarge { needed, limit });
+        }
+        Ok(limit)
+    }
+
+    /// Bytes per `f16` output element: 2 on the native path, 4 on the
+    /// fallback (the bits in the low half of a `u32`).
+    pub(crate) fn out_elem(&self) -> u64 {
+        if self.summary.shader_f16 { 2 } else { 4 }
+    }
+
+    /// The `f16` values of an output read back, [`Gpu::out_elem`] bytes
+    /// each.
+    pub(crate) fn f16_outputs(&self, bytes: &[u8]) -> Vec<f16> {
+        bytes
+            .chunks_exact(self.out_elem() as usize)
+            .map(|b| f16::from_le_bytes([b[0], b[1]]))
+            .collect()
+    }
+
+    /// A 2-D grid of workgroups covering `items` invocations, workgroups of
+    /// `workgroup` (callers keep `items` within one dispatch).
+    pub(crate) fn grid(&self, items: u64, workgroup: u32) -> (u32, u32) {
+        let groups = items.div_ceil(u64::from(workgroup)).max(1);
+        let x = groups.min(u64::from(self.max_dispatch));
+        (x as u32, groups.div_ceil(x) as u32)
+    }
+
     /// A uniform buffer holding `value`.
     pub(crate) fn uniform<T: bytemuck::Pod>(&self, label: &str, value: &T) -> wgpu::Buffer {
         self.device

@@ -4,7 +4,6 @@
 use std::borrow::Borrow;
 
 use half::f16;
-use wgpu::util::DeviceExt as _;
 
 use super::Gpu;
 use crate::shader::{self, Kernel, Params};
@@ -66,13 +65,9 @@ impl Gpu {
                     label: Some("matmul"),
                 });
             let out = self.encode_group(&mut encoder, group, kernel, &plan);
-            let bytes = (group.len() * mn) as u64 * plan.out_elem;
+            let bytes = (group.len() * mn) as u64 * self.out_elem();
             let raw = self.submit_and_read("matmul", encoder, &out, bytes)?;
-            // f16 bits in the low half of each element (2 or 4 bytes).
-            let values: Vec<f16> = raw
-                .chunks_exact(plan.out_elem as usize)
-                .map(|b| f16::from_le_bytes([b[0], b[1]]))
-                .collect();
+            let values = self.f16_outputs(&raw);
             results.extend(values.chunks_exact(mn).map(<[f16]>::to_vec));
         }
         Ok(results)
@@ -88,7 +83,7 @@ impl Gpu {
         kernel: Kernel,
     ) -> Result<Plan, GpuError> {
         let (m64, n64, s64) = (m as u64, n as u64, u64::from(splits));
-        let out_elem = if self.summary.shader_f16 { 2 } else { 4 };
+        let out_elem = self.out_elem();
         let chunk = k.div_ceil(splits as usize);
         let kc = chunk.next_multiple_of(8);
         let kt = kc * splits as usize;
@@ -108,14 +103,7 @@ impl Gpu {
         let c = m64 * n64 * out_elem;
         let part = if splits > 1 { c * s64 } else { 0 };
         let largest = part.max(c);
-        // Element indices are u32 in the shaders.
-        let limit = self.max_binding.min(u64::from(u32::MAX));
-        if largest > limit {
-            return Err(GpuError::TooLarge {
-                needed: largest,
-                limit,
-            });
-        }
+        let limit = self.binding_limit(largest)?;
         let (rows_per, cols_per) = self.tiling.block(kernel);
         let tiles_m = m.div_ceil(rows_per as usize) as u64;
         let tiles_n = n.div_ceil(cols_per as usize) as u64;
@@ -145,7 +133,6 @@ impl Gpu {
                 pad: [0; 3],
             },
             group: usize::try_from(group).unwrap_or(usize::MAX),
-            out_elem,
         })
     }
 
@@ -179,28 +166,11 @@ impl Gpu {
         );
         p.la = la;
         p.lb = lb;
-        let params = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("params"),
-                contents: bytemuck::bytes_of(&p),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
-        let out_bytes = padded(count * mn * plan.out_elem);
-        let out = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("C"),
-            size: out_bytes,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let split = p.splits > 1;
-        let partials = split.then(|| {
-            self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("split-K partials"),
-                size: padded(count * mn * u64::from(p.splits) * plan.out_elem),
-                usage: wgpu::BufferUsages::STORAGE,
-                mapped_at_creation: false,
-            })
+        let params = self.uniform("params", &p);
+        let out = self.writable("C", count * mn * self.out_elem(), true);
+        let partials = (p.splits > 1).then(|| {
+            let bytes = count * mn * u64::from(p.splits) * self.out_elem();
+            self.writable("split-K partials", bytes, false)
         });
         let tile_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("matmul tiles"),
@@ -340,15 +310,6 @@ impl Gpu {
             (width * height) as u32,
         )
     }
-
-    /// A 2-D grid of workgroups covering `items` invocations.
-    fn grid(&self, items: u64, workgroup: u32) -> (u32, u32) {
-        let groups = items.div_ceil(u64::from(workgroup)).max(1);
-        let max = u64::from(self.max_dispatch);
-        let x = groups.min(max);
-        let y = groups.div_ceil(x);
-        (x as u32, y as u32)
-    }
 }
 
 /// Bytes of input texture per group of a batch (more when one matmul needs
@@ -367,8 +328,6 @@ struct Plan {
     params: Params,
     /// Matmuls per dispatch group.
     group: usize,
-    /// Bytes per output element (2 native, 4 packed).
-    out_elem: u64,
 }
 
 /// The largest power of two not above `x` (1 for 0).
@@ -378,12 +337,6 @@ fn prev_power_of_two(x: u64) -> u64 {
     } else {
         1 << (63 - x.leading_zeros())
     }
-}
-
-/// `bytes` rounded up to a multiple of 16 (the tile kernels read `vec4<u32>`;
-/// also wgpu's copy alignment of 4), at least 16.
-fn padded(bytes: u64) -> u64 {
-    bytes.div_ceil(16).max(1) * 16
 }
 
 /// Where the tile kernels read `A` and `B`: `k` is cut into the split-K
@@ -466,11 +419,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn padding() {
-        assert_eq!(padded(0), 16);
-        assert_eq!(padded(2), 16);
-        assert_eq!(padded(16), 16);
-        assert_eq!(padded(18), 32);
+    fn powers_of_two() {
         assert_eq!(prev_power_of_two(0), 1);
         assert_eq!(prev_power_of_two(512), 512);
         assert_eq!(prev_power_of_two(16383), 8192);

@@ -119,7 +119,7 @@ impl Gpu {
             ..<LowpParams as bytemuck::Zeroable>::zeroed()
         };
         let input = bytemuck::cast_slice::<f32, u8>(values).to_vec();
-        let groups = grid(self.max_dispatch, u64::from(count), shader::ROUND_WORKGROUP);
+        let groups = self.grid(u64::from(count), shader::ROUND_WORKGROUP);
         let words = self.submit(
             LowpKernel::Bf16Round,
             params,
@@ -154,13 +154,7 @@ impl Gpu {
         let largest = (m as u64 * k as u64 * 2)
             .max(k as u64 * n as u64 * 2)
             .max(m as u64 * n as u64 * 4);
-        let limit = self.max_binding.min(u64::from(u32::MAX));
-        if largest > limit {
-            return Err(GpuError::TooLarge {
-                needed: largest,
-                limit,
-            });
-        }
+        let limit = self.binding_limit(largest)?;
         let (tiles_m, tiles_n) = (m.div_ceil(LOWP_TILE) as u64, n.div_ceil(LOWP_TILE) as u64);
         let max_items = u64::from(self.max_dispatch).pow(2) * u64::from(shader::TILE_WORKGROUP);
         let group = (limit / largest)
@@ -183,7 +177,7 @@ impl Gpu {
             let b: Vec<u8> = part.iter().flat_map(|j| j.b.iter().copied()).collect();
             let scales: Vec<f32> = part.iter().map(|j| j.scale).collect();
             let items = part.len() as u64 * tiles_m * tiles_n;
-            let groups = grid(self.max_dispatch, items, shader::TILE_WORKGROUP);
+            let groups = self.grid(items, shader::TILE_WORKGROUP);
             let words = self.submit(kernel, params, &a, &b, &scales, groups)?;
             results.extend(
                 words
@@ -222,11 +216,4 @@ impl Gpu {
         )?;
         Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
-}
-
-/// A 2-D grid of workgroups covering `items` invocations.
-fn grid(max_dispatch: u32, items: u64, workgroup: u32) -> (u32, u32) {
-    let groups = items.div_ceil(u64::from(workgroup)).max(1);
-    let x = groups.min(u64::from(max_dispatch));
-    (x as u32, groups.div_ceil(x) as u32)
 }

@@ -130,18 +130,11 @@ impl Gpu {
             RowKernel::Sum(_) => 1,
             RowKernel::Softmax(_) => len,
         };
-        let native = self.adapter_info().shader_f16;
-        let out_elem: u64 = if native { 2 } else { 4 };
+        let out_elem = self.out_elem();
         let elements = rows as u64 * len as u64;
         let scratch = matches!(kernel, RowKernel::Sum(ReduceStrategy::Pairwise));
         let largest = (elements * 4).max(rows as u64 * per_row as u64 * out_elem);
-        let limit = self.max_binding.min(u64::from(u32::MAX));
-        if largest > limit {
-            return Err(GpuError::TooLarge {
-                needed: largest,
-                limit,
-            });
-        }
+        self.binding_limit(largest)?;
         // One workgroup per row, on a 2-D grid.
         let max = u64::from(self.max_dispatch);
         let gx = (rows as u64).min(max);
@@ -178,10 +171,7 @@ impl Gpu {
             &out,
             out_bytes,
         )?;
-        let values: Vec<f16> = bytes
-            .chunks_exact(out_elem as usize)
-            .map(|b| f16::from_le_bytes([b[0], b[1]]))
-            .collect();
+        let values = self.f16_outputs(&bytes);
         let mut rest = &values[..];
         Ok(inputs
             .iter()
