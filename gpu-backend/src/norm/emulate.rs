@@ -3,7 +3,8 @@
 use half::f16;
 
 use super::LayerNormVariant;
-use crate::{NormInput, ROW_THREADS};
+use crate::NormInput;
+use crate::rows::{strided, tree};
 
 /// What [`Gpu::layer_norm`](crate::Gpu::layer_norm) computes with
 /// `variant`, replayed on the CPU: the same `f32` operations (never fused)
@@ -35,31 +36,6 @@ pub fn layer_norm_emulated(input: &NormInput<f16>, variant: LayerNormVariant) ->
         }));
     }
     out
-}
-
-/// Slot `t` folds `f` over elements `t, t + ROW_THREADS, …` from `init`.
-fn strided<S: Copy>(row: &[f32], init: S, f: impl Fn(S, f32) -> S) -> Vec<S> {
-    (0..ROW_THREADS)
-        .map(|t| {
-            row.iter()
-                .skip(t)
-                .step_by(ROW_THREADS)
-                .fold(init, |a, &v| f(a, v))
-        })
-        .collect()
-}
-
-/// The kernels' tree: at step `h = ROW_THREADS/2, …, 1`, slot `t < h`
-/// becomes `op(slot t, slot t + h)`.
-fn tree<S: Copy>(mut slots: Vec<S>, op: impl Fn(S, S) -> S) -> S {
-    let mut h = ROW_THREADS / 2;
-    while h > 0 {
-        for t in 0..h {
-            slots[t] = op(slots[t], slots[t + h]);
-        }
-        h /= 2;
-    }
-    slots[0]
 }
 
 fn sum(row: &[f32], f: impl Fn(f32) -> f32) -> f32 {

@@ -69,9 +69,10 @@ fn r16(v: f32) -> f32 {
     f16::from_f32(v).to_f32()
 }
 
-/// The tree of the kernels over [`ROW_THREADS`] slots: at step
-/// `h = ROW_THREADS/2, …, 1`, slot `t < h` becomes `op(slot t, slot t + h)`.
-fn tree(mut slots: Vec<f32>, op: impl Fn(f32, f32) -> f32) -> f32 {
+/// The tree of the row kernels (and the LayerNorm kernels) over
+/// [`ROW_THREADS`] slots: at step `h = ROW_THREADS/2, …, 1`, slot `t < h`
+/// becomes `op(slot t, slot t + h)`.
+pub(crate) fn tree<S: Copy>(mut slots: Vec<S>, op: impl Fn(S, S) -> S) -> S {
     let mut h = ROW_THREADS / 2;
     while h > 0 {
         for t in 0..h {
@@ -84,7 +85,7 @@ fn tree(mut slots: Vec<f32>, op: impl Fn(f32, f32) -> f32) -> f32 {
 
 /// Per-invocation strided folds: slot `t` folds `f` over elements
 /// `t, t + ROW_THREADS, …` starting from `init`.
-fn strided(row: &[f32], init: f32, f: impl Fn(f32, f32) -> f32) -> Vec<f32> {
+pub(crate) fn strided<S: Copy>(row: &[f32], init: S, f: impl Fn(S, f32) -> S) -> Vec<S> {
     (0..ROW_THREADS)
         .map(|t| {
             row.iter()
@@ -175,32 +176,19 @@ fn exp_of(variant: SoftmaxVariant, v: f32, mx: f32) -> f32 {
 /// The running maximum and rescaled sum of the online softmax, per
 /// invocation, then merged by the tree.
 fn online_stats(row: &[f32]) -> (f32, f32) {
-    let mut slots: Vec<(f32, f32)> = (0..ROW_THREADS)
-        .map(|t| {
-            let (mut m, mut d) = (f32::NEG_INFINITY, 0.0f32);
-            for &v in row.iter().skip(t).step_by(ROW_THREADS) {
-                let mn = m.max(v);
-                d = d * kernel_exp(m - mn) + kernel_exp(v - mn);
-                m = mn;
-            }
-            (m, d)
-        })
-        .collect();
-    let mut h = ROW_THREADS / 2;
-    while h > 0 {
-        for t in 0..h {
-            let ((m1, d1), (m2, d2)) = (slots[t], slots[t + h]);
-            let mn = m1.max(m2);
-            let dn = if mn == f32::NEG_INFINITY {
-                0.0
-            } else {
-                d1 * kernel_exp(m1 - mn) + d2 * kernel_exp(m2 - mn)
-            };
-            slots[t] = (mn, dn);
-        }
-        h /= 2;
-    }
-    slots[0]
+    let slots = strided(row, (f32::NEG_INFINITY, 0.0f32), |(m, d), v| {
+        let mn = m.max(v);
+        (mn, d * kernel_exp(m - mn) + kernel_exp(v - mn))
+    });
+    tree(slots, |(m1, d1), (m2, d2)| {
+        let mn = m1.max(m2);
+        let dn = if mn == f32::NEG_INFINITY {
+            0.0
+        } else {
+            d1 * kernel_exp(m1 - mn) + d2 * kernel_exp(m2 - mn)
+        };
+        (mn, dn)
+    })
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ use core::fmt;
 
 pub(crate) use self::dispatch::RowPipelines;
 pub use self::emulate::{kernel_exp, reduce_sum_emulated, softmax_emulated};
+pub(crate) use self::emulate::{strided, tree};
 
 /// Invocations per workgroup (per row) of the row kernels.
 pub const ROW_THREADS: usize = 64;
