@@ -98,13 +98,7 @@ pub fn bf16_matmul_emulated(x: &Bf16MatmulInput, accumulation: Bf16Accumulation)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dual_delta_runtime::E4m3;
-
-    fn e(x: f32) -> E4m3 {
-        let v = E4m3::from_f32(x);
-        assert_eq!(v.to_f32(), x, "{x} is not an E4M3 value");
-        v
-    }
+    use crate::lowp::e4m3 as e;
 
     #[test]
     fn strategies_agree_on_exact_sums_and_differ_on_long_ones() {

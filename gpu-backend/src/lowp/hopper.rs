@@ -210,12 +210,7 @@ pub(super) fn limited_loop(s: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn e(x: f32) -> E4m3 {
-        let v = E4m3::from_f32(x);
-        assert_eq!(v.to_f32(), x, "{x} is not an E4M3 value");
-        v
-    }
+    use crate::lowp::e4m3 as e;
 
     #[test]
     fn decoding_gives_every_finite_value() {

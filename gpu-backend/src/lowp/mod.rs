@@ -39,6 +39,14 @@ pub use self::reference::{bf16_matmul_cpu, bf16_matmul_f64, fp8_matmul_cpu, fp8_
 /// Rows and columns of `C` per invocation of the low-precision kernels.
 pub const LOWP_TILE: usize = 8;
 
+/// `x` as an E4M3 code, for tests that need exact values.
+#[cfg(test)]
+fn e4m3(x: f32) -> dual_delta_runtime::E4m3 {
+    let v = dual_delta_runtime::E4m3::from_f32(x);
+    assert_eq!(v.to_f32(), x, "{x} is not an E4M3 value");
+    v
+}
+
 /// Products per FP8 tensor-core instruction on Hopper (`wgmma` with E4M3
 /// inputs has `k = 32`): the group that [`Fp8Accumulation::Limited`] adds
 /// into the accumulator at once.
