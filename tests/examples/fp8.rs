@@ -30,8 +30,9 @@ use std::time::Instant;
 
 use dual_delta_runtime::report::terminal::num;
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, Names, Outcome, TrialRng};
+use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
 use gpu_backend::{
-    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16, bf16_matmul_cpu,
+    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16_matmul_cpu,
     bf16_matmul_f64, fp8_matmul_cpu, fp8_matmul_f64,
 };
 
@@ -45,13 +46,12 @@ fn main() {
         "128×4096 @ 4096×128, E4M3 × E4M3 with per-tensor scales; baseline: f32 accumulation on the CPU"
     );
     header("strategy (output)");
-    let input = |rng: &mut TrialRng| Fp8MatmulInput::random(128, 4096, 128, rng);
     for acc in Fp8Accumulation::ALL {
         let o = DualDelta::batched(
             |xs: &[Fp8MatmulInput]| gpu.fp8_matmul_batch(xs, acc).expect("GPU FP8 matmul"),
             fp8_matmul_cpu,
             fp8_matmul_f64,
-            input,
+            fp8_input,
         )
         .names(names(&format!("fp8::{acc:?}"), &format!("{acc} (f32)")))
         .batch_size(8)
@@ -68,7 +68,7 @@ fn main() {
             },
             |x: &Fp8MatmulInput| to_bf16(fp8_matmul_cpu(x)),
             fp8_matmul_f64,
-            input,
+            fp8_input,
         )
         .names(names(
             &format!("fp8::{acc:?}_bf16"),
@@ -93,10 +93,6 @@ fn expect(acc: Fp8Accumulation) -> Expect {
         Fp8Accumulation::Limited => Expect::Worse,
         _ => Expect::NoWorse,
     }
-}
-
-fn to_bf16(c: Vec<f32>) -> Vec<bf16> {
-    c.into_iter().map(bf16::from_f32).collect()
 }
 
 fn names(test: &str, candidate: &str) -> Names {
@@ -213,8 +209,8 @@ fn bf16_case() {
     header("case, candidate");
     let gpu = dual_delta_tests::gpu();
     let cases: [(&str, Generator); 2] = [
-        ("32×4096 @ 4096×32", long_k),
-        ("row sums 16×4096 · 1", row_sums),
+        ("32×4096 @ 4096×32", bf16_long_k),
+        ("row sums 16×4096 · 1", bf16_row_sums),
     ];
     for (case, input) in cases {
         for acc in Bf16Accumulation::ALL {
@@ -240,16 +236,4 @@ fn bf16_case() {
             row(&format!("{case}, {acc}"), o);
         }
     }
-}
-
-fn long_k(rng: &mut TrialRng) -> Bf16MatmulInput {
-    Bf16MatmulInput::random(32, 4096, 32, rng)
-}
-
-/// Row sums as a matmul: 16 rows of 4096 randn values in `bf16` times a
-/// column of ones.
-fn row_sums(rng: &mut TrialRng) -> Bf16MatmulInput {
-    let rows = Bf16MatmulInput::random(16, 4096, 1, rng);
-    Bf16MatmulInput::new(16, 4096, 1, rows.a().to_vec(), vec![bf16::ONE; 4096])
-        .expect("a valid shape")
 }

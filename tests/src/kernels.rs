@@ -182,7 +182,7 @@ const OFFSET_ACTIVATIONS: Activations = Activations {
 };
 
 /// One head of 128 queries over 512 keys, head dimension 64.
-const HEAD: AttentionShape = AttentionShape {
+pub const HEAD: AttentionShape = AttentionShape {
     heads: 1,
     seq_q: 128,
     seq_k: 512,
@@ -191,12 +191,10 @@ const HEAD: AttentionShape = AttentionShape {
 };
 
 /// One head of 64 queries over 1024 keys, head dimension 64.
-const LONG_HEAD: AttentionShape = AttentionShape {
-    heads: 1,
+pub const LONG_HEAD: AttentionShape = AttentionShape {
     seq_q: 64,
     seq_k: 1024,
-    d: 64,
-    d_v: 64,
+    ..HEAD
 };
 
 const fn case(name: &'static str, kernel: Kernel, expect: Expect) -> KernelCase {

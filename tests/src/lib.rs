@@ -8,9 +8,10 @@
 //! error; N = 1000.
 //!
 //! The case studies beyond matmul (row sums, softmax, ...) are in
-//! [`kernels`].
+//! [`kernels`]; the inputs of the FP8 and `bf16` case study in [`lowp`].
 
 pub mod kernels;
+pub mod lowp;
 
 use dual_delta_runtime::{Equivalence, Outcome};
 use gpu_backend::{Accumulation, GemmConfig, Gpu, MatmulInput};

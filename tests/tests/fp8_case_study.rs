@@ -12,25 +12,16 @@
 //! them within a round or two.
 
 use dual_delta_runtime::prelude::*;
+use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
 use gpu_backend::{
     Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16_matmul_cpu,
     bf16_matmul_f64, fp8_matmul_cpu, fp8_matmul_f64,
 };
 
-fn fp8_input(rng: &mut TrialRng) -> Fp8MatmulInput {
-    Fp8MatmulInput::random(128, 4096, 128, rng)
-}
-
 fn fp8_gpu(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec<f32>> {
     dual_delta_tests::gpu()
         .fp8_matmul_batch(xs, accumulation)
         .expect("GPU FP8 matmul")
-}
-
-/// The FP8 GEMM with a `bf16` output, as DeepSeek-V3's GEMMs write it: the
-/// `f32` result rounded once to `bf16`.
-fn to_bf16(c: Vec<f32>) -> Vec<bf16> {
-    c.into_iter().map(bf16::from_f32).collect()
 }
 
 fn fp8_cpu_bf16(x: &Fp8MatmulInput) -> Vec<bf16> {
@@ -146,18 +137,6 @@ fn fp8_promotion_bf16_output_is_still_worse(xs: &[Fp8MatmulInput]) -> Vec<Vec<bf
     fp8_gpu_bf16(xs, Fp8Accumulation::PromoteEvery128)
 }
 
-fn long_k(rng: &mut TrialRng) -> Bf16MatmulInput {
-    Bf16MatmulInput::random(32, 4096, 32, rng)
-}
-
-/// Row sums as a matmul: `A` (`16 × 4096`, randn in `bf16`) times a
-/// column of ones, so every output is the sum of one row.
-fn rows_times_ones(rng: &mut TrialRng) -> Bf16MatmulInput {
-    let rows = Bf16MatmulInput::random(16, 4096, 1, rng);
-    Bf16MatmulInput::new(16, 4096, 1, rows.a().to_vec(), vec![bf16::ONE; 4096])
-        .expect("a valid shape")
-}
-
 fn bf16_gpu(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
     dual_delta_tests::gpu()
         .bf16_matmul(x, accumulation)
@@ -168,7 +147,7 @@ fn bf16_gpu(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
 #[dual_delta_test(
     oracle = bf16_matmul_f64,
     baseline = bf16_matmul_cpu,
-    input = long_k,
+    input = bf16_long_k,
     n = 64,
     expect = worse,
     check = dual_delta_tests::less_accurate,
@@ -178,7 +157,7 @@ fn bf16_accumulation_long_k_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
 }
 
 /// `f32` accumulation on the GPU: no worse than the CPU's.
-#[dual_delta_test(oracle = bf16_matmul_f64, baseline = bf16_matmul_cpu, input = long_k, n = 64)]
+#[dual_delta_test(oracle = bf16_matmul_f64, baseline = bf16_matmul_cpu, input = bf16_long_k, n = 64)]
 fn bf16_f32_accumulation_long_k_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {
     bf16_gpu(x, Bf16Accumulation::F32)
 }
@@ -187,7 +166,7 @@ fn bf16_f32_accumulation_long_k_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {
 #[dual_delta_test(
     oracle = bf16_matmul_f64,
     baseline = bf16_matmul_cpu,
-    input = rows_times_ones,
+    input = bf16_row_sums,
     n = 64,
     expect = worse,
     check = dual_delta_tests::less_accurate,
@@ -200,7 +179,7 @@ fn bf16_accumulation_row_sum_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
 #[dual_delta_test(
     oracle = bf16_matmul_f64,
     baseline = bf16_matmul_cpu,
-    input = rows_times_ones,
+    input = bf16_row_sums,
     n = 64
 )]
 fn bf16_f32_accumulation_row_sum_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {

@@ -5,9 +5,10 @@
 //! Each asserts its verdict.
 
 use dual_delta_runtime::prelude::*;
+use dual_delta_tests::kernels::{HEAD, LONG_HEAD};
 use gpu_backend::reference::{
-    AttentionInput, AttentionShape, NormInput, attention_cpu, attention_f64, layer_norm_cpu,
-    layer_norm_f64, random_attention_input, random_offset_norm_input,
+    AttentionInput, NormInput, attention_cpu, attention_f64, layer_norm_cpu, layer_norm_f64,
+    random_attention_input, random_offset_norm_input,
 };
 use gpu_backend::{AttentionVariant, LayerNormVariant};
 
@@ -22,22 +23,6 @@ fn attention(x: &AttentionInput<f16>, variant: AttentionVariant) -> Vec<f16> {
         .attention(x, variant)
         .expect("GPU attention")
 }
-
-/// One head of 128 queries over 512 keys, head dimension 64.
-const HEAD: AttentionShape = AttentionShape {
-    heads: 1,
-    seq_q: 128,
-    seq_k: 512,
-    d: 64,
-    d_v: 64,
-};
-
-/// One head of 64 queries over 1024 keys, head dimension 64.
-const LONG_HEAD: AttentionShape = AttentionShape {
-    seq_q: 64,
-    seq_k: 1024,
-    ..HEAD
-};
 
 /// LayerNorm with the one-pass variance `E[x²] − E[x]²` in `f32`, on
 /// activations `1000 ± 1` (4 rows of 1024, with weight and bias): the two
