@@ -11,7 +11,7 @@ use syn::{Expr, FnArg, Ident, ItemFn, Lit, LitInt, Path, ReturnType, Safety, Typ
 use crate::parse::Arg;
 
 /// Every key, in the order the documentation lists them.
-pub(crate) const KEYS: [&str; 18] = [
+pub(crate) const KEYS: [&str; 19] = [
     "oracle",
     "baseline",
     "input",
@@ -26,7 +26,8 @@ pub(crate) const KEYS: [&str; 18] = [
     "threads",
     "allow_non_finite",
     "stop_early",
-    "pass_margin",
+    "screen",
+    "gross_factor",
     "batch",
     "check",
     "crate",
@@ -188,9 +189,9 @@ impl Builder {
             }
             "test" => Value::Variant("AccuracyTest", choice(key, &value, "test", &TESTS)?),
             "margin" => literal(&non_negative(key, &value, "0.1")?),
-            "pass_margin" => literal(&non_negative(key, &value, "0.05")?),
+            "gross_factor" => literal(&gross_factor(&value)?),
             "threads" => literal(&positive_int(key, &value, "1")?),
-            "allow_non_finite" | "stop_early" => literal(&boolean(key, &value)?),
+            "allow_non_finite" | "stop_early" | "screen" => literal(&boolean(key, &value)?),
             _ => unreachable!("`{key}` is in KEYS"),
         };
         let key = KEYS.iter().find(|k| **k == name).expect("a key of KEYS");
@@ -210,6 +211,15 @@ pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
     let mut seen: Vec<String> = Vec::new();
     for Arg { key, value } in args {
         let name = key.to_string();
+        if name == "pass_margin" {
+            errors.push(syn::Error::new(
+                key.span(),
+                "`pass_margin` is gone: `margin` (default 0.05) is the margin of the early \
+                 decision and of the fixed-N test alike, so that `stop_early` on or off tests \
+                 the same claim",
+            ));
+            continue;
+        }
         if !KEYS.contains(&name.as_str()) {
             errors.push(unknown_key(&key));
             continue;
@@ -391,13 +401,24 @@ fn alpha(value: &Expr) -> syn::Result<Literal> {
     }
 }
 
-/// `margin` and `pass_margin`: a number literal ≥ 0.
+/// `margin`: a number literal ≥ 0.
 fn non_negative(key: &Ident, value: &Expr, example: &str) -> syn::Result<Literal> {
     match number(value) {
         Some(m) if m >= 0.0 && m.is_finite() => Ok(float_literal(m, value.span())),
         _ => Err(spanned(
             value,
             format!("`{key}` must be a number literal >= 0, such as `{key} = {example}`"),
+        )),
+    }
+}
+
+/// `gross_factor`: a number literal > 1.
+fn gross_factor(value: &Expr) -> syn::Result<Literal> {
+    match number(value) {
+        Some(g) if g > 1.0 && g.is_finite() => Ok(float_literal(g, value.span())),
+        _ => Err(spanned(
+            value,
+            "`gross_factor` must be a number literal > 1, such as `gross_factor = 1000.0`",
         )),
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Precedence, highest first: the environment (`DUAL_DELTA_N`,
 //! `DUAL_DELTA_SEED`, `DUAL_DELTA_ALPHA`, `DUAL_DELTA_THREADS`,
-//! `DUAL_DELTA_STOP_EARLY`), then what the test or builder set,
+//! `DUAL_DELTA_STOP_EARLY`, `DUAL_DELTA_SCREEN`), then what the test or
+//! builder set,
 //! then the defaults. An environment variable that is set but invalid is an
 //! error naming the variable; it is never ignored.
 
@@ -29,6 +30,14 @@ pub(crate) const ENV_THREADS: &str = "DUAL_DELTA_THREADS";
 /// Environment variable turning early stopping off (`0`, `false`) or on
 /// (`1`, `true`).
 pub(crate) const ENV_STOP_EARLY: &str = "DUAL_DELTA_STOP_EARLY";
+
+/// Environment variable turning the screen after an early pass off (`0`,
+/// `false`) or on (`1`, `true`).
+pub(crate) const ENV_SCREEN: &str = "DUAL_DELTA_SCREEN";
+
+/// How many times larger than the reference error a candidate's error must
+/// be to count as a gross error (see [`Settings::gross_factor`]).
+pub(crate) const DEFAULT_GROSS_FACTOR: f64 = 100.0;
 
 /// The settings a test or builder gives; `None` leaves the default.
 ///
@@ -60,8 +69,11 @@ pub struct Overrides {
     /// Stop as soon as the sequential verdict is known (see
     /// [`Settings::stop_early`]).
     pub stop_early: Option<bool>,
-    /// The margin of the early pass (see [`Settings::pass_margin`]).
-    pub pass_margin: Option<f64>,
+    /// Screen every remaining input before an early pass is final (see
+    /// [`Settings::screen`]).
+    pub screen: Option<bool>,
+    /// The factor of the gross-error gate (see [`Settings::gross_factor`]).
+    pub gross_factor: Option<f64>,
 }
 
 /// Fully resolved settings of one run. Invariants: `n ≥ 1`,
@@ -82,7 +94,12 @@ pub struct Settings {
     pub expect: Expect,
     /// Paired test for accuracy.
     pub test: AccuracyTest,
-    /// Non-inferiority margin δ (0 when none).
+    /// The non-inferiority margin δ ≥ 0 (default
+    /// [`DEFAULT_MARGIN`](crate::stats::sequential::DEFAULT_MARGIN), 5 %):
+    /// the candidate counts as less accurate only when its errors are shown
+    /// to exceed `(1 + δ)` × the baseline's. The same margin serves the
+    /// early decision (both sides) and the fixed-N test, so `stop_early` on
+    /// or off answers the same question.
     pub margin: f64,
     /// Stability expectation, if any.
     pub stability: Option<Expect>,
@@ -97,12 +114,20 @@ pub struct Settings {
     /// decides (default `true`); `n` is then the most trials a run takes.
     /// Off, every run takes `n` trials and the fixed-N test decides at α.
     pub stop_early: bool,
-    /// The margin `m` of the early pass, ≥ `margin`: `no_worse` passes early
-    /// once the candidate's error is shown to exceed `(1 + m)` × the
-    /// baseline's on fewer than half the inputs (default
-    /// [`DEFAULT_MARGIN`](crate::stats::sequential::DEFAULT_MARGIN), 5 %, or
-    /// `margin` if larger).
-    pub pass_margin: f64,
+    /// Whether an early pass waits for the screen (default `true`): the
+    /// candidate and the baseline run on every input the sequential test
+    /// did not need, and the oracle on each input where the candidate
+    /// returns a non-finite value, panics, or lands far from the baseline,
+    /// so that rare NaN, panics and gross errors fail the run as they would
+    /// at fixed N (see [`crate::screen`]). Off, an early pass is final and
+    /// the report says that rare events were not checked.
+    pub screen: bool,
+    /// The gross-error gate's factor `G` (default 100; `+inf` turns the
+    /// gate off): a trial
+    /// on which the candidate's error exceeds `G` × the larger of the
+    /// baseline's error on that input and the median reference error fails
+    /// the run, as a non-finite output does (see [`crate::screen`]).
+    pub gross_factor: f64,
 }
 
 /// Where a run's base seed came from.
@@ -162,7 +187,8 @@ const MARGIN_EXPECTED: &str = "a finite number >= 0";
 const THREADS_EXPECTED: &str = "a whole number of threads, at least 1";
 const STOP_EARLY_EXPECTED: &str =
     "`1` or `true` (stop as soon as decided), `0` or `false` (run all n trials)";
-const PASS_MARGIN_EXPECTED: &str = "a finite number >= the margin (0 unless set)";
+const SCREEN_EXPECTED: &str = "`1` or `true` (screen every input before an early pass), `0` or `false` (an early pass is final)";
+const GROSS_FACTOR_EXPECTED: &str = "a number > 1, or inf to turn the gross-error gate off";
 
 impl Settings {
     /// Resolves settings from the process environment over `overrides` over
@@ -210,7 +236,9 @@ impl Settings {
             return Err(invalid("alpha", &alpha.to_string(), ALPHA_EXPECTED));
         }
 
-        let margin = overrides.margin.unwrap_or(0.0);
+        let margin = overrides
+            .margin
+            .unwrap_or(crate::stats::sequential::DEFAULT_MARGIN);
         if !(margin.is_finite() && margin >= 0.0) {
             return Err(invalid("margin", &margin.to_string(), MARGIN_EXPECTED));
         }
@@ -230,21 +258,19 @@ impl Settings {
         }
 
         let stop_early = match env(ENV_STOP_EARLY) {
-            Some(v) => match v.trim() {
-                "0" | "false" => false,
-                "1" | "true" => true,
-                _ => return Err(invalid(ENV_STOP_EARLY, &v, STOP_EARLY_EXPECTED)),
-            },
+            Some(v) => parse_bool(ENV_STOP_EARLY, &v, STOP_EARLY_EXPECTED)?,
             None => overrides.stop_early.unwrap_or(true),
         };
-        let pass_margin = overrides
-            .pass_margin
-            .unwrap_or(crate::stats::sequential::DEFAULT_MARGIN.max(margin));
-        if !(pass_margin.is_finite() && pass_margin >= margin) {
+        let screen = match env(ENV_SCREEN) {
+            Some(v) => parse_bool(ENV_SCREEN, &v, SCREEN_EXPECTED)?,
+            None => overrides.screen.unwrap_or(true),
+        };
+        let gross_factor = overrides.gross_factor.unwrap_or(DEFAULT_GROSS_FACTOR);
+        if gross_factor.is_nan() || gross_factor <= 1.0 {
             return Err(invalid(
-                "pass_margin",
-                &pass_margin.to_string(),
-                PASS_MARGIN_EXPECTED,
+                "gross_factor",
+                &gross_factor.to_string(),
+                GROSS_FACTOR_EXPECTED,
             ));
         }
 
@@ -261,8 +287,18 @@ impl Settings {
             threads,
             allow_non_finite: overrides.allow_non_finite.unwrap_or(false),
             stop_early,
-            pass_margin,
+            screen,
+            gross_factor,
         })
+    }
+}
+
+/// `1`/`true` or `0`/`false`.
+fn parse_bool(key: &str, v: &str, expected: &'static str) -> Result<bool, ConfigError> {
+    match v.trim() {
+        "0" | "false" => Ok(false),
+        "1" | "true" => Ok(true),
+        _ => Err(invalid(key, v, expected)),
     }
 }
 
@@ -346,6 +382,7 @@ mod tests {
             (ENV_SEED, "-3"),
             (ENV_THREADS, "0"),
             (ENV_STOP_EARLY, "sometimes"),
+            (ENV_SCREEN, "maybe"),
         ] {
             let e = Settings::resolve_with("t", &Overrides::default(), env(&[(k, v)])).unwrap_err();
             assert_eq!(e.source, k);
@@ -379,29 +416,42 @@ mod tests {
     }
 
     #[test]
-    fn early_stopping_is_on_unless_turned_off_and_its_margin_covers_the_margin() {
+    fn early_stopping_and_the_screen_are_on_unless_turned_off_and_one_margin_serves_both() {
         let s = Settings::resolve_with("t", &Overrides::default(), env(&[])).unwrap();
-        assert!(s.stop_early);
-        assert_eq!(s.pass_margin, crate::stats::sequential::DEFAULT_MARGIN);
+        assert!(s.stop_early && s.screen);
+        assert_eq!(s.margin, crate::stats::sequential::DEFAULT_MARGIN);
+        assert_eq!(s.gross_factor, DEFAULT_GROSS_FACTOR);
         let off = Overrides {
             stop_early: Some(false),
+            screen: Some(false),
             margin: Some(0.2),
             ..Overrides::default()
         };
         let s = Settings::resolve_with("t", &off, env(&[])).unwrap();
-        assert!(!s.stop_early);
-        assert_eq!(s.pass_margin, 0.2);
-        let s = Settings::resolve_with("t", &off, env(&[(ENV_STOP_EARLY, "1")])).unwrap();
-        assert!(s.stop_early);
+        assert!(!s.stop_early && !s.screen);
+        assert_eq!(s.margin, 0.2);
+        let s = Settings::resolve_with(
+            "t",
+            &off,
+            env(&[(ENV_STOP_EARLY, "1"), (ENV_SCREEN, "true")]),
+        )
+        .unwrap();
+        assert!(s.stop_early && s.screen);
         let s = Settings::resolve_with("t", &Overrides::default(), env(&[(ENV_STOP_EARLY, "0")]))
             .unwrap();
         assert!(!s.stop_early);
-        let below = Overrides {
-            margin: Some(0.2),
-            pass_margin: Some(0.1),
+        for factor in [1.0, 0.5, f64::NAN] {
+            let bad = Overrides {
+                gross_factor: Some(factor),
+                ..Overrides::default()
+            };
+            assert!(Settings::resolve_with("t", &bad, env(&[])).is_err());
+        }
+        let no_gate = Overrides {
+            gross_factor: Some(f64::INFINITY),
             ..Overrides::default()
         };
-        assert!(Settings::resolve_with("t", &below, env(&[])).is_err());
+        assert!(Settings::resolve_with("t", &no_gate, env(&[])).is_ok());
     }
 
     #[test]

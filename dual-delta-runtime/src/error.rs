@@ -123,6 +123,15 @@ pub enum RunError {
     },
     /// A statistic could not be computed.
     Stats(StatsError),
+    /// The screen after an early pass (see [`crate::screen`]) met an error
+    /// on an input the sequential test had not needed: a panic of the
+    /// candidate, say. The run fails, as it would have at fixed `N`.
+    InScreen {
+        /// The trials the early decision took.
+        after: usize,
+        /// The error, naming its trial.
+        error: Box<RunError>,
+    },
     /// A function declared, through [`crate::skip`], that this environment
     /// cannot run the test (for example: no GPU, and `DUAL_DELTA_GPU=skip`).
     Skipped {
@@ -171,6 +180,11 @@ impl fmt::Display for RunError {
             } => {
                 write!(f, "the {role} panicked in {trial}: {message}")
             }
+            RunError::InScreen { after, error } => write!(
+                f,
+                "{error} [found by the screen of every input, after the sequential test had \
+                 passed the run on the first {after} trials]"
+            ),
             RunError::OracleNotFinite {
                 trial,
                 position,

@@ -5,16 +5,18 @@ use std::time::Instant;
 
 use crate::config::{Overrides, Settings};
 use crate::error::RunError;
+use crate::judgement::{self, Evidence};
 use crate::metric::Metric;
 use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, SequentialVerdict, Summaries};
 use crate::output::{NumberFormat, Output};
 use crate::progress::Progress;
 use crate::rng::{TrialRng, trial_seed};
 use crate::schedule::{self, Look};
-use crate::stats;
-use crate::stats::sequential::{Decision, Reason, Sequential};
+use crate::screen;
+use crate::stats::sequential::{Decision, Sequential};
+use crate::stats::{self, StatsError};
 use crate::trial::{Candidate, Trial, TrialErrors, Widened, implementation};
-use crate::verdict::{self, Accuracy, AccuracyTest, Expect};
+use crate::verdict::{self, AccuracyTest, Expect};
 
 /// A Dual-Delta Test over a candidate f1, a baseline f2, an oracle fΩ and an
 /// input generator (the paper's Algorithm 1).
@@ -214,8 +216,12 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         self
     }
 
-    /// Non-inferiority margin δ: the candidate counts as worse only if its
-    /// errors are significantly larger than `(1 + δ)` × the baseline's.
+    /// Non-inferiority margin δ (default 5 %): the candidate counts as worse
+    /// only if its errors are significantly larger than `(1 + δ)` × the
+    /// baseline's. The same margin serves the early decision and the
+    /// fixed-N test; `0` is the paper's own test (any significant loss
+    /// fails). A significant loss inside the margin passes and is stated in
+    /// the verdict.
     pub fn margin(mut self, margin: f64) -> Self {
         self.overrides.margin = Some(margin);
         self
@@ -240,19 +246,33 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
 
     /// Stops the run as soon as the anytime-valid sequential test decides
     /// (default `true`; `DUAL_DELTA_STOP_EARLY` overrides): `n` is then the
-    /// most trials a run takes. `false` runs all `n` trials and decides by
+    /// most trials a run takes. A failure stops at once; a pass is final
+    /// once the screen has checked every other input (see
+    /// [`DualDelta::screen`]). `false` runs all `n` trials and decides by
     /// the fixed-N test at α, as the paper does; the sequential decision is
-    /// still recorded.
+    /// still recorded. Both modes test the same claim at the same margin.
     pub fn stop_early(mut self, stop: bool) -> Self {
         self.overrides.stop_early = Some(stop);
         self
     }
 
-    /// The margin `m` of the early pass (default 5 %, or `margin` if
-    /// larger): `no_worse` passes early once the candidate's error is shown
-    /// to exceed `(1 + m)` × the baseline's on fewer than half the inputs.
-    pub fn pass_margin(mut self, margin: f64) -> Self {
-        self.overrides.pass_margin = Some(margin);
+    /// Whether an early pass waits for the screen of every remaining input
+    /// (default `true`; `DUAL_DELTA_SCREEN` overrides; see
+    /// [`crate::screen`]). `false` makes an early pass final after the
+    /// trials the sequential test took: cheaper, but a NaN, a panic or a
+    /// gross error on one input in a hundred can then pass, and the report
+    /// says that rare events were not checked.
+    pub fn screen(mut self, screen: bool) -> Self {
+        self.overrides.screen = Some(screen);
+        self
+    }
+
+    /// The gross-error gate's factor `G` (default 100, `> 1`; `f64::INFINITY`
+    /// turns the gate off): a trial on which the candidate's error exceeds
+    /// `G` × the larger of the baseline's error on that input and the median
+    /// reference error fails the run (see [`crate::screen`]).
+    pub fn gross_factor(mut self, factor: f64) -> Self {
+        self.overrides.gross_factor = Some(factor);
         self
     }
 
@@ -287,15 +307,20 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         // Drawn only on a terminal, outside CI, for runs longer than half a
         // second.
         let progress = Progress::new(settings.n, &self.names.test);
-        let mut sequential = Sequential::new(settings.expect, settings.alpha, settings.pass_margin)
+        let mut sequential = Sequential::new(settings.expect, settings.alpha, settings.margin)
             .and_then(|s| s.with_fixed_margin(settings.margin))?;
+        let mut observed: Result<(), StatsError> = Ok(());
         let look = |trials: &[TrialErrors]| {
             let new = &trials[sequential.trials()..];
             let (d1, d2): (Vec<f64>, Vec<f64>) =
                 new.iter().map(|t| (t.candidate, t.baseline)).unzip();
-            // The errors are never NaN (the trial checked them).
-            let _ = sequential.observe(&d1, &d2);
+            // The errors are never NaN (the trial checked them); an error
+            // here ends the run with it.
+            observed = sequential.observe(&d1, &d2);
             match sequential.decision() {
+                _ if observed.is_err() => Look::Stop {
+                    trials: trials.len(),
+                },
                 Decision::Fail { after, .. } | Decision::Pass { after, .. }
                     if settings.stop_early =>
                 {
@@ -305,22 +330,28 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             }
         };
         let trials = schedule::run(&self.trial, &settings, &progress, look);
-        progress.finish();
-        let trials = trials?;
+        let trials = trials.inspect_err(|_| progress.finish())?;
+        observed?;
         let sequential = sequential_verdict(&sequential, &settings, trials.len());
+        let screened = screen::after(&self.trial, &settings, &progress, &sequential, &trials);
+        progress.finish();
+        let (screen, screened) = screened?;
         let trial_time = start.elapsed();
         let (delta1, delta2): (Vec<f64>, Vec<f64>) =
             trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
         let input_kinds = trials.iter().map(|t| t.input_kind.clone()).collect();
         let identical_outputs = trials.iter().all(|t| t.identical_outputs);
-        let non_finite = non_finite(&trials, &settings);
+        let full: Vec<&TrialErrors> = trials.iter().chain(&screened).collect();
+        let non_finite = non_finite(&full, &settings);
+        let reference_scale = screen::reference_scale(&trials);
+        let gross = screen::gross_errors(full.iter().copied(), reference_scale, &settings);
         let format = trials
             .first()
             .map(|t| t.format)
             .unwrap_or(NumberFormat::F64);
 
         let fixed_alpha = sequential.fixed_alpha(&settings);
-        let (analysis, mut verdict) = verdict::analyse(
+        let (analysis, verdict) = verdict::analyse(
             &delta1,
             &delta2,
             settings.test,
@@ -328,16 +359,6 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             settings.margin,
             identical_outputs,
         );
-        if sequential.stopped
-            && let Decision::Fail { reason, .. } | Decision::Pass { reason, .. } =
-                sequential.decision
-        {
-            verdict.accuracy = match reason {
-                Reason::Worse => Accuracy::LessAccurate,
-                Reason::Better => Accuracy::MoreAccurate,
-                _ => Accuracy::NoSignificantDifference,
-            };
-        }
         let differences = stats::paired_differences(&delta1, &delta2)?;
         let summaries = Summaries {
             candidate: stats::describe(&delta1)?,
@@ -351,6 +372,15 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             BOOTSTRAP_RESAMPLES,
             trial_seed(settings.seed, usize::MAX),
         );
+        let judgement = judgement::judge(&Evidence {
+            settings: &settings,
+            sequential: &sequential,
+            analysis: &analysis,
+            verdict: &verdict,
+            summaries: &summaries,
+            non_finite: &non_finite,
+            gross: &gross,
+        });
 
         Ok(Outcome {
             names: self.names.clone(),
@@ -360,10 +390,14 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             input_kinds,
             summaries,
             non_finite,
+            gross,
+            reference_scale,
+            screen,
             sequential,
             ratio_of_means,
             analysis,
             verdict,
+            judgement,
             trial_time,
             elapsed: start.elapsed(),
             environment: crate::environment::environment(),
@@ -383,20 +417,20 @@ fn sequential_verdict(test: &Sequential, settings: &Settings, kept: usize) -> Se
         stopped,
         trace: test.trace()[..kept.min(test.trace().len())].to_vec(),
         alpha_split: test.alpha_split(),
-        margin: settings.pass_margin,
+        margin: settings.margin,
     }
 }
 
-/// The trials whose outputs held a NaN or an infinity, per implementation.
-fn non_finite(trials: &[TrialErrors], settings: &Settings) -> NonFinite {
+/// The trials whose outputs held a NaN or an infinity, per implementation,
+/// in the order of `trials` (by index).
+fn non_finite(trials: &[&TrialErrors], settings: &Settings) -> NonFinite {
     let list = |pick: fn(&TrialErrors) -> Option<(usize, f64)>| {
         trials
             .iter()
-            .enumerate()
-            .filter_map(|(index, t)| {
+            .filter_map(|t| {
                 pick(t).map(|(position, value)| NonFiniteTrial {
-                    trial: index,
-                    seed: trial_seed(settings.seed, index),
+                    trial: t.index,
+                    seed: trial_seed(settings.seed, t.index),
                     position,
                     value,
                 })

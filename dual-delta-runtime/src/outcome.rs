@@ -5,11 +5,13 @@
 use std::time::Duration;
 
 use crate::config::Settings;
+use crate::judgement::{DecidedBy, Judgement};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
+use crate::screen::{Flag, GrossError, NoScreen, Screen};
 use crate::stats::sequential::{AlphaSplit, Decision, Reason, TracePoint};
 use crate::stats::{RatioInterval, StatsError, Summary};
-use crate::verdict::{Analysis, Expect, Verdict};
+use crate::verdict::{Accuracy, Analysis, Verdict};
 
 /// What the implementations are called in tables and reports.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -106,8 +108,17 @@ pub struct Outcome {
     pub input_kinds: Vec<String>,
     /// Descriptive statistics.
     pub summaries: Summaries,
-    /// The trials on which an implementation returned a NaN or an infinity.
+    /// The trials on which an implementation returned a NaN or an infinity
+    /// (the trials run and those the screen flagged).
     pub non_finite: NonFinite,
+    /// The trials on which the candidate's error was gross (see
+    /// [`crate::screen`]).
+    pub gross: Vec<GrossError>,
+    /// The median reference error `m` of the gross-error gate, or `None`
+    /// when no error was positive (the gate is then off).
+    pub reference_scale: Option<f64>,
+    /// What the screen after an early pass did.
+    pub screen: Screen,
     /// The anytime-valid sequential verdict, and whether the run stopped
     /// at it.
     pub sequential: SequentialVerdict,
@@ -116,8 +127,11 @@ pub struct Outcome {
     pub ratio_of_means: Result<RatioInterval, StatsError>,
     /// Every test.
     pub analysis: Analysis,
-    /// The verdicts.
+    /// The fixed-N verdicts over the trials run (descriptive when the run
+    /// stopped at the sequential decision).
     pub verdict: Verdict,
+    /// The decision: what passed or failed the run, and why.
+    pub judgement: Judgement,
     /// Time spent in the trials.
     pub trial_time: Duration,
     /// Total time of the run.
@@ -146,29 +160,14 @@ impl Outcome {
         worst
     }
 
-    /// Whether the expectations hold. A candidate that returned a
-    /// non-finite value where the baseline did not (see
-    /// [`Outcome::non_finite_gate`]) counts as less accurate, whatever the
-    /// statistics say.
+    /// Whether the expectations hold ([`Judgement::passed`]).
     pub fn passed(&self) -> bool {
-        self.meets_accuracy()
-            && self
-                .settings
-                .stability
-                .is_none_or(|s| self.verdict.meets_stability(s))
+        self.judgement.passed
     }
 
-    /// Whether the accuracy expectation holds: the non-finite gate first,
-    /// then the sequential decision if the run stopped at it, else the
-    /// fixed-N verdict.
+    /// Whether the accuracy expectation holds ([`Judgement::accuracy_met`]).
     pub fn meets_accuracy(&self) -> bool {
-        if self.non_finite_gate() {
-            self.settings.expect == Expect::Worse
-        } else if self.sequential.stopped {
-            matches!(self.sequential.decision, Decision::Pass { .. })
-        } else {
-            self.verdict.meets_accuracy(self.settings.expect)
-        }
+        self.judgement.accuracy_met
     }
 
     /// The number of trials run: `settings.n`, or fewer when the run
@@ -185,11 +184,16 @@ impl Outcome {
         self.sequential.fixed_alpha(&self.settings)
     }
 
-    /// Whether a non-finite candidate output fails this run: the candidate
-    /// returned a NaN or an infinity on a trial where the baseline and the
-    /// oracle were finite, and [`Settings::allow_non_finite`] is off.
+    /// Whether a gate decided this run: the candidate returned a NaN or an
+    /// infinity where the baseline and the oracle were finite (and
+    /// [`Settings::allow_non_finite`] is off), or made a gross error.
     pub fn non_finite_gate(&self) -> bool {
-        !self.settings.allow_non_finite && !self.non_finite.candidate_only().is_empty()
+        matches!(self.judgement.decided_by, DecidedBy::NonFinite { .. })
+    }
+
+    /// Whether the gross-error gate decided this run.
+    pub fn gross_error_gate(&self) -> bool {
+        matches!(self.judgement.decided_by, DecidedBy::GrossError { .. })
     }
 
     /// The deciding test's p-value for "the candidate is less accurate"
@@ -210,15 +214,13 @@ impl Outcome {
     pub fn accuracy_sentence(&self) -> String {
         let n = &self.names;
         let v = &self.verdict;
-        match self.sequential.decision {
-            Decision::Fail { after, reason, .. } | Decision::Pass { after, reason, .. }
-                if self.sequential.stopped =>
-            {
+        match self.judgement.decided_by {
+            DecidedBy::Sequential { after, reason } => {
                 let claim = if v.identical || v.equal_errors {
                     let sentence = v.accuracy_sentence(&n.candidate, &n.baseline);
                     sentence.trim_end_matches('.').to_owned()
                 } else {
-                    early_claim(reason, &n.candidate, &n.baseline, self.settings.pass_margin)
+                    early_claim(reason, &n.candidate, &n.baseline, self.settings.margin)
                 };
                 format!(
                     "{claim} (anytime-valid sequential test, decided after {after} of at most {} \
@@ -226,23 +228,96 @@ impl Outcome {
                     self.settings.n
                 )
             }
-            _ => v.accuracy_sentence(&n.candidate, &n.baseline),
+            _ => {
+                let (c, b) = (&n.candidate, &n.baseline);
+                let m = format!("{}%", 100.0 * self.settings.margin);
+                match v.accuracy {
+                    _ if v.identical || v.equal_errors || self.settings.margin == 0.0 => {
+                        v.accuracy_sentence(c, b)
+                    }
+                    Accuracy::LessAccurate => format!(
+                        "{c} is significantly less accurate than {b} beyond the {m} margin."
+                    ),
+                    Accuracy::NoSignificantDifference if self.judgement.within_margin.is_some() => {
+                        format!(
+                            "{c} is not significantly less accurate than {b} beyond the {m} margin."
+                        )
+                    }
+                    _ => v.accuracy_sentence(c, b),
+                }
+            }
         }
     }
 
-    /// The verdict in words: the non-finite outputs first where they decide
-    /// the run, then accuracy, then stability.
+    /// What the screen did, in one sentence (empty when no screen was
+    /// needed): `all 1000 inputs screened: no non-finite output, no panic,
+    /// 0 gross errors`, what it found, or that it was off.
+    pub fn screen_sentence(&self) -> String {
+        let n = self.settings.n;
+        let kept = self.trials_run();
+        match &self.screen {
+            Screen::NotNeeded { .. } => String::new(),
+            Screen::Off { unchecked } => format!(
+                "Decided after {kept} of {n} inputs with the screen off: rare non-finite \
+                 outputs, panics and gross errors on the other {unchecked} inputs were not \
+                 checked."
+            ),
+            Screen::Ran { to, flagged, .. } => {
+                let gross = self.gross.len();
+                let non_finite = self.non_finite.candidate_only().len();
+                match self.judgement.decided_by {
+                    DecidedBy::NonFinite { trial, seed } => {
+                        let value = self
+                            .non_finite
+                            .candidate_only()
+                            .first()
+                            .map_or(f64::NAN, |t| t.value);
+                        format!(
+                            "The screen found {} on trial {trial} (trial seed {seed:#018x}) after \
+                             the early pass at {kept} trials: failed.",
+                            sci(value)
+                        )
+                    }
+                    DecidedBy::GrossError { trial, seed } => {
+                        let g = self.gross.first().copied();
+                        format!(
+                            "The screen found a gross error on trial {trial} (trial seed \
+                             {seed:#018x}) after the early pass at {kept} trials: error {}, {:.3} × \
+                             the reference {}: failed.",
+                            sci(g.map_or(f64::NAN, |g| g.delta1)),
+                            g.map_or(f64::NAN, |g| g.delta1 / g.reference),
+                            sci(g.map_or(f64::NAN, |g| g.reference)),
+                        )
+                    }
+                    _ => format!(
+                        "Decided after {kept} trials; all {to} inputs screened: {}, no panic, \
+                         {gross} gross errors ({} flagged for the oracle).",
+                        if non_finite == 0 {
+                            "no non-finite output".to_owned()
+                        } else {
+                            format!("{non_finite} non-finite outputs (allowed)")
+                        },
+                        flagged.len()
+                    ),
+                }
+            }
+        }
+    }
+
+    /// The verdict in words: the gates first where they decide the run,
+    /// then accuracy, a difference inside the margin, the screen, then
+    /// stability.
     pub fn verdict_sentence(&self) -> String {
         let n = &self.names;
         let mut out = String::new();
         let failing = self.non_finite.candidate_only();
         if !failing.is_empty() {
             out.push_str(&format!(
-                "{} returned a non-finite value on {} of {} trials where {} and the oracle were \
-                 finite{}. ",
+                "{} returned a non-finite value on {} of {} inputs checked where {} and the \
+                 oracle were finite{}. ",
                 n.candidate,
                 failing.len(),
-                self.delta1.len(),
+                self.inputs_checked(),
                 n.baseline,
                 if self.settings.allow_non_finite {
                     " (allowed by this test)"
@@ -251,10 +326,61 @@ impl Outcome {
                 }
             ));
         }
+        if let Some(g) = self.gross.first() {
+            out.push_str(&format!(
+                "{} made a gross error on {} of {} inputs checked: first on trial {} (trial seed \
+                 {:#018x}), error {}, more than {} × the reference {}. ",
+                n.candidate,
+                self.gross.len(),
+                self.inputs_checked(),
+                g.trial,
+                g.seed,
+                sci(g.delta1),
+                self.settings.gross_factor,
+                sci(g.reference)
+            ));
+        }
         out.push_str(&self.accuracy_sentence());
+        if let Some(w) = &self.judgement.within_margin {
+            out.push_str(&format!(" {} is {}.", n.candidate, w.sentence()));
+        }
+        let screen = self.screen_sentence();
+        if !screen.is_empty() {
+            out.push(' ');
+            out.push_str(&screen);
+        }
         out.push(' ');
         out.push_str(&self.verdict.stability_sentence(&n.candidate, &n.baseline));
         out
+    }
+
+    /// The inputs on which the candidate ran: the trials run and the
+    /// inputs screened.
+    pub fn inputs_checked(&self) -> usize {
+        self.trials_run() + self.screen.screened()
+    }
+
+    /// Whether rare events were left unchecked: the run passed early with
+    /// the screen off.
+    pub fn unscreened(&self) -> bool {
+        matches!(self.screen, Screen::Off { .. })
+    }
+
+    /// Why the screen was not needed, if it was not.
+    pub fn no_screen(&self) -> Option<NoScreen> {
+        match self.screen {
+            Screen::NotNeeded { why } => Some(why),
+            _ => None,
+        }
+    }
+
+    /// The trials the screen flagged for a non-finite output.
+    pub fn flagged_non_finite(&self) -> usize {
+        self.screen
+            .flagged()
+            .iter()
+            .filter(|f| f.flag == Flag::NonFinite)
+            .count()
     }
 }
 
@@ -323,7 +449,7 @@ pub struct SequentialVerdict {
     /// How α is shared between the sequential test and the fixed-N test at
     /// the cap.
     pub alpha_split: AlphaSplit,
-    /// The margin of the early pass ([`Settings::pass_margin`]).
+    /// The margin of the early decision ([`Settings::margin`]).
     pub margin: f64,
 }
 
@@ -347,10 +473,22 @@ impl SequentialVerdict {
     }
 }
 
+/// `1.234e-5`, `NaN`, `inf`: a value in a sentence.
+fn sci(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.3e}")
+    } else {
+        v.to_string()
+    }
+}
+
 /// What an early decision established, in words.
 fn early_claim(reason: Reason, candidate: &str, baseline: &str, margin: f64) -> String {
     let m = format!("{}%", 100.0 * margin);
     match reason {
+        Reason::Worse if margin > 0.0 => format!(
+            "{candidate} is significantly less accurate than {baseline} beyond the {m} margin"
+        ),
         Reason::Worse => format!("{candidate} is significantly less accurate than {baseline}"),
         Reason::Better => format!("{candidate} is significantly more accurate than {baseline}"),
         Reason::NotWorseBeyondMargin => {

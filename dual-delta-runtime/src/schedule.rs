@@ -13,13 +13,15 @@
 //! look after a round sees the trials in order and says how many to keep,
 //! so a run that stops keeps exactly the same trials on any machine.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use crate::config::{ConfigError, Settings};
 use crate::error::{Role, RunError, TrialId};
 use crate::guard::guarded;
 use crate::progress::Progress;
-use crate::trial::{Candidate, References, Trial, TrialErrors, measure, trial_id};
+use crate::trial::{Candidate, References, Screened, Trial, TrialErrors, measure, trial_id};
 
 /// Trials per round for a candidate that takes one input at a time.
 pub(crate) const ROUND: usize = 32;
@@ -43,33 +45,86 @@ pub(crate) fn run<I: Send + Sync>(
     trial: &Trial<'_, I>,
     settings: &Settings,
     progress: &Progress,
-    mut look: impl FnMut(&[TrialErrors]) -> Look + Send,
+    look: impl FnMut(&[TrialErrors]) -> Look + Send,
 ) -> Result<Vec<TrialErrors>, RunError> {
     let serial = settings.threads == Some(1);
-    let round = match &trial.candidate {
+    rounds(
+        trial,
+        settings,
+        progress,
+        0..settings.n,
+        look,
+        |range| match &trial.candidate {
+            Candidate::One(_) => Ok(map_range(serial, range, |i| trial.run_one(settings, i))),
+            Candidate::Batched { f, .. } => batch(trial, f, settings, serial, range, None)
+                .map(|r| r.into_iter().map(|t| t.map(Done::into_trial)).collect()),
+        },
+    )
+}
+
+/// Screens inputs `range` of `trial` in rounds (see [`Trial::screened`]):
+/// the candidate and the baseline on each, the oracle where the screen
+/// flags one at `threshold`; `look` sees every input screened so far and
+/// may stop. The first failure by index in a round ends the screen with its
+/// error.
+pub(crate) fn screen<I: Send + Sync>(
+    trial: &Trial<'_, I>,
+    settings: &Settings,
+    progress: &Progress,
+    range: Range<usize>,
+    threshold: f64,
+    look: impl FnMut(&[Screened]) -> Look + Send,
+) -> Result<Vec<Screened>, RunError> {
+    let serial = settings.threads == Some(1);
+    rounds(
+        trial,
+        settings,
+        progress,
+        range,
+        look,
+        |range| match &trial.candidate {
+            Candidate::One(_) => Ok(map_range(serial, range, |i| {
+                trial.screen_one(settings, i, threshold)
+            })),
+            Candidate::Batched { f, .. } => {
+                batch(trial, f, settings, serial, range, Some(threshold))
+                    .map(|r| r.into_iter().map(|t| t.map(Done::into_screened)).collect())
+            }
+        },
+    )
+}
+
+/// The rounds of `range`: each round's results come from `round`, are
+/// appended in order (the first error ends the run), and `look` decides
+/// whether to go on. Runs on a pool of `settings.threads` threads when set.
+fn rounds<I: Send + Sync, T: Send>(
+    trial: &Trial<'_, I>,
+    settings: &Settings,
+    progress: &Progress,
+    range: Range<usize>,
+    mut look: impl FnMut(&[T]) -> Look + Send,
+    round: impl Fn(Range<usize>) -> Result<Vec<Result<T, RunError>>, RunError> + Send + Sync,
+) -> Result<Vec<T>, RunError> {
+    let size = match &trial.candidate {
         Candidate::One(_) => ROUND,
         Candidate::Batched { size, .. } => *size,
     };
     let mut all = || {
-        let mut trials: Vec<TrialErrors> = Vec::with_capacity(settings.n.min(4096));
-        let mut start = 0;
-        while start < settings.n {
-            let end = settings.n.min(start + round);
-            let results = match &trial.candidate {
-                Candidate::One(_) => map_range(serial, start..end, |i| trial.run_one(settings, i)),
-                Candidate::Batched { f, .. } => batch(trial, f, settings, serial, start..end)?,
-            };
-            for result in results {
-                trials.push(result?);
+        let mut done: Vec<T> = Vec::with_capacity(range.len().min(4096));
+        let mut start = range.start;
+        while start < range.end {
+            let end = range.end.min(start + size);
+            for result in round(start..end)? {
+                done.push(result?);
                 progress.inc();
             }
-            if let Look::Stop { trials: keep } = look(&trials) {
-                trials.truncate(keep);
+            if let Look::Stop { trials: keep } = look(&done) {
+                done.truncate(keep);
                 break;
             }
             start = end;
         }
-        Ok(trials)
+        Ok(done)
     };
     match settings.threads {
         Some(t) if t > 1 => rayon::ThreadPoolBuilder::new()
@@ -87,19 +142,43 @@ pub(crate) fn run<I: Send + Sync>(
     }
 }
 
+/// A trial of a batch: measured in full, or screened.
+enum Done {
+    Trial(TrialErrors),
+    Screened(Screened),
+}
+
+impl Done {
+    fn into_trial(self) -> TrialErrors {
+        match self {
+            Done::Trial(t) => t,
+            Done::Screened(_) => unreachable!("a full batch measures every trial"),
+        }
+    }
+
+    fn into_screened(self) -> Screened {
+        match self {
+            Done::Screened(s) => s,
+            Done::Trial(_) => unreachable!("a screened batch screens every trial"),
+        }
+    }
+}
+
 /// One batch, trials `range`: the inputs are drawn in parallel; then the
 /// candidate runs on the whole batch while the other threads run the
-/// baseline and the oracle on the same inputs; then each trial's errors are
-/// measured. The first failure ends the batch: an input that could not be
-/// drawn, then the candidate, then the references, each the first by trial
-/// index; the measurements' errors come back per trial.
+/// baseline and (unless `screen` gives a threshold) the oracle on the same
+/// inputs; then each trial's errors are measured, or each input screened.
+/// The first failure ends the batch: an input that could not be drawn,
+/// then the candidate, then the references, each the first by trial index;
+/// the measurements' errors come back per trial.
 fn batch<I: Send + Sync>(
     trial: &Trial<'_, I>,
     f: &(dyn Fn(&[I]) -> Vec<crate::trial::Widened> + Sync + '_),
     settings: &Settings,
     serial: bool,
-    range: std::ops::Range<usize>,
-) -> Result<Vec<Result<TrialErrors, RunError>>, RunError> {
+    range: Range<usize>,
+    screen: Option<f64>,
+) -> Result<Vec<Result<Done, RunError>>, RunError> {
     let (start, end) = (range.start, range.end);
     let (inputs, kinds): (Vec<I>, Vec<String>) =
         map_range(serial, range.clone(), |i| trial.draw(trial_id(settings, i)))
@@ -122,9 +201,12 @@ fn batch<I: Send + Sync>(
     let references = || {
         map_range(serial, range.clone(), |i| {
             let mut refs = References::default();
-            trial
-                .references(trial_id(settings, i), &inputs[i - start], &mut refs)
-                .map(|()| refs)
+            let (id, x) = (trial_id(settings, i), &inputs[i - start]);
+            match screen {
+                Some(_) => trial.baseline_into(id, x, &mut refs.baseline),
+                None => trial.references(id, x, &mut refs),
+            }
+            .map(|()| refs)
         })
     };
     let (outputs, references) = if serial {
@@ -136,15 +218,29 @@ fn batch<I: Send + Sync>(
     let references = references.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok(map_range(serial, range, |i| {
         let j = i - start;
-        let y = &outputs[j];
-        measure(
-            settings,
-            trial_id(settings, i),
-            &y.values,
-            y.format,
-            &references[j],
-            kinds[j].clone(),
-        )
+        let (id, y) = (trial_id(settings, i), &outputs[j]);
+        match screen {
+            Some(threshold) => trial
+                .screened(
+                    settings,
+                    id,
+                    &inputs[j],
+                    y,
+                    &references[j].baseline,
+                    threshold,
+                    kinds[j].clone(),
+                )
+                .map(Done::Screened),
+            None => measure(
+                settings,
+                id,
+                &y.values,
+                y.format,
+                &references[j],
+                kinds[j].clone(),
+            )
+            .map(Done::Trial),
+        }
     }))
 }
 
@@ -152,7 +248,7 @@ fn batch<I: Send + Sync>(
 /// `serial`.
 fn map_range<R: Send>(
     serial: bool,
-    range: std::ops::Range<usize>,
+    range: Range<usize>,
     f: impl Fn(usize) -> R + Sync + Send,
 ) -> Vec<R> {
     if serial {

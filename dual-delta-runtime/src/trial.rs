@@ -91,11 +91,8 @@ impl<'a, I> Trial<'a, I> {
         x: &I,
         refs: &mut References,
     ) -> Result<(), RunError> {
-        refs.baseline.clear();
+        self.baseline_into(trial, x, &mut refs.baseline)?;
         refs.oracle.clear();
-        guarded(Role::Baseline, trial, || {
-            (self.baseline)(x, &mut refs.baseline)
-        })?;
         guarded(Role::Oracle, trial, || (self.oracle)(x, &mut refs.oracle))?;
         if let Some(position) = refs.oracle.iter().position(|v| !v.is_finite()) {
             return Err(RunError::OracleNotFinite {
@@ -123,6 +120,100 @@ impl<'a, I> Trial<'a, I> {
             self.references(trial, &x, refs)?;
             measure(settings, trial, y1, format, refs, input_kind)
         })
+    }
+
+    /// The screen of input `index` on this thread: its input, the
+    /// candidate and the baseline, and the oracle only if the screen flags
+    /// the candidate's output (see [`Trial::screened`]).
+    pub(crate) fn screen_one(
+        &self,
+        settings: &Settings,
+        index: usize,
+        threshold: f64,
+    ) -> Result<Screened, RunError> {
+        let trial = trial_id(settings, index);
+        let (x, input_kind) = self.draw(trial)?;
+        BUFFERS.with_borrow_mut(|(y1, refs)| {
+            y1.clear();
+            let format = self.candidate_one(trial, &x, y1)?;
+            self.baseline_into(trial, &x, &mut refs.baseline)?;
+            let y = Widened {
+                values: std::mem::take(y1),
+                format,
+            };
+            let screened = self.screened(
+                settings,
+                trial,
+                &x,
+                &y,
+                &refs.baseline,
+                threshold,
+                input_kind,
+            );
+            *y1 = y.values;
+            screened
+        })
+    }
+
+    /// The baseline's output on `x`, widened into `out` (cleared first).
+    pub(crate) fn baseline_into(
+        &self,
+        trial: TrialId,
+        x: &I,
+        out: &mut Vec<f64>,
+    ) -> Result<(), RunError> {
+        out.clear();
+        guarded(Role::Baseline, trial, || (self.baseline)(x, out))?;
+        Ok(())
+    }
+
+    /// The screen's look at one input, given the candidate's output `y` and
+    /// the baseline's `baseline`: flags it when the candidate's output holds
+    /// a NaN or an infinity where the baseline's is finite, or when its
+    /// distance from the baseline's (the test's metric, with the baseline
+    /// as the reference) exceeds `threshold` or cannot be measured; a
+    /// flagged input then runs the oracle and becomes a full trial.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn screened(
+        &self,
+        settings: &Settings,
+        trial: TrialId,
+        x: &I,
+        y: &Widened,
+        baseline: &[f64],
+        threshold: f64,
+        input_kind: String,
+    ) -> Result<Screened, RunError> {
+        let baseline_finite = baseline.iter().all(|v| v.is_finite());
+        let flag = if y.values.len() != baseline.len() {
+            Some(Flag::Unmeasurable)
+        } else if !baseline_finite {
+            // The candidate cannot be blamed where the baseline fails too;
+            // a candidate finite where the baseline is not is no event.
+            None
+        } else if y.values.iter().any(|v| !v.is_finite()) {
+            Some(Flag::NonFinite)
+        } else {
+            let d = guarded(Role::Metric, trial, || {
+                settings.metric.error(&y.values, baseline, y.format)
+            })?;
+            if d.is_nan() || d > threshold {
+                Some(Flag::FarFromBaseline { distance: d })
+            } else {
+                None
+            }
+        };
+        let errors = match flag {
+            None => None,
+            Some(_) => {
+                let mut refs = References::default();
+                self.references(trial, x, &mut refs)?;
+                Some(measure(
+                    settings, trial, &y.values, y.format, &refs, input_kind,
+                )?)
+            }
+        };
+        Ok(Screened { flag, errors })
     }
 
     /// The candidate's output on one input, widened into `out`.
@@ -179,9 +270,38 @@ pub(crate) fn trial_id(settings: &Settings, index: usize) -> TrialId {
     }
 }
 
+/// Why the screen ran the oracle on an input.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "flag", rename_all = "snake_case")]
+pub enum Flag {
+    /// The candidate's output held a NaN or an infinity where the
+    /// baseline's was finite.
+    NonFinite,
+    /// The candidate's output was further from the baseline's than the
+    /// screen's threshold (or the distance was NaN).
+    FarFromBaseline {
+        /// The distance, in the test's metric with the baseline's output as
+        /// the reference.
+        distance: f64,
+    },
+    /// The candidate's and the baseline's outputs differ in length.
+    Unmeasurable,
+}
+
+/// What the screen found on one input.
+#[derive(Debug)]
+pub(crate) struct Screened {
+    /// Why the oracle ran, if it did.
+    pub(crate) flag: Option<Flag>,
+    /// The full trial's errors, where the oracle ran.
+    pub(crate) errors: Option<TrialErrors>,
+}
+
 /// One trial's errors and what else the run records of its outputs.
 #[derive(Debug)]
 pub(crate) struct TrialErrors {
+    /// The trial's index.
+    pub(crate) index: usize,
     /// The candidate's error (Δ1).
     pub(crate) candidate: f64,
     /// The baseline's error (Δ2).
@@ -238,6 +358,7 @@ pub(crate) fn measure(
         .zip(&refs.baseline)
         .all(|(a, b)| a.to_bits() == b.to_bits());
     Ok(TrialErrors {
+        index: trial.index,
         candidate: error(Role::Candidate, y1)?,
         baseline: error(Role::Baseline, &refs.baseline)?,
         format,

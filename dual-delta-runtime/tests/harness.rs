@@ -5,7 +5,7 @@
 #![allow(clippy::ptr_arg)]
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{Role, RunError};
+use dual_delta_runtime::{DecidedBy, Role, RunError};
 
 fn input(rng: &mut TrialRng) -> Vec<f64> {
     (0..8).map(|_| rng.random_range(-1.0..1.0)).collect()
@@ -158,7 +158,14 @@ fn non_finite_outputs_are_the_worst_error_and_counted() {
     assert!(bad > 10, "{bad}");
     assert_eq!(outcome.summaries.candidate.non_finite, bad);
     assert_eq!(outcome.summaries.baseline.non_finite, 0);
-    assert_eq!(outcome.verdict.accuracy, Accuracy::LessAccurate);
+    // The non-finite gate decides, whatever the fixed-N test at the 5 %
+    // margin says of the other trials.
+    assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
+    assert!(matches!(
+        outcome.judgement.decided_by,
+        DecidedBy::NonFinite { .. }
+    ));
+    assert!(!outcome.passed());
     assert!(outcome.table().contains(&format!("({bad} non-finite)")));
 }
 

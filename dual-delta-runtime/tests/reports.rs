@@ -262,7 +262,7 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     let v = &j["verdict"];
     assert_eq!(
         v["accuracy"],
-        serde_json::to_value(o.verdict.accuracy).unwrap()
+        serde_json::to_value(o.judgement.accuracy).unwrap()
     );
     assert_eq!(
         v["equivalence"],
@@ -274,7 +274,7 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     );
     assert_eq!(v["identical"], o.verdict.identical);
     let (c, b) = (&o.names.candidate, &o.names.baseline);
-    assert_eq!(v["accuracy_sentence"], o.verdict.accuracy_sentence(c, b));
+    assert_eq!(v["accuracy_sentence"], o.accuracy_sentence());
     assert_eq!(v["stability_sentence"], o.verdict.stability_sentence(c, b));
     assert_eq!(j["passed"], o.passed());
 

@@ -168,6 +168,7 @@ fn any_trial_replays_alone_from_its_seed() {
 fn the_wilcoxon_p_value_reported_is_the_statistics_modules() {
     let outcome = DualDelta::new(naive, kahan, oracle, input)
         .n(300)
+        .margin(0.0)
         .run()
         .unwrap();
     let direct = dual_delta_runtime::stats::wilcoxon(

@@ -200,7 +200,7 @@ pub fn gpu() -> &'static Gpu {
 /// caught: the accuracy verdict must be "less accurate" (not merely a
 /// failed run for another reason).
 pub fn less_accurate(outcome: &Outcome) -> Result<(), String> {
-    match outcome.verdict.accuracy {
+    match outcome.judgement.accuracy {
         dual_delta_runtime::Accuracy::LessAccurate => Ok(()),
         other => Err(format!("expected less accurate, got {other:?}")),
     }

@@ -44,7 +44,10 @@
 //!   - `allow_non_finite`: whether non-finite candidate outputs are
 //!     accepted;
 //!   - `stop_early`: whether the run stops as soon as the sequential test
-//!     decides; `pass_margin`: the margin of its early pass.
+//!     decides; `pass_margin`: the margin of its early decision, always
+//!     `margin` (one margin serves both modes);
+//!   - `screen`: whether an early pass waits for the screen of every input;
+//!   - `gross_factor`: the gross-error gate's factor `G` (`"inf"`: off).
 //! - `candidate_format`: the candidate's number format (`f16`, `bf16`,
 //!   `f32`, `f64`, `e4m3`, `e5m2`).
 //! - `summaries`: `candidate` (Δ1), `baseline` (Δ2) and `differences`
@@ -113,13 +116,23 @@
 //!   (of the early pass), and `log10_fail`, `log10_pass` (log10 of the two
 //!   deciding e-values after each trial). When the run stopped early, the
 //!   `tests` are descriptive, over the trials run.
+//! - `judgement`: how the run was decided: `decided_by` (`non_finite`,
+//!   `gross_error`, `sequential`, `fixed_n`), `trial` and `seed_hex` (the
+//!   trial that failed a gate, or `null`), `within_margin` (a significant
+//!   loss the margin forgave: `percent`, `p_value` of the margin-0 one-sided
+//!   Wilcoxon test, `margin`, `p99_percent` (or `null`), `sentence`; or
+//!   `null`), `screen` (`status`: `ran`, `off` or `not_needed`; `why` it was
+//!   not needed: `all_trials`, `failed`, `only_confirms`; `inputs_checked`,
+//!   `screened`, `flagged`, `rare_events_checked`, `sentence`),
+//!   `gross_errors` (trials over the gate) and `reference_scale` (the
+//!   median reference error `m`, or `null`).
 
 use std::time::SystemTime;
 
 use super::summary::{
-    Estimate, Fallible, Files, NonFiniteFirst, NonFiniteOutputs, NonFiniteSide, Pair, Ratio,
-    Sample, Samples, Sequential, Settings, Summary, Test, TestValues, Tests, Timings, Verdicts,
-    WorstTrial,
+    Estimate, Fallible, Files, Judged, Margin, NonFiniteFirst, NonFiniteOutputs, NonFiniteSide,
+    Pair, Ratio, Sample, Samples, ScreenSummary, Sequential, Settings, Summary, Test, TestValues,
+    Tests, Timings, Verdicts, WorstTrial,
 };
 use crate::outcome::{NonFiniteTrial, Outcome};
 use crate::stats::sequential::Decision;
@@ -201,6 +214,52 @@ impl NonFiniteSide {
                 value: t.value,
             }),
         }
+    }
+}
+
+/// How the run was decided, the screen and the gates.
+fn judged(o: &Outcome) -> Judged {
+    use crate::judgement::DecidedBy;
+    use crate::screen::Screen;
+    let j = &o.judgement;
+    let (decided_by, trial) = match j.decided_by {
+        DecidedBy::NonFinite { trial, seed } => ("non_finite", Some((trial, seed))),
+        DecidedBy::GrossError { trial, seed } => ("gross_error", Some((trial, seed))),
+        DecidedBy::Sequential { .. } => ("sequential", None),
+        DecidedBy::FixedN { .. } => ("fixed_n", None),
+    };
+    let (status, why) = match &o.screen {
+        Screen::NotNeeded { why } => (
+            "not_needed",
+            serde_json::to_value(why)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned)),
+        ),
+        Screen::Off { .. } => ("off", None),
+        Screen::Ran { .. } => ("ran", None),
+    };
+    Judged {
+        decided_by: decided_by.to_owned(),
+        trial: trial.map(|(t, _)| t),
+        seed_hex: trial.map(|(_, s)| hex(s)),
+        within_margin: j.within_margin.map(|w| Margin {
+            percent: w.percent,
+            p_value: w.p_value,
+            margin: w.margin,
+            p99_percent: w.p99_percent,
+            sentence: w.sentence(),
+        }),
+        screen: ScreenSummary {
+            status: status.to_owned(),
+            why,
+            inputs_checked: o.inputs_checked(),
+            screened: o.screen.screened(),
+            flagged: o.screen.flagged().len(),
+            rare_events_checked: !o.unscreened(),
+            sentence: o.screen_sentence(),
+        },
+        gross_errors: o.gross.len(),
+        reference_scale: o.reference_scale,
     }
 }
 
@@ -287,7 +346,9 @@ impl Summary {
                 threads: s.threads,
                 allow_non_finite: s.allow_non_finite,
                 stop_early: s.stop_early,
-                pass_margin: s.pass_margin,
+                pass_margin: s.margin,
+                screen: s.screen,
+                gross_factor: s.gross_factor,
             },
             candidate_format: o.candidate_format,
             summaries: Samples {
@@ -314,14 +375,12 @@ impl Summary {
             ),
             hodges_lehmann: fallible(&a.hodges_lehmann, |&x| Estimate { estimate: x }),
             verdict: Verdicts {
-                accuracy: o.verdict.accuracy,
+                accuracy: o.judgement.accuracy,
                 equivalence: o.verdict.equivalence,
                 stability: o.verdict.stability,
                 identical: o.verdict.identical,
                 equal_errors: o.verdict.equal_errors,
-                accuracy_sentence: o
-                    .verdict
-                    .accuracy_sentence(&names.candidate, &names.baseline),
+                accuracy_sentence: o.accuracy_sentence(),
                 stability_sentence: o
                     .verdict
                     .stability_sentence(&names.candidate, &names.baseline),
@@ -341,6 +400,7 @@ impl Summary {
             },
             trials_run: o.trials_run(),
             sequential: sequential(o),
+            judgement: Some(judged(o)),
             worst_trial: WorstTrial {
                 index: worst,
                 seed: worst_seed,

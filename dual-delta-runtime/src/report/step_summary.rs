@@ -78,7 +78,12 @@ pub fn row(o: &Outcome, report: Option<&Path>) -> String {
     format!(
         "| `{}` | {} | {} | {} | {} | {} | {} | {} |\n",
         o.names.test,
-        if o.passed() { "passed" } else { "**failed**" },
+        match (o.passed(), &o.judgement.within_margin, o.unscreened()) {
+            (false, _, _) => "**failed**",
+            (true, Some(_), _) => "passed ⚠ less accurate within the margin",
+            (true, None, true) => "passed ⚠ rare events not checked",
+            (true, None, false) => "passed",
+        },
         verdict,
         num(o.summaries.candidate.mean),
         num(o.summaries.baseline.mean),

@@ -71,6 +71,9 @@ pub struct Summary {
     /// and its evidence after each trial.
     #[serde(default)]
     pub sequential: Sequential,
+    /// How the run was decided (absent from files written before it).
+    #[serde(default)]
+    pub judgement: Option<Judged>,
     /// The trial with the candidate's largest error.
     pub worst_trial: WorstTrial,
     /// The environment setting that replays the run.
@@ -116,9 +119,68 @@ pub struct Settings {
     /// Whether the run stops as soon as the sequential test decides.
     #[serde(default)]
     pub stop_early: bool,
-    /// The margin of the early pass.
+    /// The margin of the early decision: `margin`.
     #[serde(default, with = "number")]
     pub pass_margin: f64,
+    /// Whether an early pass waits for the screen.
+    #[serde(default)]
+    pub screen: bool,
+    /// The gross-error gate's factor.
+    #[serde(default, with = "number")]
+    pub gross_factor: f64,
+}
+
+/// How a run was decided (`judgement`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Judged {
+    /// `non_finite`, `gross_error`, `sequential` or `fixed_n`.
+    pub decided_by: String,
+    /// The trial that failed a gate, or `None`.
+    pub trial: Option<usize>,
+    /// Its seed in hexadecimal.
+    pub seed_hex: Option<String>,
+    /// A significant loss inside the margin.
+    pub within_margin: Option<Margin>,
+    /// What the screen did.
+    pub screen: ScreenSummary,
+    /// The number of trials over the gross-error gate.
+    pub gross_errors: usize,
+    /// The median reference error of the gross-error gate.
+    pub reference_scale: Option<f64>,
+}
+
+/// A significant loss inside the margin.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Margin {
+    /// `100 × (mean Δ1 / mean Δ2 − 1)`.
+    pub percent: f64,
+    /// The margin-0 one-sided Wilcoxon p-value.
+    pub p_value: f64,
+    /// The margin.
+    pub margin: f64,
+    /// `100 × (P99 Δ1 / P99 Δ2 − 1)` when the tail is heavier.
+    pub p99_percent: Option<f64>,
+    /// The difference in words.
+    pub sentence: String,
+}
+
+/// What the screen did.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ScreenSummary {
+    /// `ran`, `off` or `not_needed`.
+    pub status: String,
+    /// Why it was not needed (`all_trials`, `failed`, `only_confirms`).
+    pub why: Option<String>,
+    /// The inputs the candidate ran on.
+    pub inputs_checked: usize,
+    /// The inputs screened after the early pass.
+    pub screened: usize,
+    /// The inputs flagged for the oracle.
+    pub flagged: usize,
+    /// Whether rare events were checked on every input.
+    pub rare_events_checked: bool,
+    /// The screen in words.
+    pub sentence: String,
 }
 
 /// The sequential test of a run.

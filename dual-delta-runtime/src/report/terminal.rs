@@ -231,16 +231,9 @@ fn sequential_line(out: &mut String, o: &Outcome) {
                 s.n,
                 outcome(&q.decision)
             );
-            if o.non_finite.candidate.is_empty() {
-                let k = o.trials_run() as f64;
-                let _ = writeln!(
-                    out,
-                    "  no non-finite candidate output in {} trials: its rate is below {:.1}% \
-                     (confidence 1 - α); stop_early = false runs all {} trials",
-                    o.trials_run(),
-                    100.0 * (1.0 - s.alpha.powf(1.0 / k)),
-                    s.n
-                );
+            let screen = o.screen_sentence();
+            if !screen.is_empty() {
+                let _ = writeln!(out, "  screen: {screen}");
             }
         }
         Some(after) => {
@@ -309,6 +302,31 @@ pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
             "  (a kernel expected to overflow on edge-case inputs can accept it with \
              `allow_non_finite = true`)"
         );
+    } else if o.gross_error_gate()
+        && let Some(g) = o.gross.first()
+    {
+        let _ = writeln!(
+            out,
+            "dual-delta test `{}` failed: the candidate {} made a gross error on {} of {} inputs \
+             checked: an error more than {} × the larger of the baseline's error on that input \
+             and the median reference error",
+            o.names.test,
+            o.names.candidate,
+            o.gross.len(),
+            o.inputs_checked(),
+            s.gross_factor
+        );
+        let _ = writeln!(
+            out,
+            "  first: trial {} (trial seed {:#018x}), error {} against the baseline's {} \
+             (reference {})",
+            g.trial,
+            g.seed,
+            num(g.delta1),
+            num(g.delta2),
+            num(g.reference)
+        );
+        let _ = writeln!(out, "  replay: {}", replay(o));
     } else {
         let _ = writeln!(
             out,

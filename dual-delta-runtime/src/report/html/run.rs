@@ -43,7 +43,7 @@ const PLOTS: [(&str, &str); 5] = [
 fn sequential_paragraph(o: &Outcome) -> String {
     let q = &o.sequential;
     let n = o.settings.n;
-    match q.decided_after() {
+    let decision = match q.decided_after() {
         Some(after) if q.stopped => format!(
             "Decided after {after} of at most {n} trials by the anytime-valid sequential test; \
              the tests below, over the {after} trials run, are descriptive."
@@ -60,6 +60,12 @@ fn sequential_paragraph(o: &Outcome) -> String {
             o.settings.alpha
         ),
         None => format!("All {n} trials ran; the fixed-N tests decide."),
+    };
+    let screen = o.screen_sentence();
+    if screen.is_empty() {
+        decision
+    } else {
+        format!("{decision} {screen}")
     }
 }
 
@@ -155,7 +161,15 @@ pub(crate) fn test_page(
         passed,
         class: if passed { "pass" } else { "fail" },
         gate: o.non_finite_gate(),
-        accuracy_sentence: o.accuracy_sentence(),
+        accuracy_sentence: match &o.judgement.within_margin {
+            Some(w) => format!(
+                "{} {} is {}.",
+                o.accuracy_sentence(),
+                n.candidate,
+                w.sentence()
+            ),
+            None => o.accuracy_sentence(),
+        },
         sequential: sequential_paragraph(o),
         alpha: o.fixed_alpha(),
         stability_sentence: o.verdict.stability_sentence(&n.candidate, &n.baseline),

@@ -64,7 +64,8 @@ mod every_key {
         stability = worse,
         threads = 1,
         stop_early = false,
-        pass_margin = 0.2,
+        screen = false,
+        gross_factor = 1000.0,
         check = |outcome| match outcome.delta1.len() {
             300 => Ok(()),
             n => Err(format!("{n} trials")),

@@ -1,0 +1,224 @@
+//! The judgement: the one place where a run's pass or fail is decided.
+//!
+//! In order: the non-finite gate, the gross-error gate (both over every
+//! full trial, screened ones included; see [`crate::screen`]), then the
+//! sequential decision if the run stopped at it, then the fixed-N tests.
+//! [`Outcome`](crate::Outcome) stores the result; the terminal table, the
+//! HTML page, `summary.json`, the step summary and `assert` read it, and
+//! nothing re-derives it.
+
+use crate::config::Settings;
+use crate::outcome::{NonFinite, SequentialVerdict, Summaries};
+use crate::screen::GrossError;
+use crate::stats::sequential::{Decision, Reason};
+use crate::verdict::{Accuracy, Analysis, Expect, Verdict};
+
+/// What decided a run's accuracy verdict.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum DecidedBy {
+    /// The candidate returned a NaN or an infinity where the baseline and
+    /// the oracle were finite (the first such trial).
+    NonFinite {
+        /// The trial.
+        trial: usize,
+        /// Its seed.
+        seed: u64,
+    },
+    /// The candidate made a gross error (the first such trial).
+    GrossError {
+        /// The trial.
+        trial: usize,
+        /// Its seed.
+        seed: u64,
+    },
+    /// The anytime-valid sequential test, at which the run stopped.
+    Sequential {
+        /// The trials it took.
+        after: usize,
+        /// What the evidence showed.
+        reason: Reason,
+    },
+    /// The fixed-N tests over every trial run, at level `alpha`.
+    FixedN {
+        /// The level (α, or its share left to the fallback at the cap).
+        alpha: f64,
+    },
+}
+
+/// A difference the margin forgives, stated rather than hidden: the
+/// candidate is significantly less accurate than the baseline at margin 0,
+/// yet not beyond the margin.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct WithinMargin {
+    /// `100 × (mean Δ1 / mean Δ2 − 1)`.
+    pub percent: f64,
+    /// The one-sided Wilcoxon p-value of "candidate less accurate" at
+    /// margin 0, over the trials run.
+    pub p_value: f64,
+    /// The margin δ.
+    pub margin: f64,
+    /// `100 × (P99 Δ1 / P99 Δ2 − 1)` when the candidate's tail is heavier
+    /// than its mean shift says: at least twice the mean's percentage, and
+    /// at least half a percentage point above it.
+    pub p99_percent: Option<f64>,
+}
+
+impl WithinMargin {
+    /// `less accurate by 0.8% (p = 7.2e-24), within the 5% margin; the tail
+    /// is heavier (P99 +3.7%)`.
+    pub fn sentence(&self) -> String {
+        let mut s = format!(
+            "less accurate by {} (p = {:.1e}), within the {}% margin",
+            percent(self.percent),
+            self.p_value,
+            100.0 * self.margin
+        );
+        if let Some(p99) = self.p99_percent {
+            s.push_str(&format!("; the tail is heavier (P99 +{})", percent(p99)));
+        }
+        s
+    }
+}
+
+/// `0.8%`, `0.071%`, `1.0%`, `12%`: rounded to two significant digits.
+fn percent(p: f64) -> String {
+    let r = format!("{p:.1e}").parse::<f64>().unwrap_or(p);
+    if r >= 10.0 {
+        format!("{r:.0}%")
+    } else if r >= 1.0 {
+        format!("{r:.1}%")
+    } else {
+        format!("{r}%")
+    }
+}
+
+/// The decision of a run.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Judgement {
+    /// Whether every expectation holds.
+    pub passed: bool,
+    /// Whether the accuracy expectation holds.
+    pub accuracy_met: bool,
+    /// The accuracy verdict that decided.
+    pub accuracy: Accuracy,
+    /// What decided it.
+    pub decided_by: DecidedBy,
+    /// A significant difference inside the margin, if there is one.
+    pub within_margin: Option<WithinMargin>,
+}
+
+/// What the judgement reads.
+pub(crate) struct Evidence<'a> {
+    pub(crate) settings: &'a Settings,
+    pub(crate) sequential: &'a SequentialVerdict,
+    pub(crate) analysis: &'a Analysis,
+    pub(crate) verdict: &'a Verdict,
+    pub(crate) summaries: &'a Summaries,
+    pub(crate) non_finite: &'a NonFinite,
+    pub(crate) gross: &'a [GrossError],
+}
+
+/// Decides the run: the non-finite gate, then the gross-error gate, then
+/// the sequential decision if the run stopped at it, then the fixed-N
+/// verdict.
+pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
+    let s = e.settings;
+    let first_non_finite = e
+        .non_finite
+        .candidate_only()
+        .first()
+        .map(|t| (t.trial, t.seed));
+    let (decided_by, accuracy) = match (first_non_finite, e.gross.first()) {
+        (Some((trial, seed)), _) if !s.allow_non_finite => {
+            (DecidedBy::NonFinite { trial, seed }, Accuracy::LessAccurate)
+        }
+        (_, Some(g)) => (
+            DecidedBy::GrossError {
+                trial: g.trial,
+                seed: g.seed,
+            },
+            Accuracy::LessAccurate,
+        ),
+        _ => match e.sequential.decision {
+            Decision::Fail { after, reason, .. } | Decision::Pass { after, reason, .. }
+                if e.sequential.stopped =>
+            {
+                let accuracy = match reason {
+                    Reason::Worse => Accuracy::LessAccurate,
+                    Reason::Better => Accuracy::MoreAccurate,
+                    _ => Accuracy::NoSignificantDifference,
+                };
+                (DecidedBy::Sequential { after, reason }, accuracy)
+            }
+            _ => (
+                DecidedBy::FixedN {
+                    alpha: e.sequential.fixed_alpha(s),
+                },
+                e.verdict.accuracy,
+            ),
+        },
+    };
+    let accuracy_met = match decided_by {
+        DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. } => s.expect == Expect::Worse,
+        DecidedBy::Sequential { .. } => {
+            matches!(e.sequential.decision, Decision::Pass { .. })
+        }
+        DecidedBy::FixedN { .. } => e.verdict.meets_accuracy(s.expect),
+    };
+    let stability_met = s.stability.is_none_or(|x| e.verdict.meets_stability(x));
+    let within_margin = (accuracy != Accuracy::LessAccurate)
+        .then(|| within_margin(e))
+        .flatten();
+    Judgement {
+        passed: accuracy_met && stability_met,
+        accuracy_met,
+        accuracy,
+        decided_by,
+        within_margin,
+    }
+}
+
+/// The difference the margin forgave, if the margin-0 one-sided Wilcoxon
+/// test finds the candidate less accurate at α and its mean error is
+/// larger.
+fn within_margin(e: &Evidence<'_>) -> Option<WithinMargin> {
+    let margin = e.settings.margin;
+    let p_value = e.analysis.wilcoxon_greater.as_ref().ok()?.p_value;
+    let (c, b) = (&e.summaries.candidate, &e.summaries.baseline);
+    let ratio = c.mean / b.mean;
+    if !(margin > 0.0 && p_value < e.settings.alpha && ratio.is_finite() && ratio > 1.0) {
+        return None;
+    }
+    let (mean, p99) = (100.0 * (ratio - 1.0), 100.0 * (c.p99 / b.p99 - 1.0));
+    let heavier = p99.is_finite() && p99 >= 2.0 * mean && p99 - mean >= 0.5;
+    Some(WithinMargin {
+        percent: mean,
+        p_value,
+        margin,
+        p99_percent: heavier.then_some(p99),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_difference_reads_as_one_sentence() {
+        let w = WithinMargin {
+            percent: 0.8,
+            p_value: 7.2e-24,
+            margin: 0.05,
+            p99_percent: Some(3.7),
+        };
+        assert_eq!(
+            w.sentence(),
+            "less accurate by 0.8% (p = 7.2e-24), within the 5% margin; the tail is heavier \
+             (P99 +3.7%)"
+        );
+        assert_eq!(percent(0.0712), "0.071%");
+        assert_eq!(percent(0.99999), "1.0%");
+        assert_eq!(percent(12.4), "12%");
+    }
+}

@@ -1,0 +1,405 @@
+//! The screen after an early pass, and one claim whatever the cost setting:
+//! kernels with rare NaN, panics or garbage fail under the defaults; equal
+//! or better kernels still pass; early stopping on or off gives the same
+//! verdict on small and large differences; false failures on a noisy null
+//! stay below α with the screen on. Seeded simulations, each with its
+//! stated binomial bound. Run with `--nocapture` for the tables.
+
+#![allow(clippy::ptr_arg)]
+
+use dual_delta_runtime::prelude::*;
+use dual_delta_runtime::screen::Screen;
+use dual_delta_runtime::stats::sequential::Decision;
+use dual_delta_runtime::{DecidedBy, RunError, trial_seed};
+
+/// Values summed per input: short, so that a thousand runs take seconds.
+const LEN: usize = 64;
+
+fn input(rng: &mut TrialRng) -> Vec<f32> {
+    (0..LEN).map(|_| rng.random_range(0.0f32..1.0)).collect()
+}
+
+fn kahan(x: &Vec<f32>) -> f32 {
+    let (mut s, mut c) = (0.0f32, 0.0f32);
+    for &v in x {
+        let y = v - c;
+        let t = s + y;
+        c = (t - s) - y;
+        s = t;
+    }
+    s
+}
+
+fn naive(x: &Vec<f32>) -> f32 {
+    x.iter().fold(0.0, |s, &v| s + v)
+}
+
+fn reversed(x: &Vec<f32>) -> f32 {
+    x.iter().rev().fold(0.0, |s, &v| s + v)
+}
+
+fn oracle(x: &Vec<f32>) -> f64 {
+    x.iter().map(|&v| f64::from(v)).sum()
+}
+
+/// The largest count `k` with `P(Binomial(runs, p) ≥ k) > 0.01`: a rate
+/// ≤ `p` gives a count ≤ `k` with 99 % confidence.
+fn binomial_bound(runs: usize, p: f64) -> usize {
+    let mut pmf = (1.0 - p).powi(runs as i32);
+    let mut below = 0.0;
+    for k in 0..runs {
+        if 1.0 - below - pmf <= 0.01 {
+            return k;
+        }
+        below += pmf;
+        pmf *= (runs - k) as f64 / (k + 1) as f64 * p / (1.0 - p);
+    }
+    runs
+}
+
+/// How a run of one of the five faulty kernels ended.
+enum Ended {
+    Passed,
+    Failed(String),
+    Error(String),
+}
+
+fn ended(run: Result<Outcome, RunError>) -> Ended {
+    match run {
+        Ok(o) if o.passed() => Ended::Passed,
+        Ok(o) => Ended::Failed(o.check().unwrap_err()),
+        Err(e) => Ended::Error(e.to_string()),
+    }
+}
+
+#[test]
+fn five_faulty_kernels_fail_under_the_defaults() {
+    const RUNS: u64 = 100;
+    type Kernel = (&'static str, fn(u64) -> Result<Outcome, RunError>);
+    // Each candidate is Kahan's summation, against a Kahan baseline,
+    // except on a few inputs.
+    let kernels: [Kernel; 5] = [
+        ("NaN on 1% of inputs", |seed| {
+            let c = |x: &Vec<f32>| if x[0] > 0.99 { f32::NAN } else { kahan(x) };
+            DualDelta::new(c, kahan, oracle, input).seed(seed).run()
+        }),
+        ("NaN on three trials", |seed| {
+            let marked = [17, 400, 901].map(|i| trial_seed(seed, i));
+            let input = move |rng: &mut TrialRng| {
+                let mut x = input(rng);
+                if marked.contains(&rng.seed()) {
+                    x[0] = -1.0;
+                }
+                x
+            };
+            let c = |x: &Vec<f32>| if x[0] < 0.0 { f32::NAN } else { kahan(x) };
+            DualDelta::new(c, kahan, oracle, input).seed(seed).run()
+        }),
+        ("+inf on trial 417 of 1000", |seed| {
+            let marked = trial_seed(seed, 417);
+            let input = move |rng: &mut TrialRng| {
+                let mut x = input(rng);
+                if rng.seed() == marked {
+                    x[0] = -1.0;
+                }
+                x
+            };
+            let c = |x: &Vec<f32>| {
+                if x[0] < 0.0 { f32::INFINITY } else { kahan(x) }
+            };
+            DualDelta::new(c, kahan, oracle, input).seed(seed).run()
+        }),
+        ("panic on 1% of inputs", |seed| {
+            let c = |x: &Vec<f32>| {
+                assert!(x[0] >= 0.01, "kernel fault on {}", x[0]);
+                kahan(x)
+            };
+            DualDelta::new(c, kahan, oracle, input).seed(seed).run()
+        }),
+        ("result × 1.5 on 2% of inputs", |seed| {
+            let c = |x: &Vec<f32>| {
+                let s = kahan(x);
+                if (0.5..0.52).contains(&x[0]) {
+                    1.5 * s
+                } else {
+                    s
+                }
+            };
+            DualDelta::new(c, kahan, oracle, input).seed(seed).run()
+        }),
+    ];
+    println!("faulty kernels under the defaults, {RUNS} seeds each:");
+    for (name, run) in kernels {
+        let mut failed = 0;
+        let mut early = 0;
+        for seed in 0..RUNS {
+            match ended(run(seed)) {
+                Ended::Passed => {}
+                Ended::Failed(message) => {
+                    failed += 1;
+                    // The cause, the trial, its seed and the replay command.
+                    assert!(
+                        message.contains("trial")
+                            && message.contains("trial seed 0x")
+                            && message.contains("DUAL_DELTA_SEED=")
+                            && message.contains("cargo test"),
+                        "{name}: {message}"
+                    );
+                    assert!(
+                        message.contains("non-finite") || message.contains("gross error"),
+                        "{name}: {message}"
+                    );
+                    early += usize::from(message.contains("The screen found"));
+                }
+                Ended::Error(message) => {
+                    failed += 1;
+                    assert!(
+                        message.contains("the candidate panicked in trial")
+                            && message.contains("trial seed 0x")
+                            && message.contains("DUAL_DELTA_SEED="),
+                        "{name}: {message}"
+                    );
+                    early += usize::from(message.contains("found by the screen"));
+                }
+            }
+        }
+        println!("  {name:<32} failed {failed:>3} of {RUNS} (found by the screen: {early})");
+        // At least 99 % of the seeded runs.
+        assert!(failed * 100 >= 99 * RUNS as usize, "{name}: {failed}");
+    }
+}
+
+#[test]
+fn the_report_says_what_the_screen_found() {
+    let seed = 3;
+    let marked = trial_seed(seed, 417);
+    let input = move |rng: &mut TrialRng| {
+        let mut x = input(rng);
+        if rng.seed() == marked {
+            x[0] = -1.0;
+        }
+        x
+    };
+    let c = |x: &Vec<f32>| if x[0] < 0.0 { f32::NAN } else { kahan(x) };
+    let o = DualDelta::new(c, kahan, oracle, input)
+        .seed(seed)
+        .run()
+        .unwrap();
+    assert!(!o.passed());
+    let after = o.sequential.decided_after().unwrap();
+    assert!(o.sequential.stopped && after < 100, "{after}");
+    assert_eq!(
+        o.judgement.decided_by,
+        DecidedBy::NonFinite {
+            trial: 417,
+            seed: marked
+        }
+    );
+    let Screen::Ran {
+        from, to, flagged, ..
+    } = &o.screen
+    else {
+        panic!("{:?}", o.screen)
+    };
+    assert_eq!(*from, after);
+    // The screen stops at the end of the round holding trial 417.
+    assert!(*to > 417 && *to < 1000, "{to}");
+    assert_eq!(flagged.len(), 1);
+    assert_eq!(flagged[0].trial, 417);
+    assert!(flagged[0].delta1.is_infinite());
+    let sentence = o.verdict_sentence();
+    assert!(
+        sentence.contains(&format!(
+            "The screen found NaN on trial 417 (trial seed {marked:#018x}) after the early pass \
+             at {after} trials: failed."
+        )),
+        "{sentence}"
+    );
+
+    // A clean kernel: every input screened, nothing found.
+    let o = DualDelta::new(kahan, kahan, oracle, self::input)
+        .seed(seed)
+        .run()
+        .unwrap();
+    assert!(o.passed());
+    let after = o.trials_run();
+    assert!(after < 100);
+    assert_eq!(o.inputs_checked(), 1000);
+    assert!(o.verdict_sentence().contains(&format!(
+        "Decided after {after} trials; all 1000 inputs screened: no non-finite output, no panic, \
+         0 gross errors (0 flagged for the oracle)."
+    )));
+
+    // The old, unscreened early pass: only on request, and said so.
+    let o = DualDelta::new(c, kahan, oracle, input)
+        .seed(seed)
+        .screen(false)
+        .run()
+        .unwrap();
+    assert!(o.passed() && o.unscreened());
+    assert!(o.verdict_sentence().contains(&format!(
+        "Decided after {after} of 1000 inputs with the screen off: rare non-finite outputs, \
+         panics and gross errors on the other {} inputs were not checked.",
+        1000 - after
+    )));
+}
+
+#[test]
+fn equal_or_better_kernels_still_pass() {
+    for seed in 0..10 {
+        for (name, o) in [
+            (
+                "kahan vs kahan",
+                DualDelta::new(kahan, kahan, oracle, input).seed(seed).run(),
+            ),
+            (
+                "kahan vs naive",
+                DualDelta::new(kahan, naive, oracle, input).seed(seed).run(),
+            ),
+            (
+                "naive vs reversed",
+                DualDelta::new(naive, reversed, oracle, input)
+                    .seed(seed)
+                    .run(),
+            ),
+        ] {
+            let o = o.unwrap();
+            assert!(
+                o.passed(),
+                "{name}, seed {seed}: {}",
+                o.check().unwrap_err()
+            );
+            assert!(o.gross.is_empty(), "{name}: {:?}", o.gross);
+        }
+    }
+}
+
+/// A candidate whose error is `factor` × the baseline's on every input:
+/// its output is the oracle's plus `factor` × the baseline's deviation.
+fn scaled(factor: f64) -> impl Fn(&Vec<f32>) -> f64 + Sync {
+    move |x| {
+        let o = oracle(x);
+        o + factor * (f64::from(naive(x)) - o)
+    }
+}
+
+#[test]
+fn both_modes_give_the_same_verdict_on_small_and_large_differences() {
+    println!("Δ1 = k Δ2 on every input, margin 5%, 10 seeds; early / fixed N:");
+    for seed in 0..10 {
+        for (factor, pass) in [(1.01, true), (1.10, false)] {
+            let run = |stop_early| {
+                DualDelta::new(scaled(factor), naive, oracle, input)
+                    .seed(seed)
+                    .stop_early(stop_early)
+                    .run()
+                    .unwrap()
+            };
+            let (early, fixed) = (run(true), run(false));
+            println!(
+                "  seed {seed} k = {factor}: {} after {} trials / {} after 1000\n    {}\n    {}",
+                early.passed(),
+                early.trials_run(),
+                fixed.passed(),
+                early.verdict_sentence(),
+                fixed.verdict_sentence()
+            );
+            assert_eq!(early.passed(), pass, "{}", early.verdict_sentence());
+            assert_eq!(fixed.passed(), pass, "{}", fixed.verdict_sentence());
+            if pass {
+                for o in [&early, &fixed] {
+                    let w = o.judgement.within_margin.expect("a stated difference");
+                    assert!((w.percent - 1.0).abs() < 0.05, "{}", w.percent);
+                    assert!(
+                        o.verdict_sentence()
+                            .contains("is less accurate by 1.0% (p = "),
+                        "{}",
+                        o.verdict_sentence()
+                    );
+                    assert!(o.verdict_sentence().contains("within the 5% margin"));
+                }
+                assert!(matches!(early.sequential.decision, Decision::Pass { .. }));
+            }
+        }
+    }
+}
+
+#[test]
+fn pass_noisy_null_at_full_cap() {
+    // Two summation orders of equal accuracy, n = 1000, the defaults.
+    let o = DualDelta::new(naive, reversed, oracle, input)
+        .seed(11)
+        .n(1000)
+        .run()
+        .unwrap();
+    assert!(o.passed(), "{}", o.check().unwrap_err());
+    assert_eq!(o.inputs_checked(), 1000);
+}
+
+#[test]
+fn false_failures_on_a_noisy_null_stay_below_alpha_with_the_screen_on() {
+    // Two nulls, each run under the defaults (early stopping, the screen,
+    // both gates): forward against reversed summation (the same error
+    // distribution), and the boundary of the 5 % margin, a candidate whose
+    // error is 1.05 × that of the reversed sum against the forward sum, so
+    // that `Δ1 − 1.05 Δ2` is symmetric about zero.
+    const RUNS: u64 = 600;
+    let alpha = 0.01;
+    let boundary = |x: &Vec<f32>| {
+        let o = oracle(x);
+        o + 1.05 * (f64::from(reversed(x)) - o)
+    };
+    let bound = binomial_bound(RUNS as usize, alpha);
+    println!("noisy nulls, {RUNS} runs each at α = {alpha} (bound {bound}):");
+    for (name, null) in [
+        ("forward vs reversed", 0),
+        ("1.05 × reversed vs forward", 1),
+    ] {
+        let (mut failed, mut gross, mut screened) = (0, 0, 0);
+        for seed in 0..RUNS {
+            let o = match null {
+                0 => DualDelta::new(naive, reversed, oracle, input),
+                _ => DualDelta::new(boundary, naive, oracle, input),
+            }
+            .seed(1000 + seed)
+            .run()
+            .unwrap();
+            failed += usize::from(!o.passed());
+            gross += usize::from(!o.gross.is_empty());
+            screened += usize::from(matches!(o.screen, Screen::Ran { .. }));
+        }
+        println!(
+            "  {name:<28} {failed:>3} failed, {gross} with a gross error, {screened} screened \
+             after an early pass"
+        );
+        assert!(failed <= bound, "{name}: {failed} > {bound}");
+        assert_eq!(gross, 0, "{name}");
+    }
+}
+
+#[test]
+fn a_custom_threshold_or_no_gate() {
+    // A candidate 3 × worse on 2% of inputs: no gross error at G = 100,
+    // one at G = 2.
+    let c = |x: &Vec<f32>| {
+        let o = oracle(x);
+        let k = if (0.5..0.52).contains(&x[0]) {
+            3.0
+        } else {
+            1.0
+        };
+        o + k * (f64::from(naive(x)) - o)
+    };
+    let o = DualDelta::new(c, naive, oracle, input)
+        .seed(5)
+        .run()
+        .unwrap();
+    assert!(o.gross.is_empty() && o.passed());
+    let o = DualDelta::new(c, naive, oracle, input)
+        .seed(5)
+        .gross_factor(2.0)
+        .run()
+        .unwrap();
+    assert!(!o.passed());
+    assert!(o.gross_error_gate());
+}
