@@ -90,15 +90,33 @@ pub fn run_test<I: Send + Sync>(
     };
     let report = crate::report::write(&outcome);
     let report_path = report.as_ref().ok().map(|p| p.as_path());
-    let mut unwritten = match &report {
-        Err(e) => format!("  (report not written: {e})\n"),
-        Ok(_) => String::new(),
-    };
-    if let Err(e) = crate::report::step_summary::append_from_env(&outcome, report_path) {
-        unwritten.push_str(&format!(
-            "  (row not added to {}: {e})\n",
-            crate::report::step_summary::ENV_STEP_SUMMARY
+    let why = report.as_ref().err().map(ToString::to_string);
+    let mut unwritten = String::new();
+    if let Some(why) = &why {
+        // A report that cannot be written never fails the test (the
+        // verdict stands), but is never silent: a warning goes straight to
+        // the terminal, past the test harness's capture, and a line to the
+        // step summary.
+        unwritten = format!("  (report not written: {why})\n");
+        warn(&format!(
+            "warning: dual-delta test `{}`: report not written: {why}",
+            outcome.names.test
         ));
+    }
+    let at = match (&report_path, &why) {
+        (Some(p), _) => Ok(*p),
+        (None, why) => Err(why.as_deref().unwrap_or("unknown error")),
+    };
+    if let Err(e) = crate::report::step_summary::append_from_env(&outcome, at) {
+        let line = format!(
+            "  (row not added to {}: {e})\n",
+            crate::config::ENV_STEP_SUMMARY
+        );
+        warn(&format!(
+            "warning: dual-delta test `{}`:{line}",
+            outcome.names.test
+        ));
+        unwritten.push_str(&line);
     }
     if !outcome.passed() {
         let message = crate::report::terminal::failure(&outcome, report_path);
@@ -112,4 +130,11 @@ pub fn run_test<I: Send + Sync>(
         );
     }
     println!("{table}");
+}
+
+/// Writes `line` to the process's standard error directly: past the test
+/// harness's output capture, so that a passing test's warning is seen.
+fn warn(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }

@@ -9,8 +9,9 @@
 
 use core::fmt;
 
+use crate::expect::Expect;
 use crate::metric::Metric;
-use crate::verdict::{AccuracyTest, Expect};
+use crate::verdict::AccuracyTest;
 
 /// Number of trials when nothing else is said.
 pub(crate) const DEFAULT_N: usize = 1000;
@@ -34,6 +35,15 @@ pub(crate) const ENV_STOP_EARLY: &str = "DUAL_DELTA_STOP_EARLY";
 /// Environment variable turning the screen after an early pass off (`0`,
 /// `false`) or on (`1`, `true`).
 pub(crate) const ENV_SCREEN: &str = "DUAL_DELTA_SCREEN";
+
+/// Environment variable hiding (`0`, `false`) or showing (`1`, `true`)
+/// the progress line, which is only ever drawn on a terminal; unset, it is
+/// shown outside CI (`CI` unset or empty).
+pub(crate) const ENV_PROGRESS: &str = "DUAL_DELTA_PROGRESS";
+/// Environment variable naming the directory the reports go to.
+pub(crate) const ENV_HOME: &str = "DUAL_DELTA_HOME";
+/// The environment variable GitHub Actions sets to the job summary's file.
+pub(crate) const ENV_STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";
 
 /// How many times larger than the reference error a candidate's error must
 /// be to count as a gross error (see [`Settings::gross_factor`]).
@@ -122,6 +132,9 @@ pub struct Settings {
     /// at fixed N (see [`crate::screen`]). Off, an early pass is final and
     /// the report says that rare events were not checked.
     pub screen: bool,
+    /// Whether the progress line may be drawn (`DUAL_DELTA_PROGRESS`, else
+    /// outside CI); it is drawn only on a terminal.
+    pub progress: bool,
     /// The gross-error gate's factor `G` (default 100; `+inf` turns the
     /// gate off): a trial
     /// on which the candidate's error exceeds `G` × the larger of the
@@ -188,13 +201,15 @@ const THREADS_EXPECTED: &str = "a whole number of threads, at least 1";
 const STOP_EARLY_EXPECTED: &str =
     "`1` or `true` (stop as soon as decided), `0` or `false` (run all n trials)";
 const SCREEN_EXPECTED: &str = "`1` or `true` (screen every input before an early pass), `0` or `false` (an early pass is final)";
+const PROGRESS_EXPECTED: &str = "`1` or `true` (show the progress line), `0` or `false` (hide it)";
+const HOME_EXPECTED: &str = "a directory for the reports (unset it for the default)";
 const GROSS_FACTOR_EXPECTED: &str = "a number > 1, or inf to turn the gross-error gate off";
 
 impl Settings {
     /// Resolves settings from the process environment over `overrides` over
     /// the defaults. `name` seeds the default base seed.
     pub fn resolve(name: &str, overrides: &Overrides) -> Result<Settings, ConfigError> {
-        Self::resolve_with(name, overrides, |key| std::env::var(key).ok())
+        Self::resolve_with(name, overrides, env_var)
     }
 
     /// [`Settings::resolve`] with an explicit environment lookup (for tests).
@@ -265,6 +280,10 @@ impl Settings {
             Some(v) => parse_bool(ENV_SCREEN, &v, SCREEN_EXPECTED)?,
             None => overrides.screen.unwrap_or(true),
         };
+        let progress = match env(ENV_PROGRESS) {
+            Some(v) => parse_bool(ENV_PROGRESS, &v, PROGRESS_EXPECTED)?,
+            None => env("CI").is_none_or(|v| v.is_empty()),
+        };
         let gross_factor = overrides.gross_factor.unwrap_or(DEFAULT_GROSS_FACTOR);
         if gross_factor.is_nan() || gross_factor <= 1.0 {
             return Err(invalid(
@@ -288,9 +307,38 @@ impl Settings {
             allow_non_finite: overrides.allow_non_finite.unwrap_or(false),
             stop_early,
             screen,
+            progress,
             gross_factor,
         })
     }
+}
+
+/// The process environment: every variable the runtime reads is read
+/// through here (by [`Settings::resolve`] and the functions below).
+pub(crate) fn env_var(key: &str) -> Option<String> {
+    std::env::var(key).ok()
+}
+
+/// `DUAL_DELTA_HOME`: the reports' directory, or `None` when unset.
+///
+/// # Errors
+///
+/// When it is set but empty or blank: an error naming the variable.
+pub(crate) fn report_home(
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Option<std::path::PathBuf>, ConfigError> {
+    match env(ENV_HOME) {
+        Some(v) if v.trim().is_empty() => Err(invalid(ENV_HOME, &v, HOME_EXPECTED)),
+        Some(v) => Ok(Some(v.into())),
+        None => Ok(None),
+    }
+}
+
+/// `GITHUB_STEP_SUMMARY`: the job summary's file, when set and not empty.
+pub(crate) fn step_summary_file() -> Option<std::path::PathBuf> {
+    env_var(ENV_STEP_SUMMARY)
+        .filter(|v| !v.is_empty())
+        .map(Into::into)
 }
 
 /// `1`/`true` or `0`/`false`.
@@ -383,6 +431,7 @@ mod tests {
             (ENV_THREADS, "0"),
             (ENV_STOP_EARLY, "sometimes"),
             (ENV_SCREEN, "maybe"),
+            (ENV_PROGRESS, "junk"),
         ] {
             let e = Settings::resolve_with("t", &Overrides::default(), env(&[(k, v)])).unwrap_err();
             assert_eq!(e.source, k);
@@ -452,6 +501,24 @@ mod tests {
             ..Overrides::default()
         };
         assert!(Settings::resolve_with("t", &no_gate, env(&[])).is_ok());
+    }
+
+    #[test]
+    fn progress_is_shown_outside_ci_unless_turned_off_and_home_must_name_a_directory() {
+        let p = |pairs: &[(&str, &str)]| {
+            Settings::resolve_with("t", &Overrides::default(), env(pairs))
+                .unwrap()
+                .progress
+        };
+        assert!(p(&[]));
+        assert!(!p(&[("CI", "true")]));
+        assert!(p(&[("CI", "")]));
+        assert!(!p(&[(ENV_PROGRESS, "0")]));
+        assert!(p(&[(ENV_PROGRESS, "1"), ("CI", "true")]));
+        assert_eq!(report_home(env(&[])), Ok(None));
+        assert_eq!(report_home(env(&[(ENV_HOME, "/r")])), Ok(Some("/r".into())));
+        let e = report_home(env(&[(ENV_HOME, " ")])).unwrap_err();
+        assert_eq!(e.source, ENV_HOME);
     }
 
     #[test]

@@ -5,9 +5,11 @@ use std::time::Instant;
 
 use crate::config::{Overrides, Settings};
 use crate::error::RunError;
+use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
+use crate::expect::Expect;
 use crate::judgement::{self, Evidence};
 use crate::metric::Metric;
-use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, SequentialVerdict, Summaries};
+use crate::outcome::{Names, Outcome};
 use crate::output::{NumberFormat, Output};
 use crate::progress::Progress;
 use crate::rng::{TrialRng, trial_seed};
@@ -16,7 +18,7 @@ use crate::screen;
 use crate::stats::sequential::{Decision, Sequential};
 use crate::stats::{self, StatsError};
 use crate::trial::{Candidate, Trial, TrialErrors, Widened, implementation};
-use crate::verdict::{self, AccuracyTest, Expect};
+use crate::verdict::{self, AccuracyTest};
 
 /// A Dual-Delta Test over a candidate f1, a baseline f2, an oracle fΩ and an
 /// input generator (the paper's Algorithm 1).
@@ -306,7 +308,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         let start = Instant::now();
         // Drawn only on a terminal, outside CI, for runs longer than half a
         // second.
-        let progress = Progress::new(settings.n, &self.names.test);
+        let progress = Progress::new(settings.n, &self.names.test, settings.progress);
         let mut sequential = Sequential::new(settings.expect, settings.alpha, settings.margin)
             .and_then(|s| s.with_fixed_margin(settings.margin))?;
         let mut observed: Result<(), StatsError> = Ok(());

@@ -8,10 +8,11 @@
 //! nothing re-derives it.
 
 use crate::config::Settings;
-use crate::outcome::{NonFinite, SequentialVerdict, Summaries};
+use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
+use crate::expect::Expect;
 use crate::screen::GrossError;
 use crate::stats::sequential::{Decision, Reason};
-use crate::verdict::{Accuracy, Analysis, Expect, Verdict};
+use crate::verdict::{Accuracy, Analysis, Verdict};
 
 /// What decided a run's accuracy verdict.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -44,6 +45,24 @@ pub enum DecidedBy {
         /// The level (α, or its share left to the fallback at the cap).
         alpha: f64,
     },
+}
+
+/// How the trials of a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "ended", rename_all = "snake_case")]
+pub enum Ending {
+    /// At the sequential decision, after `after` trials: the fixed-N tests
+    /// over them are descriptive.
+    Decided {
+        /// The trials taken.
+        after: usize,
+    },
+    /// At the cap `n`, undecided by the sequential test: the fixed-N tests
+    /// decide at the share of α left to them.
+    Cap,
+    /// After all `n` trials, early stopping off: the fixed-N tests decide
+    /// at α.
+    AllTrials,
 }
 
 /// A difference the margin forgives, stated rather than hidden: the
@@ -104,6 +123,11 @@ pub struct Judgement {
     pub accuracy: Accuracy,
     /// What decided it.
     pub decided_by: DecidedBy,
+    /// How the trials ended.
+    pub ending: Ending,
+    /// The level at which the fixed-N tests ran: α, or the share of α left
+    /// to them at the cap.
+    pub fixed_alpha: f64,
     /// A significant difference inside the margin, if there is one.
     pub within_margin: Option<WithinMargin>,
 }
@@ -124,6 +148,12 @@ pub(crate) struct Evidence<'a> {
 /// verdict.
 pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     let s = e.settings;
+    let q = e.sequential;
+    let ending = match q.decided_after() {
+        Some(after) if q.stopped => Ending::Decided { after },
+        _ if s.stop_early => Ending::Cap,
+        _ => Ending::AllTrials,
+    };
     let first_non_finite = e
         .non_finite
         .candidate_only()
@@ -140,9 +170,9 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
             },
             Accuracy::LessAccurate,
         ),
-        _ => match e.sequential.decision {
+        _ => match q.decision {
             Decision::Fail { after, reason, .. } | Decision::Pass { after, reason, .. }
-                if e.sequential.stopped =>
+                if matches!(ending, Ending::Decided { .. }) =>
             {
                 let accuracy = match reason {
                     Reason::Worse => Accuracy::LessAccurate,
@@ -153,7 +183,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
             }
             _ => (
                 DecidedBy::FixedN {
-                    alpha: e.sequential.fixed_alpha(s),
+                    alpha: q.fixed_alpha(s),
                 },
                 e.verdict.accuracy,
             ),
@@ -161,9 +191,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     };
     let accuracy_met = match decided_by {
         DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. } => s.expect == Expect::Worse,
-        DecidedBy::Sequential { .. } => {
-            matches!(e.sequential.decision, Decision::Pass { .. })
-        }
+        DecidedBy::Sequential { .. } => matches!(q.decision, Decision::Pass { .. }),
         DecidedBy::FixedN { .. } => e.verdict.meets_accuracy(s.expect),
     };
     let stability_met = s.stability.is_none_or(|x| e.verdict.meets_stability(x));
@@ -175,6 +203,8 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         accuracy_met,
         accuracy,
         decided_by,
+        ending,
+        fixed_alpha: q.fixed_alpha(s),
         within_margin,
     }
 }

@@ -20,10 +20,13 @@
 //!
 //! # Configuration
 //!
-//! Settings are read when a test runs, in one place ([`Settings::resolve`]),
-//! highest first: the environment, then the attribute or builder
-//! ([`Overrides`]), then the defaults. A variable that is set but invalid
-//! fails the run naming it ([`ConfigError`]); it is never ignored.
+//! Settings are read when a test runs, in one place (the `config` module,
+//! through [`Settings::resolve`] and [`report::report_root`]), highest
+//! first: the environment, then the attribute or builder ([`Overrides`]),
+//! then the defaults. A variable that is set but invalid fails the run
+//! naming it ([`ConfigError`]); it is never ignored. This is the table of
+//! every variable the runtime reads (the README's copy is checked against
+//! it by a test):
 //!
 //! | variable | setting | default |
 //! | --- | --- | --- |
@@ -31,16 +34,25 @@
 //! | `DUAL_DELTA_SEED` | base seed, decimal or `0x` hex, or `random` | derived from the test's name |
 //! | `DUAL_DELTA_ALPHA` | significance level α | 0.01 |
 //! | `DUAL_DELTA_THREADS` | threads running trials (`1`: serially; results are the same) | all cores |
-//! | `DUAL_DELTA_HOME` | where reports go ([`report::report_root`]) | `target/dual-delta` |
-//! | `DUAL_DELTA_PROGRESS` | `0` hides the progress line | shown on a terminal outside CI |
+//! | `DUAL_DELTA_STOP_EARLY` | `0`/`false` runs all `n` trials; `1`/`true` stops as soon as the verdict is known | `1` |
+//! | `DUAL_DELTA_SCREEN` | `0`/`false` makes an early pass final without screening the other inputs | `1` |
+//! | `DUAL_DELTA_HOME` | where reports go ([`report::report_root`]); blank is an error | `target/dual-delta` |
+//! | `DUAL_DELTA_PROGRESS` | `0`/`false` hides the progress line, `1`/`true` shows it even in CI | shown on a terminal outside CI |
+//! | `GITHUB_STEP_SUMMARY` | a Markdown file each test appends its row to | none |
+//!
+//! `CI` (set and not empty) hides the progress line unless
+//! `DUAL_DELTA_PROGRESS` says otherwise. The GPU backend reads its own
+//! variables (`DUAL_DELTA_GPU`, `DUAL_DELTA_ADAPTER`, ...) with the same
+//! rule; its crate docs list them.
 //!
 //! # Modules
 //!
 //! The types of a run are at the crate's root: the builder [`DualDelta`],
 //! its [`Settings`], the [`Outcome`] with its [`Verdict`] and [`Analysis`].
 //! [`generate`] makes inputs, [`oracle`] has high-precision references,
-//! [`stats`] the tests (SciPy-exact), [`report`] writes reports. [`fp8`]
-//! has the 8-bit formats [`E4m3`] and [`E5m2`], outputs and inputs like
+//! [`stats`] the tests (SciPy-exact), [`report`] writes reports, and [`screen`]
+//! checks every input before an early pass. The 8-bit formats [`E4m3`] and
+//! [`E5m2`] are outputs and inputs like
 //! `half`'s `f16` and `bf16`.
 
 #![warn(missing_docs)]
@@ -49,7 +61,9 @@ mod annotated;
 mod config;
 mod environment;
 mod error;
-pub mod fp8;
+mod evidence;
+mod expect;
+mod fp8;
 pub mod generate;
 mod guard;
 mod harness;
@@ -71,15 +85,17 @@ mod verdict;
 pub use crate::config::{ConfigError, Overrides, SeedSource, Settings, parse_seed};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
+pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
+pub use crate::expect::Expect;
 pub use crate::fp8::{E4m3, E5m2};
 pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
-pub use crate::judgement::{DecidedBy, Judgement, WithinMargin};
+pub use crate::judgement::{DecidedBy, Ending, Judgement, WithinMargin};
 pub use crate::metric::{Metric, MetricFn};
-pub use crate::outcome::{Names, NonFinite, NonFiniteTrial, Outcome, SequentialVerdict, Summaries};
+pub use crate::outcome::{Names, Outcome};
 pub use crate::output::{Element, NumberFormat, Output};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
 pub use crate::verdict::{
-    Accuracy, AccuracyTest, Analysis, Equivalence, Expect, Stability, TestOutcome, Verdict,
+    Accuracy, AccuracyTest, Analysis, Equivalence, Stability, TestOutcome, TestRow, Verdict,
 };
 
 #[doc(inline)]
@@ -92,8 +108,7 @@ pub use dual_delta_macros::dual_delta_test;
 pub use rand;
 
 /// The `half` crate whose `f16` and `bf16` the runtime reads as outputs
-/// (the FP8 formats, [`E4m3`] and [`E5m2`], are the runtime's own: see
-/// [`fp8`]).
+/// (the FP8 formats, [`E4m3`] and [`E5m2`], are the runtime's own).
 pub use half;
 
 /// Everything a test file needs: the attribute, the builder, the outcome and
@@ -114,8 +129,9 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::config::Overrides;
+    pub use crate::expect::Expect;
     pub use crate::metric::{Metric, MetricFn};
-    pub use crate::verdict::{AccuracyTest, Expect};
+    pub use crate::verdict::AccuracyTest;
     pub use core::default::Default;
     pub use core::option::Option::{None, Some};
     /// The built-in `#[test]`, named by path so that another `test`

@@ -6,6 +6,7 @@ use core::fmt;
 use half::{bf16, f16};
 
 use crate::fp8::{E4m3, E5m2};
+use crate::numerics::{exp2i, exponent};
 
 /// A floating-point format, used to measure errors in units in the last place
 /// and to say in reports what an implementation computes in.
@@ -79,14 +80,14 @@ impl NumberFormat {
         let e = if a == 0.0 || !a.is_finite() {
             emin
         } else {
-            (exponent_of(a)).max(emin)
+            (exponent(a)).max(emin)
         };
-        pow2(e - p)
+        exp2i(e - p)
     }
 
     /// Rounds an `f64` to the nearest value of this format (ties to even)
     /// and widens it back: the plain cast, so values out of range give
-    /// infinities, or NaN in `e4m3` (see [`crate::fp8`]).
+    /// infinities, or NaN in `e4m3` (see [`crate::E4m3`]).
     pub fn round(self, x: f64) -> f64 {
         match self {
             NumberFormat::F16 => f16::from_f64(x).to_f64(),
@@ -115,27 +116,6 @@ impl NumberFormat {
 impl fmt::Display for NumberFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-/// `floor(log2(a))` for a finite positive `a`, exact.
-pub(crate) fn exponent_of(a: f64) -> i32 {
-    let bits = a.to_bits();
-    let biased = ((bits >> 52) & 0x7ff) as i32;
-    if biased == 0 {
-        // f64 subnormal: mant × 2^-1074.
-        let mant = bits & ((1u64 << 52) - 1);
-        (63 - mant.leading_zeros() as i32) - 1074
-    } else {
-        biased - 1023
-    }
-}
-
-fn pow2(e: i32) -> f64 {
-    if e >= -1022 {
-        f64::from_bits(((e + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (e + 1074).max(0))
     }
 }
 

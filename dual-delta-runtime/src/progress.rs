@@ -14,9 +14,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Environment variable that turns the progress line off when `0`.
-pub(crate) const ENV_PROGRESS: &str = "DUAL_DELTA_PROGRESS";
-
 /// Nothing is drawn before this much time has passed.
 const QUIET_START: Duration = Duration::from_millis(500);
 /// The line is redrawn at most this often.
@@ -46,12 +43,11 @@ struct Inner {
 }
 
 impl Progress {
-    /// A counter of `total` steps named `label`, active only when standard
-    /// error is a terminal, `CI` is unset and `DUAL_DELTA_PROGRESS` is not
-    /// `0`.
-    pub(crate) fn new(total: usize, label: &str) -> Progress {
-        let active = enabled(std::io::stderr().is_terminal(), |k| std::env::var(k).ok());
-        if active {
+    /// A counter of `total` steps named `label`, active only when `shown`
+    /// ([`Settings::progress`](crate::Settings::progress)) and standard
+    /// error is a terminal.
+    pub(crate) fn new(total: usize, label: &str, shown: bool) -> Progress {
+        if shown && std::io::stderr().is_terminal() {
             Progress::active(total, label)
         } else {
             Progress::hidden()
@@ -197,14 +193,6 @@ fn draw(s: &str) {
     let _ = err.flush();
 }
 
-/// Whether a progress line is shown: on a terminal, outside CI, and not
-/// turned off with `DUAL_DELTA_PROGRESS=0`.
-pub(crate) fn enabled(is_terminal: bool, env: impl Fn(&str) -> Option<String>) -> bool {
-    is_terminal
-        && env("CI").is_none_or(|v| v.is_empty())
-        && env(ENV_PROGRESS).is_none_or(|v| v.trim() != "0")
-}
-
 /// The progress line: `label [#####-----] 512/1000  51%  1.2 s, about 1.1 s left`.
 pub(crate) fn line(label: &str, done: usize, total: usize, elapsed: Duration) -> String {
     const WIDTH: usize = 28;
@@ -243,16 +231,6 @@ fn duration(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn enabled_only_on_a_terminal_outside_ci() {
-        let none = |_: &str| None;
-        assert!(enabled(true, none));
-        assert!(!enabled(false, none));
-        assert!(!enabled(true, |k: &str| (k == "CI").then(|| "true".to_owned())));
-        assert!(!enabled(true, |k: &str| (k == ENV_PROGRESS).then(|| "0".to_owned())));
-        assert!(enabled(true, |k: &str| (k == ENV_PROGRESS).then(|| "1".to_owned())));
-    }
 
     #[test]
     fn the_line() {

@@ -13,7 +13,7 @@
 //! 2. an input is *flagged* when the candidate's output holds a NaN or an
 //!    infinity where the baseline's is finite, or when its distance from
 //!    the baseline's output (the test's metric, with the baseline's output
-//!    as the reference) exceeds `G · m / 8` ([`threshold`]);
+//!    as the reference) exceeds `G · m / 8`;
 //! 3. a flagged input runs the oracle and becomes a full trial, which the
 //!    two gates below judge exactly as at fixed `N`; a panic or an error of
 //!    any function on any input ends the run with that error, naming the
@@ -69,13 +69,13 @@
 
 use crate::config::Settings;
 use crate::error::RunError;
-use crate::outcome::SequentialVerdict;
+use crate::evidence::SequentialVerdict;
+use crate::expect::Expect;
 use crate::progress::Progress;
 use crate::rng::trial_seed;
 use crate::schedule::{self, Look};
 use crate::stats::sequential::Decision;
 use crate::trial::{Trial, TrialErrors};
-use crate::verdict::Expect;
 
 pub use crate::trial::Flag;
 

@@ -144,7 +144,7 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
     let page = dual_delta_runtime::report::write_under(&o, &root).unwrap();
     let dir = page.parent().unwrap();
     let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
-    let summary: dual_delta_runtime::report::summary::Summary =
+    let summary: dual_delta_runtime::report::summary::RunSummary =
         serde_json::from_str(&text).unwrap();
     assert_eq!(summary.settings.n, 1000);
     assert_eq!(summary.trials_run, o.trials_run());

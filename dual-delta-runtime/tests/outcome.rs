@@ -205,12 +205,16 @@ fn a_step_summary_row_per_run_under_one_header() {
         .stop_early(false)
         .run()
         .unwrap();
-    step_summary::append(&file, &o, None).unwrap();
-    step_summary::append(&file, &o, Some(std::path::Path::new("r/index.html"))).unwrap();
+    step_summary::append(&file, &o, Err("permission denied")).unwrap();
+    step_summary::append(&file, &o, Ok(std::path::Path::new("r/index.html"))).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.matches("| dual-delta test |").count(), 1, "{text}");
     assert_eq!(text.lines().count(), 4, "{text}");
     assert!(text.ends_with("| 30 | `r/index.html` |\n"), "{text}");
+    assert!(
+        text.contains("| 30 | ⚠ not written: permission denied |\n"),
+        "{text}"
+    );
     assert!(
         text.contains("| **failed** | naive is significantly less accurate"),
         "{text}"

@@ -15,7 +15,7 @@ use std::time::{Duration, SystemTime};
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::report::json::number;
 use dual_delta_runtime::report::plot::{self, Labels};
-use dual_delta_runtime::report::summary::Summary as SummaryJson;
+use dual_delta_runtime::report::summary::RunSummary as SummaryJson;
 use dual_delta_runtime::report::{self, DELTAS_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
 use dual_delta_runtime::stats::Summary;
 use dual_delta_runtime::{Names, Outcome};
@@ -945,7 +945,7 @@ fn child_writer() {
         return;
     };
     let home = PathBuf::from(std::env::var("DUAL_DELTA_HOME").unwrap());
-    assert_eq!(report::report_root(), home);
+    assert_eq!(report::report_root().unwrap(), home);
     let mut o = sum_outcome("reports::child", 60);
     o.names.test = format!("reports::child_{k}");
     let page = report::write(&o).unwrap();

@@ -92,7 +92,9 @@ fn main() -> ExitCode {
     }
     println!(
         "  all runs: {}",
-        report::report_root().join("index.html").display()
+        report::report_root()
+            .map(|r| r.join("index.html").display().to_string())
+            .unwrap_or_else(|e| e.to_string())
     );
     println!();
     println!("total time: {:.1} s", start.elapsed().as_secs_f64());

@@ -1,7 +1,7 @@
 //! Encoding and decoding of the FP8 codes, shared by both formats and
 //! described by a [`Spec`].
 
-use crate::output::exponent_of;
+use crate::numerics::{exp2i, exponent};
 
 /// The layout of an FP8 format: `S.E…E.M…M` with `mantissa_bits` mantissa
 /// bits and `7 - mantissa_bits` exponent bits.
@@ -85,14 +85,14 @@ pub(super) fn encode(x: f64, spec: Spec, saturate: bool) -> u8 {
     }
     let m = spec.mantissa_bits as i32;
     let emin = 1 - spec.bias;
-    let e = exponent_of(a);
+    let e = exponent(a);
     if a.is_infinite() || e > spec.max_exponent() {
         return overflow;
     }
     let e = e.max(emin);
     // `a` in units of the spacing at exponent `e`: exact (a power of two
     // scaling well inside f64's range), below 2^(m+1).
-    let n = (a * pow2(m - e)).round_ties_even() as u32;
+    let n = (a * exp2i(m - e)).round_ties_even() as u32;
     // n < 2^m only for e = emin: a subnormal (or zero) code. n = 2^(m+1)
     // carries into the exponent field, which the addition does.
     let code = (((e - emin) as u32) << m) + n;
@@ -101,11 +101,6 @@ pub(super) fn encode(x: f64, spec: Spec, saturate: bool) -> u8 {
     } else {
         sign | code as u8
     }
-}
-
-/// `2^e` for `e` in f64's normal range.
-fn pow2(e: i32) -> f64 {
-    f64::from_bits(((e + 1023) as u64) << 52)
 }
 
 /// The `f32` bits of the value of `code`: exact, every FP8 value being an

@@ -86,7 +86,7 @@ macro_rules! fp8_type {
             }
 
             /// The nearest value to `x` (ties to even), the plain cast: values
-            /// out of range (see the [module](crate::fp8)) and infinities become
+            /// out of range (see [`E4m3`](crate::E4m3)) and infinities become
             #[doc = $overflow]
             #[inline]
             pub fn from_f64(x: f64) -> Self {

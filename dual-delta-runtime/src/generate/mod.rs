@@ -131,7 +131,7 @@ pub use self::shape::Shape;
 pub trait Float: Element {
     /// The nearest value of this format to `x` (ties to even): the plain
     /// cast. Values out of range become infinities, as in IEEE 754, or NaN
-    /// in [`E4m3`], which has no infinities (see [`crate::fp8`]); the
+    /// in [`E4m3`], which has no infinities (see [`crate::E4m3`]); the
     /// generators never ask for those (they saturate first, as the
     /// `satfinite` casts of FP8 kernels do).
     fn from_f64(x: f64) -> Self;
@@ -234,27 +234,6 @@ pub(crate) fn saturate<E: Float>(x: f64) -> E {
     E::from_f64(x.clamp(-max, max))
 }
 
-/// `2^e`, exact for every `e` in `[-1074, 1023]`.
-pub(crate) fn exp2i(e: i32) -> f64 {
-    if e >= -1022 {
-        f64::from_bits(((e.min(1023) + 1023) as u64) << 52)
-    } else {
-        f64::from_bits(1u64 << (e + 1074).max(0))
-    }
-}
-
-/// `floor(log2 |x|)` for a finite non-zero `x`.
-pub(crate) fn exponent(x: f64) -> i32 {
-    let bits = x.abs().to_bits();
-    let biased = ((bits >> 52) & 0x7ff) as i32;
-    if biased == 0 {
-        let mant = bits & ((1u64 << 52) - 1);
-        (63 - mant.leading_zeros() as i32) - 1074
-    } else {
-        biased - 1023
-    }
-}
-
 /// Panics unless `p` is a probability.
 #[track_caller]
 pub(crate) fn check_probability(what: &str, p: f64) {
@@ -267,18 +246,6 @@ pub(crate) fn check_probability(what: &str, p: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn powers_of_two_and_exponents_are_exact() {
-        assert_eq!(exp2i(0), 1.0);
-        assert_eq!(exp2i(-1074), f64::from_bits(1));
-        assert_eq!(exp2i(-1022), f64::MIN_POSITIVE);
-        assert_eq!(exp2i(1023), 2f64.powi(1023));
-        assert_eq!(exponent(1.0), 0);
-        assert_eq!(exponent(-3.0), 1);
-        assert_eq!(exponent(f64::from_bits(1)), -1074);
-        assert_eq!(exponent(65504.0), 15);
-    }
 
     #[test]
     fn saturation_keeps_values_finite() {

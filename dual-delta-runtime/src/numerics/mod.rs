@@ -1,8 +1,31 @@
 //! Floating-point building blocks shared by the oracles and the statistics:
-//! double-double arithmetic, and C's `ldexp` and `frexp` with their exact
-//! rounding.
+//! double-double arithmetic, exact powers of two and exponents, and C's
+//! `ldexp` and `frexp` with their exact rounding.
 
 pub(crate) mod double_double;
+
+/// `2^e`, exact for every `e` in `[-1074, 1023]` (clamped outside it: `0`
+/// below, `2^1023` above).
+pub(crate) fn exp2i(e: i32) -> f64 {
+    if e >= -1022 {
+        f64::from_bits(((e.min(1023) + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074).max(0))
+    }
+}
+
+/// `floor(log2 |x|)` for a finite non-zero `x`, exact (subnormals
+/// included).
+pub(crate) fn exponent(x: f64) -> i32 {
+    let bits = x.abs().to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    if biased == 0 {
+        let mant = bits & ((1u64 << 52) - 1);
+        (63 - mant.leading_zeros() as i32) - 1074
+    } else {
+        biased - 1023
+    }
+}
 
 /// C's `ldexp` (musl's `scalbn`): `x · 2^e` with a single rounding.
 pub(crate) fn ldexp(x: f64, e: i32) -> f64 {
@@ -52,6 +75,18 @@ pub(crate) fn frexp(x: f64) -> (f64, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn powers_of_two_and_exponents_are_exact() {
+        assert_eq!(exp2i(0), 1.0);
+        assert_eq!(exp2i(-1074), f64::from_bits(1));
+        assert_eq!(exp2i(-1022), f64::MIN_POSITIVE);
+        assert_eq!(exp2i(1023), 2f64.powi(1023));
+        assert_eq!(exponent(1.0), 0);
+        assert_eq!(exponent(-3.0), 1);
+        assert_eq!(exponent(f64::from_bits(1)), -1074);
+        assert_eq!(exponent(65504.0), 15);
+    }
 
     #[test]
     fn frexp_ldexp_round_trip() {

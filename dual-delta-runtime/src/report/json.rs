@@ -5,7 +5,7 @@
 //! Every floating-point field is a JSON number when it is finite. JSON has no
 //! infinities or NaN, so those are written as the strings `"inf"`, `"-inf"`
 //! and `"nan"` (read them back with [`number`], or read the whole file as a
-//! [`Summary`], which does it for every field). Finite numbers are written
+//! [`RunSummary`], which does it for every field). Finite numbers are written
 //! with the fewest digits that read back as the same `f64` (with
 //! `serde_json`, enable its `float_roundtrip` feature to read them exactly). Integers (counts, seeds,
 //! indices, timestamps) are JSON integers; seeds are 64-bit, beyond the
@@ -131,10 +131,11 @@ use std::time::SystemTime;
 
 use super::summary::{
     Estimate, Fallible, Files, Judged, Margin, NonFiniteFirst, NonFiniteOutputs, NonFiniteSide,
-    Pair, Ratio, Sample, Samples, ScreenSummary, Sequential, Settings, Summary, Test, TestValues,
-    Tests, Timings, Verdicts, WorstTrial,
+    Pair, Ratio, RunSummary, Sample, Samples, ScreenSummary, SequentialRecord, SettingsRecord,
+    Test, TestValues, Tests, Timings, Verdicts, WorstTrial,
 };
-use crate::outcome::{NonFiniteTrial, Outcome};
+use crate::evidence::NonFiniteTrial;
+use crate::outcome::Outcome;
 use crate::stats::sequential::Decision;
 
 /// The version of the schema documented in this module.
@@ -143,7 +144,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// The run as `summary.json`'s pretty-printed text; `written` is the
 /// report's timestamp.
 pub fn to_string(outcome: &Outcome, written: SystemTime) -> String {
-    let doc = Summary::of(outcome, written);
+    let doc = RunSummary::of(outcome, written);
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| {
         // Serialising plain structs of numbers and strings cannot fail; keep
         // the report usable regardless.
@@ -158,7 +159,7 @@ pub fn to_string(outcome: &Outcome, written: SystemTime) -> String {
 
 /// The run as a JSON value (the content of `summary.json`).
 pub fn to_value(outcome: &Outcome, written: SystemTime) -> serde_json::Value {
-    serde_json::to_value(Summary::of(outcome, written)).unwrap_or(serde_json::Value::Null)
+    serde_json::to_value(RunSummary::of(outcome, written)).unwrap_or(serde_json::Value::Null)
 }
 
 /// Reads a floating-point field: a JSON number, or one of the strings
@@ -264,7 +265,7 @@ fn judged(o: &Outcome) -> Judged {
 }
 
 /// The sequential test's part of the summary.
-fn sequential(o: &Outcome) -> Sequential {
+fn sequential(o: &Outcome) -> SequentialRecord {
     let q = &o.sequential;
     let (decision, reason, evidence) = match q.decision {
         Decision::Continue => ("undecided", None, None),
@@ -275,7 +276,7 @@ fn sequential(o: &Outcome) -> Sequential {
             reason, evidence, ..
         } => ("fail", Some(reason), Some(evidence)),
     };
-    Sequential {
+    SequentialRecord {
         decision: decision.to_owned(),
         reason: reason.map(|r| {
             serde_json::to_value(r)
@@ -285,12 +286,10 @@ fn sequential(o: &Outcome) -> Sequential {
         }),
         decided_after: q.decided_after(),
         evidence,
-        stopping_reason: if q.stopped {
-            "decided"
-        } else if o.settings.stop_early {
-            "cap"
-        } else {
-            "all_trials"
+        stopping_reason: match o.judgement.ending {
+            crate::judgement::Ending::Decided { .. } => "decided",
+            crate::judgement::Ending::Cap => "cap",
+            crate::judgement::Ending::AllTrials => "all_trials",
         }
         .to_owned(),
         alpha_fail: q.alpha_split.fail,
@@ -302,7 +301,7 @@ fn sequential(o: &Outcome) -> Sequential {
     }
 }
 
-impl Summary {
+impl RunSummary {
     /// The summary of a run; `written` is the report's timestamp.
     pub fn of(o: &Outcome, written: SystemTime) -> Self {
         let s = &o.settings;
@@ -325,14 +324,14 @@ impl Summary {
         let worst_seed = o.trial_seed(worst);
         let count = |d: &[f64]| d.iter().filter(|v| !v.is_finite()).count();
         let names = &o.names;
-        Summary {
+        RunSummary {
             schema_version: SCHEMA_VERSION,
             crate_version: env!("CARGO_PKG_VERSION").to_owned(),
             timestamp: since.as_secs(),
             timestamp_ms: since.as_millis() as u64,
             time_utc: utc(since.as_secs()),
             names: names.clone(),
-            settings: Settings {
+            settings: SettingsRecord {
                 n: s.n,
                 alpha: s.alpha,
                 seed: s.seed,

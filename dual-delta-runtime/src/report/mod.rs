@@ -30,7 +30,7 @@
 //! report present.
 
 pub mod csv;
-pub mod html;
+mod html;
 pub mod json;
 pub mod plot;
 pub mod step_summary;
@@ -43,11 +43,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
+use crate::config::{self, ConfigError};
 use crate::outcome::Outcome;
-
-/// Environment variable naming the directory that holds the reports
-/// (overriding the default under the Cargo target directory).
-pub const ENV_HOME: &str = "DUAL_DELTA_HOME";
 
 /// The name of the per-test page and of the top-level index.
 pub const INDEX_FILE: &str = "index.html";
@@ -64,7 +61,13 @@ pub const EVIDENCE_FILE: &str = "evidence.svg";
 /// Writes the run's report under [`report_root`], regenerates the
 /// top-level index, and returns the path of the test's `index.html`.
 pub fn write(outcome: &Outcome) -> io::Result<PathBuf> {
-    write_under(outcome, &report_root())
+    let root = report_root().map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    write_under(outcome, &root).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("cannot write under {}: {e}", root.display()),
+        )
+    })
 }
 
 /// Writes the run's report into `root/<test dir>/` (see [`test_dir_name`]),
@@ -287,22 +290,33 @@ fn remove_stale_temporaries(root: &Path) {
 ///
 /// So `cargo test` in any member of a workspace writes into the workspace's
 /// `target/dual-delta/`, next to Cargo's own output.
-pub fn report_root() -> PathBuf {
-    let start = std::env::var_os("CARGO_MANIFEST_DIR")
+///
+/// # Errors
+///
+/// When `DUAL_DELTA_HOME` is set but blank.
+pub fn report_root() -> Result<PathBuf, ConfigError> {
+    let start = config::env_var("CARGO_MANIFEST_DIR")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
-    report_root_with(|key| std::env::var(key).ok(), &start)
+    report_root_with(config::env_var, &start)
 }
 
 /// [`report_root`] with an explicit environment lookup and starting
 /// directory (for tests).
-pub fn report_root_with(env: impl Fn(&str) -> Option<String>, start: &Path) -> PathBuf {
-    let set = |key: &str| env(key).filter(|v| !v.trim().is_empty());
-    if let Some(home) = set(ENV_HOME) {
-        return PathBuf::from(home);
+///
+/// # Errors
+///
+/// When `DUAL_DELTA_HOME` is set but blank.
+pub fn report_root_with(
+    env: impl Fn(&str) -> Option<String>,
+    start: &Path,
+) -> Result<PathBuf, ConfigError> {
+    if let Some(home) = config::report_home(&env)? {
+        return Ok(home);
     }
+    let set = |key: &str| env(key).filter(|v| !v.trim().is_empty());
     if let Some(target) = set("CARGO_TARGET_DIR") {
         let target = PathBuf::from(target);
         let target = if target.is_absolute() {
@@ -310,9 +324,9 @@ pub fn report_root_with(env: impl Fn(&str) -> Option<String>, start: &Path) -> P
         } else {
             workspace_root(start).join(target)
         };
-        return target.join("dual-delta");
+        return Ok(target.join("dual-delta"));
     }
-    workspace_root(start).join("target").join("dual-delta")
+    Ok(workspace_root(start).join("target").join("dual-delta"))
 }
 
 /// The nearest ancestor of `start` (itself included) holding a `Cargo.lock`,
@@ -439,6 +453,8 @@ mod tests {
         }
     }
 
+    use crate::config::ENV_HOME;
+
     #[test]
     fn root_resolution_rule() {
         let tmp = std::env::temp_dir().join(unique_hidden_name("roottest").trim_start_matches('.'));
@@ -451,15 +467,18 @@ mod tests {
         let r = report_root_with(
             env(&[(ENV_HOME, "/x/reports"), ("CARGO_TARGET_DIR", "/t")]),
             &member,
-        );
+        )
+        .unwrap();
         assert_eq!(r, PathBuf::from("/x/reports"));
         // 2. CARGO_TARGET_DIR, absolute or relative to the workspace.
-        let r = report_root_with(env(&[("CARGO_TARGET_DIR", "/t")]), &member);
+        let r = report_root_with(env(&[("CARGO_TARGET_DIR", "/t")]), &member).unwrap();
         assert_eq!(r, PathBuf::from("/t/dual-delta"));
-        let r = report_root_with(env(&[("CARGO_TARGET_DIR", "out")]), &member);
+        let r = report_root_with(env(&[("CARGO_TARGET_DIR", "out")]), &member).unwrap();
         assert_eq!(r, ws.join("out").join("dual-delta"));
-        // Empty values count as unset.
-        let r = report_root_with(env(&[(ENV_HOME, ""), ("CARGO_TARGET_DIR", " ")]), &member);
+        // A blank DUAL_DELTA_HOME is an error; a blank CARGO_TARGET_DIR
+        // counts as unset.
+        assert!(report_root_with(env(&[(ENV_HOME, "")]), &member).is_err());
+        let r = report_root_with(env(&[("CARGO_TARGET_DIR", " ")]), &member).unwrap();
         // 3. The workspace (the directory with Cargo.lock) from a member.
         assert_eq!(r, ws.join("target").join("dual-delta"));
 
@@ -467,7 +486,7 @@ mod tests {
         let lone = tmp.join("lone").join("deep");
         fs::create_dir_all(&lone).unwrap();
         fs::create_dir_all(tmp.join("lone").join("target")).unwrap();
-        let r = report_root_with(env(&[]), &lone);
+        let r = report_root_with(env(&[]), &lone).unwrap();
         assert_eq!(r, tmp.join("lone").join("target").join("dual-delta"));
 
         let _ = fs::remove_dir_all(&tmp);

@@ -15,8 +15,8 @@ use std::sync::Mutex;
 use super::terminal::{num, pval};
 use crate::outcome::Outcome;
 
-/// The environment variable GitHub Actions sets to the job summary's file.
-pub const ENV_STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";
+/// Where a run's report was written, or why it was not.
+pub type ReportAt<'a> = Result<&'a Path, &'a str>;
 
 /// The table's header and separator lines.
 pub const HEADER: &str = "| dual-delta test | result | verdict | mean Δ1 | mean Δ2 | deciding p (worse) | trials | report |\n\
@@ -24,16 +24,16 @@ pub const HEADER: &str = "| dual-delta test | result | verdict | mean Δ1 | mean
 
 /// Appends the outcome's row to the file `GITHUB_STEP_SUMMARY` names, if it
 /// is set and not empty.
-pub fn append_from_env(o: &Outcome, report: Option<&Path>) -> io::Result<()> {
-    match std::env::var_os(ENV_STEP_SUMMARY) {
-        Some(path) if !path.is_empty() => append(Path::new(&path), o, report),
-        _ => Ok(()),
+pub fn append_from_env(o: &Outcome, report: ReportAt<'_>) -> io::Result<()> {
+    match crate::config::step_summary_file() {
+        Some(path) => append(&path, o, report),
+        None => Ok(()),
     }
 }
 
 /// Appends the outcome's row to the Markdown table at the end of `file`,
 /// starting a table if the file does not end with one.
-pub fn append(file: &Path, o: &Outcome, report: Option<&Path>) -> io::Result<()> {
+pub fn append(file: &Path, o: &Outcome, report: ReportAt<'_>) -> io::Result<()> {
     // Tests of one binary run on several threads.
     static LOCK: Mutex<()> = Mutex::new(());
     let _guard = LOCK
@@ -73,7 +73,7 @@ fn ends_with_table(text: &str) -> bool {
 }
 
 /// The outcome's row.
-pub fn row(o: &Outcome, report: Option<&Path>) -> String {
+pub fn row(o: &Outcome, report: ReportAt<'_>) -> String {
     let verdict = o.verdict_sentence().replace('|', "\\|");
     format!(
         "| `{}` | {} | {} | {} | {} | {} | {} | {} |\n",
@@ -89,9 +89,9 @@ pub fn row(o: &Outcome, report: Option<&Path>) -> String {
         num(o.summaries.baseline.mean),
         o.p_worse().map_or_else(|| "–".to_owned(), pval),
         o.delta1.len(),
-        report.map_or_else(
-            || "not written".to_owned(),
-            |p| format!("`{}`", p.display())
-        ),
+        match report {
+            Ok(p) => format!("`{}`", p.display()),
+            Err(why) => format!("⚠ not written: {}", why.replace('|', "\\|")),
+        },
     )
 }

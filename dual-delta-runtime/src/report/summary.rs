@@ -1,4 +1,4 @@
-//! [`Summary`]: the content of `summary.json` as a type, written by the
+//! [`RunSummary`]: the content of `summary.json` as a type, written by the
 //! report (see [`super::json`] for the schema) and read back by the index
 //! of all reports.
 //!
@@ -18,15 +18,16 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::config::SeedSource;
+use crate::expect::Expect;
 use crate::outcome::Names;
 use crate::output::NumberFormat;
 use crate::stats::{Alternative, Method};
-use crate::verdict::{Accuracy, AccuracyTest, Equivalence, Expect, Stability};
+use crate::verdict::{Accuracy, AccuracyTest, Equivalence, Stability};
 
 /// Everything `summary.json` holds; each field is described in
 /// [`super::json`].
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Summary {
+pub struct RunSummary {
     /// The schema's version ([`super::json::SCHEMA_VERSION`]).
     pub schema_version: u32,
     /// The version of `dual-delta-runtime` that wrote it.
@@ -40,7 +41,7 @@ pub struct Summary {
     /// The test's and the implementations' names.
     pub names: Names,
     /// The resolved settings.
-    pub settings: Settings,
+    pub settings: SettingsRecord,
     /// The candidate's number format.
     pub candidate_format: NumberFormat,
     /// Descriptive statistics of Δ1, Δ2 and Δ1 − Δ2.
@@ -70,7 +71,7 @@ pub struct Summary {
     /// The anytime-valid sequential test: its decision, why the run ended,
     /// and its evidence after each trial.
     #[serde(default)]
-    pub sequential: Sequential,
+    pub sequential: SequentialRecord,
     /// How the run was decided (absent from files written before it).
     #[serde(default)]
     pub judgement: Option<Judged>,
@@ -88,7 +89,7 @@ pub struct Summary {
 
 /// The resolved settings of a run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Settings {
+pub struct SettingsRecord {
     /// Number of trials.
     pub n: usize,
     /// Significance level α.
@@ -185,7 +186,7 @@ pub struct ScreenSummary {
 
 /// The sequential test of a run.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Sequential {
+pub struct SequentialRecord {
     /// `pass`, `fail` or `undecided`.
     pub decision: String,
     /// What the evidence showed (`worse`, `better`,

@@ -3,10 +3,13 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::outcome::{NonFiniteTrial, Outcome};
+use crate::evidence::NonFiniteTrial;
+use crate::expect::Expect;
+use crate::judgement::Ending;
+use crate::outcome::Outcome;
 use crate::stats::sequential::Decision;
 use crate::stats::{Summary, TestResult};
-use crate::verdict::{AccuracyTest, Expect, TestOutcome};
+use crate::verdict::{AccuracyTest, TestOutcome};
 
 /// Formats an error value compactly (`4.5708e-4`, `inf`).
 pub fn num(v: f64) -> String {
@@ -222,8 +225,8 @@ fn sequential_line(out: &mut String, o: &Outcome) {
         Decision::Fail { .. } => "fail",
         Decision::Continue => "undecided",
     };
-    match q.decided_after() {
-        Some(after) if q.stopped => {
+    match (o.judgement.ending, q.decided_after()) {
+        (Ending::Decided { after }, _) => {
             let _ = writeln!(
                 out,
                 "  decided after {after} of at most {} trials (anytime-valid sequential test: \
@@ -236,7 +239,7 @@ fn sequential_line(out: &mut String, o: &Outcome) {
                 let _ = writeln!(out, "  screen: {screen}");
             }
         }
-        Some(after) => {
+        (Ending::AllTrials, Some(after)) => {
             let _ = writeln!(
                 out,
                 "  the sequential test would have decided after {after} trials ({}); early \
@@ -244,17 +247,17 @@ fn sequential_line(out: &mut String, o: &Outcome) {
                 outcome(&q.decision)
             );
         }
-        None if s.stop_early => {
+        (Ending::Cap, _) => {
             let _ = writeln!(
                 out,
                 "  undecided by the sequential test after {} trials: the fixed-N tests decide at \
                  α = {} (the share of α = {} left to them)",
                 o.trials_run(),
-                q.alpha_split.fallback,
+                o.judgement.fixed_alpha,
                 s.alpha
             );
         }
-        None => {}
+        (Ending::AllTrials, None) => {}
     }
 }
 

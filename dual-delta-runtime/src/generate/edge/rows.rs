@@ -5,7 +5,8 @@
 use rand::RngExt;
 
 use super::values::{jitter, log_uniform, nudge, overflowing_value, random_sign, shuffle};
-use crate::generate::{Float, exp2i, saturate};
+use crate::generate::{Float, saturate};
+use crate::numerics::exp2i;
 use crate::rng::TrialRng;
 
 /// A row whose running sum overflows and whose total stays small.

@@ -5,8 +5,9 @@
 
 use rand::RngExt;
 
-use super::EdgeKind;
-use crate::generate::{Float, exp2i, exponent, saturate};
+use super::kind::EdgeKind;
+use crate::generate::{Float, saturate};
+use crate::numerics::{exp2i, exponent};
 use crate::output::NumberFormat;
 use crate::rng::TrialRng;
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use askama::Template;
 
-use super::super::summary::Summary;
+use super::super::summary::RunSummary;
 use super::super::{INDEX_FILE, SUMMARY_FILE};
 use super::{VERSION, url_segment};
 
@@ -29,7 +29,7 @@ pub(crate) struct ReportEntry {
 
 impl ReportEntry {
     /// The entry of the report in directory `dir`.
-    fn new(dir: String, s: Summary) -> Self {
+    fn new(dir: String, s: RunSummary) -> Self {
         ReportEntry {
             dir,
             timestamp_ms: s.timestamp_ms,
@@ -74,7 +74,7 @@ pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
         let Ok(text) = fs::read_to_string(entry.path().join(SUMMARY_FILE)) else {
             continue;
         };
-        let Ok(summary) = serde_json::from_str::<Summary>(&text) else {
+        let Ok(summary) = serde_json::from_str::<RunSummary>(&text) else {
             continue;
         };
         out.push(ReportEntry::new(dir, summary));

@@ -10,6 +10,7 @@ use super::super::terminal::{num, pval};
 use super::super::{DELTAS_FILE, EVIDENCE_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
 use super::VERSION;
 use crate::config::{ENV_SEED, Settings};
+use crate::judgement::Ending;
 use crate::outcome::{Names, Outcome};
 use crate::stats::Summary as Sample;
 use crate::verdict::{Analysis, TestRow};
@@ -43,23 +44,23 @@ const PLOTS: [(&str, &str); 5] = [
 fn sequential_paragraph(o: &Outcome) -> String {
     let q = &o.sequential;
     let n = o.settings.n;
-    let decision = match q.decided_after() {
-        Some(after) if q.stopped => format!(
+    let decision = match (o.judgement.ending, q.decided_after()) {
+        (Ending::Decided { after }, _) => format!(
             "Decided after {after} of at most {n} trials by the anytime-valid sequential test; \
              the tests below, over the {after} trials run, are descriptive."
         ),
-        Some(after) => format!(
+        (Ending::AllTrials, Some(after)) => format!(
             "The sequential test would have decided after {after} trials; early stopping is off, \
              so all {n} trials ran and the fixed-N tests decide."
         ),
-        None if o.settings.stop_early => format!(
+        (Ending::Cap, _) => format!(
             "Undecided by the sequential test after {} trials: the fixed-N tests decide, at α = {} \
              (the share of α = {} left to them).",
             o.trials_run(),
-            q.alpha_split.fallback,
+            o.judgement.fixed_alpha,
             o.settings.alpha
         ),
-        None => format!("All {n} trials ran; the fixed-N tests decide."),
+        (Ending::AllTrials, None) => format!("All {n} trials ran; the fixed-N tests decide."),
     };
     let screen = o.screen_sentence();
     if screen.is_empty() {
@@ -223,7 +224,7 @@ fn settings(o: &Outcome) -> Vec<(String, String)> {
     .collect();
     // Every setting, named as in summary.json's `settings`: one list of
     // them, the summary's.
-    let settings = crate::report::summary::Summary::of(o, SystemTime::UNIX_EPOCH).settings;
+    let settings = crate::report::summary::RunSummary::of(o, SystemTime::UNIX_EPOCH).settings;
     if let Ok(serde_json::Value::Object(map)) = serde_json::to_value(&settings) {
         rows.extend(map.into_iter().map(|(k, v)| {
             let v = match v {

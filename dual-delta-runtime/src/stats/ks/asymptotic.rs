@@ -6,7 +6,6 @@
 use super::kolmogn::{
     kolmogn_dmtw_cdf, kolmogn_pelz_good_cdf, kolmogn_pomeranz_cdf, log_nfactorial_div_n_pow_n,
 };
-use super::round_half_even;
 use super::smirnov::smirnov;
 use crate::stats::Alternative;
 
@@ -16,7 +15,7 @@ pub(super) fn asymptotic_2samp(n1: usize, n2: usize, d: f64, alternative: Altern
     let (m, n) = if a >= b { (a, b) } else { (b, a) };
     let en = m * n / (m + n);
     let p = match alternative {
-        Alternative::TwoSided => kstwo_sf(d, round_half_even(en)),
+        Alternative::TwoSided => kstwo_sf(d, en.round_ties_even()),
         Alternative::Greater | Alternative::Less => {
             let z = en.sqrt() * d;
             let expt = -2.0 * (z * z) - 2.0 * z * (m + 2.0 * n) / (m * n * (m + n)).sqrt() / 3.0;

@@ -3,7 +3,6 @@
 //! "inside" recursion and Hodges' "outside" path count for unequal ones.
 
 use super::cephes::binom;
-use super::round_half_even;
 use crate::stats::Alternative;
 
 /// SciPy's `_attempt_exact_2kssamp`: the statistic rounded to the lattice
@@ -16,7 +15,8 @@ pub(super) fn exact_2samp(
 ) -> (f64, Option<f64>) {
     let g = gcd(n1, n2);
     let lcm = (n1 / g) * n2;
-    let h = round_half_even(d * lcm as f64) as u64;
+    // `numpy.round`: to the nearest integer, ties to even.
+    let h = (d * lcm as f64).round_ties_even() as u64;
     let d = h as f64 / lcm as f64;
     if h == 0 {
         return (d, Some(1.0));

@@ -173,11 +173,6 @@ fn ecdf_extremes(d1: &[f64], d2: &[f64]) -> (f64, f64) {
     (max_diff, (-min_diff).clamp(0.0, 1.0))
 }
 
-/// `numpy.round`: to the nearest integer, ties to even.
-fn round_half_even(x: f64) -> f64 {
-    x.round_ties_even()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
 //! What [`Sequential`](super::Sequential) reports: the decision, the
 //! evidence after each trial, and the split of α with the fixed-N test.
 
-use crate::verdict::Expect;
+use crate::expect::Expect;
 
 /// Which claim the evidence established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]

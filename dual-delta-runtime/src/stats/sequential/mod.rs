@@ -101,7 +101,7 @@ pub use self::decision::{AlphaSplit, Decision, Reason, TracePoint, alpha_split};
 
 use self::betting::{SignProcess, SignedRankProcess, sign};
 use super::{StatsError, check_no_nan, check_paired};
-use crate::verdict::Expect;
+use crate::expect::Expect;
 
 /// The default margin `m` of the margin processes: 5 %.
 ///

@@ -1,0 +1,250 @@
+//! The runtime's module structure (no import cycle between its files) and
+//! its one table of environment variables.
+//!
+//! Every `crate::`, `super::` and `self::` path in `src/` is resolved to the
+//! file of the module it names (the longest module prefix that is a file);
+//! the files and those references form a graph that must have no cycle.
+//! `mod` declarations are not references (a parent declaring its children
+//! is the tree itself), nor is a parent's `pub use self::child::Item`
+//! (the parent is the child's facade, not its user).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`.
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module path of a file under `src` (`["stats", "sequential"]` for
+/// `stats/sequential/mod.rs`, `[]` for `lib.rs`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The paths a line of code names: after `crate::`, `super::` (relative to
+/// `module`'s parent) or `self::`, as absolute module paths; `{a, b}`
+/// groups expand to each member.
+fn references(line: &str, module: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let code = line.split("//").next().unwrap_or("");
+    for (prefix, base) in [
+        ("crate::", Vec::new()),
+        ("super::", {
+            // `super` names the parent module (of a `mod.rs`, the parent
+            // of the folder's module).
+            let mut m = module.to_vec();
+            m.pop();
+            m
+        }),
+        ("self::", module.to_vec()),
+    ] {
+        let mut rest = code;
+        while let Some(i) = rest.find(prefix) {
+            let before = rest[..i].chars().last();
+            rest = &rest[i + prefix.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let mut path = base.clone();
+            let mut tail = rest;
+            while let Some(seg) = tail
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
+                .filter(|s| !s.is_empty())
+            {
+                path.push(seg.to_owned());
+                tail = &tail[seg.len()..];
+                match tail.strip_prefix("::") {
+                    Some(t) if t.starts_with('{') => {
+                        let group = &t[1..t.find('}').unwrap_or(t.len())];
+                        for member in group.split(',') {
+                            let name = member.trim().split("::").next().unwrap_or("").trim();
+                            if !name.is_empty() && name != "self" {
+                                let mut p = path.clone();
+                                p.push(name.to_owned());
+                                out.push(p);
+                            }
+                        }
+                        break;
+                    }
+                    Some(t) => tail = t,
+                    None => break,
+                }
+            }
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[test]
+fn no_import_cycle_between_the_runtimes_files() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = Vec::new();
+    files(&src, &mut all);
+    let modules: BTreeMap<Vec<String>, String> = all
+        .iter()
+        .map(|f| {
+            (
+                module_of(&src, f),
+                f.strip_prefix(&src).unwrap().display().to_string(),
+            )
+        })
+        .collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &all {
+        let module = module_of(&src, file);
+        let name = modules[&module].clone();
+        let text = std::fs::read_to_string(file).unwrap();
+        // Unit tests inside a file are not part of its structure.
+        let code = text.split("#[cfg(test)]").next().unwrap_or(&text);
+        for line in code.lines() {
+            let trimmed = line.trim_start();
+            let facade = ["pub use self::", "pub(crate) use self::"]
+                .iter()
+                .any(|p| trimmed.starts_with(p));
+            if trimmed.starts_with("//") || trimmed.starts_with("mod ") || facade {
+                continue;
+            }
+            for path in references(line, &module) {
+                // The longest prefix that is a file's module.
+                let target = (1..=path.len())
+                    .rev()
+                    .find_map(|k| modules.get(&path[..k]))
+                    .or_else(|| modules.get(&Vec::new()));
+                if let Some(target) = target
+                    && *target != name
+                    && target != "lib.rs"
+                {
+                    edges
+                        .entry(name.clone())
+                        .or_default()
+                        .insert(target.clone());
+                }
+            }
+        }
+    }
+    // Depth-first search for a back edge.
+    fn visit(
+        node: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(node.to_owned(), 1);
+        stack.push(node.to_owned());
+        for next in edges.get(node).into_iter().flatten() {
+            match state.get(next.as_str()).copied().unwrap_or(0) {
+                1 => {
+                    let start = stack.iter().position(|s| s == next).unwrap();
+                    let mut cycle = stack[start..].to_vec();
+                    cycle.push(next.clone());
+                    return Some(cycle);
+                }
+                0 => {
+                    if let Some(c) = visit(next, edges, state, stack) {
+                        return Some(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+        state.insert(node.to_owned(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for node in modules.values() {
+        if state.get(node.as_str()).copied().unwrap_or(0) == 0
+            && let Some(cycle) = visit(node, &edges, &mut state, &mut Vec::new())
+        {
+            panic!("import cycle: {}", cycle.join(" -> "));
+        }
+    }
+    let count: usize = edges.values().map(BTreeSet::len).sum();
+    assert!(
+        count > 50,
+        "only {count} references found: the scan is broken"
+    );
+}
+
+/// The variables named in the first column of the Markdown table rows of
+/// `text` (lines starting with `prefix` then `` | `NAME` ``).
+fn table_variables(text: &str, prefix: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix(prefix)?.trim_start().strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        .filter(|v| v.chars().all(|c| c.is_ascii_uppercase() || c == '_'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The `"DUAL_DELTA_..."` string literals in the `.rs` files under `dir`.
+fn variables_in_code(dir: &Path) -> BTreeSet<String> {
+    let mut all = Vec::new();
+    files(dir, &mut all);
+    let mut out = BTreeSet::new();
+    for f in all {
+        let text = std::fs::read_to_string(f).unwrap();
+        for piece in text.split("\"DUAL_DELTA_").skip(1) {
+            let name: String = piece
+                .chars()
+                .take_while(|c| c.is_ascii_uppercase() || *c == '_')
+                .collect();
+            if piece[name.len()..].starts_with('"') {
+                out.insert(format!("DUAL_DELTA_{name}"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn one_table_of_variables_in_the_crate_docs_and_the_readme_in_step() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = table_variables(
+        &std::fs::read_to_string(root.join("src/lib.rs")).unwrap(),
+        "//!",
+    );
+    let read = variables_in_code(&root.join("src"));
+    assert!(read.len() >= 8, "{read:?}");
+    for v in &read {
+        assert!(
+            docs.contains(v),
+            "{v} is read but not in the crate docs' table"
+        );
+    }
+    let readme = table_variables(
+        &std::fs::read_to_string(root.join("../README.md")).unwrap(),
+        "",
+    );
+    let gpu = variables_in_code(&root.join("../gpu-backend/src"));
+    for v in &docs {
+        assert!(
+            readme.contains(v),
+            "{v} is in the crate docs but not the README"
+        );
+    }
+    for v in &readme {
+        assert!(
+            docs.contains(v) || gpu.contains(v),
+            "the README lists {v}, which nothing reads"
+        );
+    }
+}
