@@ -44,6 +44,17 @@ pub struct TrialId {
     pub base_seed: u64,
 }
 
+impl TrialId {
+    /// Trial `index` of a run with base seed `base_seed`.
+    pub fn of(base_seed: u64, index: usize) -> TrialId {
+        TrialId {
+            index,
+            seed: crate::rng::trial_seed(base_seed, index),
+            base_seed,
+        }
+    }
+}
+
 impl fmt::Display for TrialId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -5,25 +5,12 @@ use core::fmt;
 
 use rayon::prelude::*;
 
-use crate::error::TrialId;
+use crate::error::{Role, RunError, TrialId};
+use crate::guard::guarded;
 use crate::metric::Metric;
 use crate::output::{NumberFormat, Output};
-use crate::rng::{TrialRng, seed_from_name, trial_seed};
-
-type Evaluate<'a, I> = Box<dyn Fn(&I) -> (NumberFormat, Vec<f64>) + Sync + 'a>;
-
-fn evaluate<'a, I, F, T>(f: F) -> Evaluate<'a, I>
-where
-    F: Fn(&I) -> T + Sync + 'a,
-    T: Output,
-{
-    Box::new(move |x: &I| {
-        let y = f(x);
-        let mut out = Vec::with_capacity(y.len());
-        y.extend_f64(&mut out);
-        (y.format(), out)
-    })
-}
+use crate::rng::{TrialRng, seed_from_name};
+use crate::trial::{Implementation, InputFn, call, draw, implementation as evaluate};
 
 /// A check of the paper's precision separation property on a sample of
 /// trials: the oracle fΩ, the implementations and a reference of higher
@@ -46,15 +33,16 @@ where
 /// Trial `i` draws its input from [`TrialRng::for_trial`]`(seed, i)`, so with
 /// the seed of a run ([`Separation::name`] derives the same default seed as
 /// [`DualDelta::test_name`](crate::DualDelta::test_name)) the sample is the
-/// run's first trials. Trials run in parallel; a panic in any function
-/// propagates.
+/// run's first trials. Trials run in parallel, each through the same steps
+/// as a run's trial (the input drawn, each function called under the same
+/// guard): a panic becomes [`SeparationError::Run`], naming the trial.
 ///
 /// See the [module](crate::oracle) for an example.
 pub struct Separation<'a, I> {
-    oracle: Evaluate<'a, I>,
-    reference: Evaluate<'a, I>,
-    input: Box<dyn Fn(&mut TrialRng) -> I + Sync + 'a>,
-    implementations: Vec<(String, Evaluate<'a, I>)>,
+    oracle: Implementation<'a, I>,
+    reference: Implementation<'a, I>,
+    input: InputFn<'a, I>,
+    implementations: Vec<(String, Implementation<'a, I>)>,
     metric: Metric,
     sample: usize,
     seed: Option<u64>,
@@ -155,7 +143,7 @@ impl<'a, I> Separation<'a, I> {
             return Err(SeparationError::EmptySample);
         }
         let seed = self.seed.unwrap_or_else(|| seed_from_name(&self.name));
-        let trials: Vec<Result<TrialErrors, SeparationError>> = (0..self.sample)
+        let trials: Vec<Result<SampledErrors, SeparationError>> = (0..self.sample)
             .into_par_iter()
             .map(|index| self.trial(seed, index))
             .collect();
@@ -193,15 +181,11 @@ impl<'a, I> Separation<'a, I> {
         })
     }
 
-    fn trial(&self, seed: u64, index: usize) -> Result<TrialErrors, SeparationError> {
-        let trial = TrialId {
-            index,
-            seed: trial_seed(seed, index),
-            base_seed: seed,
-        };
-        let mut rng = TrialRng::from_trial_seed(trial.seed);
-        let x = (self.input)(&mut rng);
-        let (_, reference) = (self.reference)(&x);
+    fn trial(&self, seed: u64, index: usize) -> Result<SampledErrors, SeparationError> {
+        let trial = TrialId::of(seed, index);
+        let (x, input_kind) = draw(&self.input, trial)?;
+        // The reference is the oracle of this check.
+        let reference = call(&self.reference, Role::Oracle, trial, &x)?.values;
         if let Some(position) = reference.iter().position(|v| !v.is_finite()) {
             return Err(SeparationError::ReferenceNotFinite {
                 trial,
@@ -209,36 +193,35 @@ impl<'a, I> Separation<'a, I> {
                 value: reference[position],
             });
         }
-        let mut format = None;
-        let mut outputs = Vec::with_capacity(self.implementations.len());
-        for (name, f) in &self.implementations {
-            let (f_format, y) = f(&x);
-            format.get_or_insert(f_format);
-            outputs.push((name.as_str(), y));
-        }
-        let format = format.unwrap_or(NumberFormat::F64);
-        let (_, oracle) = (self.oracle)(&x);
+        let outputs = self
+            .implementations
+            .iter()
+            .map(|(name, f)| Ok((name.as_str(), call(f, Role::Candidate, trial, &x)?)))
+            .collect::<Result<Vec<_>, RunError>>()?;
+        let format = outputs.first().map_or(NumberFormat::F64, |(_, y)| y.format);
+        let oracle = call(&self.oracle, Role::Oracle, trial, &x)?.values;
         let measure = |what: &str, y: &[f64]| {
-            if y.len() == reference.len() {
-                Ok(self.metric.error(y, &reference, format))
-            } else {
-                Err(SeparationError::LengthMismatch {
+            if y.len() != reference.len() {
+                return Err(SeparationError::LengthMismatch {
                     what: what.to_owned(),
                     trial,
                     len: y.len(),
                     reference_len: reference.len(),
-                })
+                });
             }
+            Ok(guarded(Role::Metric, trial, || {
+                self.metric.error(y, &reference, format)
+            })?)
         };
         let oracle = measure("oracle", &oracle)?;
         let implementations = outputs
             .iter()
-            .map(|(name, y)| measure(name, y))
+            .map(|(name, y)| measure(name, &y.values))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(TrialErrors {
+        Ok(SampledErrors {
             oracle,
             implementations,
-            input_kind: rng.input_kind().to_owned(),
+            input_kind,
         })
     }
 }
@@ -263,7 +246,8 @@ impl<I> fmt::Debug for Separation<'_, I> {
     }
 }
 
-struct TrialErrors {
+/// One sampled trial's errors against the reference.
+struct SampledErrors {
     oracle: f64,
     implementations: Vec<f64>,
     input_kind: String,
@@ -438,6 +422,8 @@ pub enum SeparationError {
     NoImplementations,
     /// The sample is empty.
     EmptySample,
+    /// A function panicked (or skipped), or the input could not be drawn.
+    Run(RunError),
     /// The reference returned a value that is not finite.
     ReferenceNotFinite {
         /// The trial.
@@ -469,6 +455,7 @@ impl fmt::Display for SeparationError {
             SeparationError::EmptySample => {
                 f.write_str("a separation check needs a sample of at least one trial")
             }
+            SeparationError::Run(e) => write!(f, "{e}"),
             SeparationError::ReferenceNotFinite {
                 trial,
                 position,
@@ -491,6 +478,12 @@ impl fmt::Display for SeparationError {
 }
 
 impl std::error::Error for SeparationError {}
+
+impl From<RunError> for SeparationError {
+    fn from(e: RunError) -> Self {
+        SeparationError::Run(e)
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -542,6 +535,22 @@ mod tests {
                 .contains("returned 500 values and the reference 501"),
             "{e}"
         );
+        // A panic is caught as in a run, naming the trial and its seed.
+        let s = Separation::new(f, f, input)
+            .implementation("boom", |_: &Vec<f32>| -> f32 { panic!("kernel fault") })
+            .seed(9);
+        match s.check().unwrap_err() {
+            SeparationError::Run(RunError::Panicked {
+                role,
+                trial,
+                message,
+            }) => {
+                assert_eq!(role, Role::Candidate);
+                assert_eq!(trial.base_seed, 9);
+                assert!(message.starts_with("kernel fault"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

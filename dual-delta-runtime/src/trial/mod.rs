@@ -7,13 +7,15 @@
 //! The scheduler (the `schedule` module) decides which trials run where and
 //! when; this module only knows how one trial is done.
 
+pub(crate) mod batch;
+
 use std::cell::RefCell;
 
 use crate::config::Settings;
 use crate::error::{Role, RunError, TrialId};
 use crate::guard::guarded;
 use crate::output::{NumberFormat, Output};
-use crate::rng::{TrialRng, trial_seed};
+use crate::rng::TrialRng;
 
 /// An implementation called on one input: appends its output, widened to
 /// `f64`, to the buffer and returns the output's format.
@@ -64,6 +66,27 @@ pub(crate) struct Trial<'a, I> {
     pub(crate) input: InputFn<'a, I>,
 }
 
+/// Trial `trial`'s input from `input`, and the kind of input it noted; a
+/// panic becomes an error naming the trial.
+pub(crate) fn draw<I>(input: &InputFn<'_, I>, trial: TrialId) -> Result<(I, String), RunError> {
+    let mut rng = TrialRng::from_trial_seed(trial.seed);
+    let x = guarded(Role::Input, trial, || input(&mut rng))?;
+    Ok((x, rng.input_kind().to_owned()))
+}
+
+/// Calls the erased implementation `f` for `role` on `x`: its output
+/// widened, and its format; a panic becomes an error naming the trial.
+pub(crate) fn call<I>(
+    f: &Implementation<'_, I>,
+    role: Role,
+    trial: TrialId,
+    x: &I,
+) -> Result<Widened, RunError> {
+    let mut values = Vec::new();
+    let format = guarded(role, trial, || f(x, &mut values))?;
+    Ok(Widened { values, format })
+}
+
 /// Erases an implementation `Fn(&I) -> O`.
 pub(crate) fn implementation<'a, I, O: Output>(
     f: impl Fn(&I) -> O + Sync + 'a,
@@ -78,9 +101,7 @@ pub(crate) fn implementation<'a, I, O: Output>(
 impl<'a, I> Trial<'a, I> {
     /// Trial `trial`'s input and the kind of input its generator noted.
     pub(crate) fn draw(&self, trial: TrialId) -> Result<(I, String), RunError> {
-        let mut rng = TrialRng::from_trial_seed(trial.seed);
-        let x = guarded(Role::Input, trial, || (self.input)(&mut rng))?;
-        Ok((x, rng.input_kind().to_owned()))
+        draw(&self.input, trial)
     }
 
     /// Runs the baseline, then the oracle, on `x` into `refs` (cleared
@@ -263,11 +284,7 @@ thread_local! {
 
 /// Trial `index` of the run with `settings`.
 pub(crate) fn trial_id(settings: &Settings, index: usize) -> TrialId {
-    TrialId {
-        index,
-        seed: trial_seed(settings.seed, index),
-        base_seed: settings.seed,
-    }
+    TrialId::of(settings.seed, index)
 }
 
 /// Why the screen ran the oracle on an input.

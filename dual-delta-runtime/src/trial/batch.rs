@@ -1,0 +1,149 @@
+//! A batch of trials: the inputs drawn in parallel, a batched candidate
+//! called once on all of them while the other threads run the references,
+//! then each trial measured (or each input screened).
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::{References, Screened, Trial, TrialErrors, Widened, measure, trial_id};
+use crate::config::Settings;
+use crate::error::{Role, RunError, TrialId};
+use crate::guard::guarded;
+
+/// A trial of a batch: measured in full, or screened.
+pub(crate) enum Done {
+    Trial(TrialErrors),
+    Screened(Screened),
+}
+
+impl Done {
+    pub(crate) fn into_trial(self) -> TrialErrors {
+        match self {
+            Done::Trial(t) => t,
+            Done::Screened(_) => unreachable!("a full batch measures every trial"),
+        }
+    }
+
+    pub(crate) fn into_screened(self) -> Screened {
+        match self {
+            Done::Screened(s) => s,
+            Done::Trial(_) => unreachable!("a screened batch screens every trial"),
+        }
+    }
+}
+
+/// One batch, trials `range`: the inputs are drawn in parallel; then the
+/// candidate runs on the whole batch while the other threads run the
+/// baseline and (unless `screen` gives a threshold) the oracle on the same
+/// inputs; then each trial's errors are measured, or each input screened.
+/// The first failure ends the batch: an input that could not be drawn,
+/// then the candidate, then the references, each the first by trial index;
+/// the measurements' errors come back per trial.
+pub(crate) fn batch<I: Send + Sync>(
+    trial: &Trial<'_, I>,
+    f: &(dyn Fn(&[I]) -> Vec<Widened> + Sync + '_),
+    settings: &Settings,
+    serial: bool,
+    range: Range<usize>,
+    screen: Option<f64>,
+) -> Result<Vec<Result<Done, RunError>>, RunError> {
+    let (start, end) = (range.start, range.end);
+    let (inputs, kinds): (Vec<I>, Vec<String>) =
+        map_range(serial, range.clone(), |i| trial.draw(trial_id(settings, i)))
+            .into_iter()
+            .collect::<Result<_, _>>()?;
+    let candidate = || {
+        let first = trial_id(settings, start);
+        let outputs = catch_batch(first, end, || f(&inputs))?;
+        if outputs.len() == inputs.len() {
+            Ok(outputs)
+        } else {
+            Err(RunError::BatchLength {
+                first,
+                last: end - 1,
+                len: outputs.len(),
+                expected: inputs.len(),
+            })
+        }
+    };
+    let references = || {
+        map_range(serial, range.clone(), |i| {
+            let mut refs = References::default();
+            let (id, x) = (trial_id(settings, i), &inputs[i - start]);
+            match screen {
+                Some(_) => trial.baseline_into(id, x, &mut refs.baseline),
+                None => trial.references(id, x, &mut refs),
+            }
+            .map(|()| refs)
+        })
+    };
+    let (outputs, references) = if serial {
+        (candidate(), references())
+    } else {
+        rayon::join(candidate, references)
+    };
+    let outputs = outputs?;
+    let references = references.into_iter().collect::<Result<Vec<_>, _>>()?;
+    Ok(map_range(serial, range, |i| {
+        let j = i - start;
+        let (id, y) = (trial_id(settings, i), &outputs[j]);
+        match screen {
+            Some(threshold) => trial
+                .screened(
+                    settings,
+                    id,
+                    &inputs[j],
+                    y,
+                    &references[j].baseline,
+                    threshold,
+                    kinds[j].clone(),
+                )
+                .map(Done::Screened),
+            None => measure(
+                settings,
+                id,
+                &y.values,
+                y.format,
+                &references[j],
+                kinds[j].clone(),
+            )
+            .map(Done::Trial),
+        }
+    }))
+}
+
+/// `f(i)` for each `i` in `range`, in order: on the rayon pool unless
+/// `serial`.
+pub(crate) fn map_range<R: Send>(
+    serial: bool,
+    range: Range<usize>,
+    f: impl Fn(usize) -> R + Sync + Send,
+) -> Vec<R> {
+    if serial {
+        range.map(f).collect()
+    } else {
+        range.into_par_iter().map(f).collect()
+    }
+}
+
+/// Calls a batched candidate on trials `first.index .. end`: a panic
+/// becomes an error naming the batch's first trial and its range.
+fn catch_batch<T>(first: TrialId, end: usize, f: impl FnOnce() -> T) -> Result<T, RunError> {
+    guarded(Role::Candidate, first, f).map_err(|e| match e {
+        RunError::Panicked {
+            role,
+            trial,
+            message,
+        } => RunError::Panicked {
+            role,
+            trial,
+            message: format!(
+                "{message} (in the batch of trials {} to {}; the trial named is the batch's first)",
+                trial.index,
+                end - 1
+            ),
+        },
+        other => other,
+    })
+}
