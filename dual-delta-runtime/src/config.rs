@@ -8,6 +8,7 @@
 //! error naming the variable; it is never ignored.
 
 use core::fmt;
+use std::path::{Path, PathBuf};
 
 use crate::expect::Expect;
 use crate::metric::Metric;
@@ -44,6 +45,17 @@ pub(crate) const ENV_PROGRESS: &str = "DUAL_DELTA_PROGRESS";
 pub(crate) const ENV_HOME: &str = "DUAL_DELTA_HOME";
 /// The environment variable GitHub Actions sets to the job summary's file.
 pub(crate) const ENV_STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";
+
+/// Environment variable: save this run's errors as the baseline of this
+/// name (see [`crate::baseline`]).
+pub(crate) const ENV_SAVE_BASELINE: &str = "DUAL_DELTA_SAVE_BASELINE";
+/// Environment variable: compare this run with the baseline of this name.
+pub(crate) const ENV_BASELINE: &str = "DUAL_DELTA_BASELINE";
+/// Environment variable: the directory of the baselines.
+pub(crate) const ENV_BASELINE_DIR: &str = "DUAL_DELTA_BASELINE_DIR";
+/// Environment variable: `1`/`true` compares with a baseline saved on
+/// another device.
+pub(crate) const ENV_BASELINE_ANY_DEVICE: &str = "DUAL_DELTA_BASELINE_ANY_DEVICE";
 
 /// How many times larger than the reference error a candidate's error must
 /// be to count as a gross error (see [`Settings::gross_factor`]).
@@ -84,6 +96,10 @@ pub struct Overrides {
     pub screen: Option<bool>,
     /// The factor of the gross-error gate (see [`Settings::gross_factor`]).
     pub gross_factor: Option<f64>,
+    /// Baselines to save and compare with (see [`Settings::baselines`]);
+    /// each `DUAL_DELTA_*BASELINE*` variable that is set overrides its
+    /// field.
+    pub baselines: Option<Baselines>,
 }
 
 /// Fully resolved settings of one run. Invariants: `n ≥ 1`,
@@ -135,12 +151,31 @@ pub struct Settings {
     /// Whether the progress line may be drawn (`DUAL_DELTA_PROGRESS`, else
     /// outside CI); it is drawn only on a terminal.
     pub progress: bool,
+    /// The baselines this run saves and compares with
+    /// (`DUAL_DELTA_SAVE_BASELINE`, `DUAL_DELTA_BASELINE`, see
+    /// [`crate::baseline`]).
+    pub baselines: Baselines,
     /// The gross-error gate's factor `G` (default 100; `+inf` turns the
     /// gate off): a trial
     /// on which the candidate's error exceeds `G` × the larger of the
     /// baseline's error on that input and the median reference error fails
     /// the run, as a non-finite output does (see [`crate::screen`]).
     pub gross_factor: f64,
+}
+
+/// What a run does with baselines: read from the environment only (a test
+/// never hard-codes one).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Baselines {
+    /// Save this run as the baseline of this name.
+    pub save: Option<String>,
+    /// Compare this run with the baseline of this name.
+    pub compare: Option<String>,
+    /// The directory of the baselines (`DUAL_DELTA_BASELINE_DIR`), or
+    /// `None` for `baselines/` under the report directory.
+    pub dir: Option<std::path::PathBuf>,
+    /// Compare with a baseline saved on another device.
+    pub any_device: bool,
 }
 
 /// Where a run's base seed came from.
@@ -203,6 +238,10 @@ const STOP_EARLY_EXPECTED: &str =
 const SCREEN_EXPECTED: &str = "`1` or `true` (screen every input before an early pass), `0` or `false` (an early pass is final)";
 const PROGRESS_EXPECTED: &str = "`1` or `true` (show the progress line), `0` or `false` (hide it)";
 const HOME_EXPECTED: &str = "a directory for the reports (unset it for the default)";
+const BASELINE_EXPECTED: &str =
+    "a baseline name of letters, digits, `.`, `_` and `-`, such as `main`";
+const ANY_DEVICE_EXPECTED: &str =
+    "`1` or `true` (compare across devices), `0` or `false` (only on the same device)";
 const GROSS_FACTOR_EXPECTED: &str = "a number > 1, or inf to turn the gross-error gate off";
 
 impl Settings {
@@ -284,6 +323,32 @@ impl Settings {
             Some(v) => parse_bool(ENV_PROGRESS, &v, PROGRESS_EXPECTED)?,
             None => env("CI").is_none_or(|v| v.is_empty()),
         };
+        let baseline_name = |key: &str| match env(key) {
+            Some(v) if valid_baseline_name(v.trim()) => Ok(Some(v.trim().to_owned())),
+            Some(v) => Err(invalid(key, &v, BASELINE_EXPECTED)),
+            None => Ok(None),
+        };
+        let given = overrides.baselines.clone().unwrap_or_default();
+        for name in [&given.save, &given.compare].into_iter().flatten() {
+            if !valid_baseline_name(name) {
+                return Err(invalid("baseline", name, BASELINE_EXPECTED));
+            }
+        }
+        let baselines = Baselines {
+            save: baseline_name(ENV_SAVE_BASELINE)?.or(given.save),
+            compare: baseline_name(ENV_BASELINE)?.or(given.compare),
+            dir: match env(ENV_BASELINE_DIR) {
+                Some(v) if v.trim().is_empty() => {
+                    return Err(invalid(ENV_BASELINE_DIR, &v, HOME_EXPECTED));
+                }
+                Some(v) => Some(v.into()),
+                None => given.dir,
+            },
+            any_device: match env(ENV_BASELINE_ANY_DEVICE) {
+                Some(v) => parse_bool(ENV_BASELINE_ANY_DEVICE, &v, ANY_DEVICE_EXPECTED)?,
+                None => given.any_device,
+            },
+        };
         let gross_factor = overrides.gross_factor.unwrap_or(DEFAULT_GROSS_FACTOR);
         if gross_factor.is_nan() || gross_factor <= 1.0 {
             return Err(invalid(
@@ -308,6 +373,7 @@ impl Settings {
             stop_early,
             screen,
             progress,
+            baselines,
             gross_factor,
         })
     }
@@ -334,11 +400,104 @@ pub(crate) fn report_home(
     }
 }
 
+/// The directory holding the reports.
+///
+/// The rule, first match wins:
+///
+/// 1. `DUAL_DELTA_HOME`, if set and not empty, as given.
+/// 2. `$CARGO_TARGET_DIR/dual-delta`, if `CARGO_TARGET_DIR` is set and not
+///    empty. A relative `CARGO_TARGET_DIR` is taken relative to the
+///    workspace root found as in 3 (where Cargo is usually run).
+/// 3. `<workspace>/target/dual-delta`, where `<workspace>` is found by
+///    walking up from `CARGO_MANIFEST_DIR` (set by Cargo when it runs tests,
+///    benchmarks and `cargo run`) or else from the current directory: the
+///    nearest directory holding a `Cargo.lock`, else the nearest holding a
+///    `target` directory, else the starting directory itself.
+///
+/// So `cargo test` in any member of a workspace writes into the workspace's
+/// `target/dual-delta/`, next to Cargo's own output.
+///
+/// # Errors
+///
+/// When `DUAL_DELTA_HOME` is set but blank.
+pub fn report_root() -> Result<PathBuf, ConfigError> {
+    let start = env_var("CARGO_MANIFEST_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    report_root_with(env_var, &start)
+}
+
+/// [`report_root`] with an explicit environment lookup and starting
+/// directory (for tests).
+///
+/// # Errors
+///
+/// When `DUAL_DELTA_HOME` is set but blank.
+pub fn report_root_with(
+    env: impl Fn(&str) -> Option<String>,
+    start: &Path,
+) -> Result<PathBuf, ConfigError> {
+    if let Some(home) = report_home(&env)? {
+        return Ok(home);
+    }
+    let set = |key: &str| env(key).filter(|v| !v.trim().is_empty());
+    if let Some(target) = set("CARGO_TARGET_DIR") {
+        let target = PathBuf::from(target);
+        let target = if target.is_absolute() {
+            target
+        } else {
+            workspace_root(start).join(target)
+        };
+        return Ok(target.join("dual-delta"));
+    }
+    Ok(workspace_root(start).join("target").join("dual-delta"))
+}
+
+/// The nearest ancestor of `start` (itself included) holding a `Cargo.lock`,
+/// else the nearest holding a `target` directory, else `start`.
+fn workspace_root(start: &Path) -> PathBuf {
+    if let Some(dir) = start.ancestors().find(|d| d.join("Cargo.lock").is_file()) {
+        return dir.to_path_buf();
+    }
+    if let Some(dir) = start.ancestors().find(|d| d.join("target").is_dir()) {
+        return dir.to_path_buf();
+    }
+    start.to_path_buf()
+}
+
 /// `GITHUB_STEP_SUMMARY`: the job summary's file, when set and not empty.
 pub(crate) fn step_summary_file() -> Option<std::path::PathBuf> {
     env_var(ENV_STEP_SUMMARY)
         .filter(|v| !v.is_empty())
         .map(Into::into)
+}
+
+/// A baseline name: a file name of letters, digits, `.`, `_` and `-`, not
+/// starting with `.`.
+fn valid_baseline_name(v: &str) -> bool {
+    !v.is_empty()
+        && !v.starts_with('.')
+        && v.len() <= 100
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+/// The commit being tested: `GITHUB_SHA`, else `git rev-parse HEAD` in the
+/// current directory, else `None`.
+pub(crate) fn commit() -> Option<String> {
+    env_var("GITHUB_SHA")
+        .filter(|v| !v.trim().is_empty())
+        .or_else(|| {
+            let out = std::process::Command::new("git")
+                .args(["rev-parse", "HEAD"])
+                .stderr(std::process::Stdio::null())
+                .output()
+                .ok()?;
+            let sha = String::from_utf8(out.stdout).ok()?.trim().to_owned();
+            (out.status.success() && !sha.is_empty()).then_some(sha)
+        })
 }
 
 /// `1`/`true` or `0`/`false`.
@@ -432,6 +591,10 @@ mod tests {
             (ENV_STOP_EARLY, "sometimes"),
             (ENV_SCREEN, "maybe"),
             (ENV_PROGRESS, "junk"),
+            (ENV_SAVE_BASELINE, "../main"),
+            (ENV_BASELINE, ""),
+            (ENV_BASELINE_DIR, " "),
+            (ENV_BASELINE_ANY_DEVICE, "perhaps"),
         ] {
             let e = Settings::resolve_with("t", &Overrides::default(), env(&[(k, v)])).unwrap_err();
             assert_eq!(e.source, k);

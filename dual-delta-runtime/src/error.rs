@@ -134,6 +134,36 @@ pub enum RunError {
     },
     /// A statistic could not be computed.
     Stats(StatsError),
+    /// A trial's input or oracle output differs from the baseline's for the
+    /// same seed: the input generator or the oracle changed since it was
+    /// saved, so the comparison would pair different inputs.
+    BaselineMismatch {
+        /// The baseline's name.
+        baseline: String,
+        /// The first trial that differs.
+        trial: TrialId,
+        /// Its fingerprint now.
+        now: String,
+        /// Its fingerprint in the baseline.
+        then: String,
+    },
+    /// The baseline was saved on another GPU, and comparing across devices
+    /// was not asked for.
+    BaselineDevice {
+        /// The baseline's name.
+        baseline: String,
+        /// The adapter now.
+        now: String,
+        /// The adapter of the baseline.
+        then: String,
+    },
+    /// A baseline could not be read or written.
+    Baseline {
+        /// The file.
+        path: String,
+        /// Why.
+        message: String,
+    },
     /// The screen after an early pass (see [`crate::screen`]) met an error
     /// on an input the sequential test had not needed: a panic of the
     /// candidate, say. The run fails, as it would have at fixed `N`.
@@ -190,6 +220,30 @@ impl fmt::Display for RunError {
                 message,
             } => {
                 write!(f, "the {role} panicked in {trial}: {message}")
+            }
+            RunError::BaselineMismatch {
+                baseline,
+                trial,
+                now,
+                then,
+            } => write!(
+                f,
+                "the input generator or the oracle changed since baseline `{baseline}` was saved: \
+                 {trial} has oracle fingerprint {now} now and {then} in the baseline, so the two \
+                 runs would compare different inputs; save the baseline again \
+                 (DUAL_DELTA_SAVE_BASELINE={baseline})"
+            ),
+            RunError::BaselineDevice {
+                baseline,
+                now,
+                then,
+            } => write!(
+                f,
+                "baseline `{baseline}` was saved on another device ({then}; now {now}): set \
+                 DUAL_DELTA_BASELINE_ANY_DEVICE=1 to compare across devices"
+            ),
+            RunError::Baseline { path, message } => {
+                write!(f, "baseline file {path}: {message}")
             }
             RunError::InScreen { after, error } => write!(
                 f,

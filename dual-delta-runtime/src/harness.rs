@@ -3,6 +3,7 @@
 use std::marker::PhantomData;
 use std::time::Instant;
 
+use crate::baseline;
 use crate::config::{Overrides, Settings};
 use crate::error::RunError;
 use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
@@ -278,6 +279,14 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         self
     }
 
+    /// Saves the run as a baseline, or compares it with one (see
+    /// [`crate::baseline`]); the `DUAL_DELTA_*BASELINE*` variables override
+    /// each field they set.
+    pub fn baselines(mut self, baselines: crate::Baselines) -> Self {
+        self.overrides.baselines = Some(baselines);
+        self
+    }
+
     /// Limits the threads running trials; `1` for implementations that must
     /// not run concurrently. Results do not depend on it.
     pub fn threads(mut self, threads: usize) -> Self {
@@ -305,6 +314,12 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             });
         }
 
+        let baseline = baseline::load(&settings, &self.names.test)?;
+        // A comparison with a baseline pairs the trials both runs have: the
+        // run takes at least as many as the baseline holds.
+        let keep_at_least = baseline
+            .as_ref()
+            .map_or(0, |b| b.trials.len().min(settings.n));
         let start = Instant::now();
         // Drawn only on a terminal, outside CI, for runs longer than half a
         // second.
@@ -324,9 +339,11 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
                     trials: trials.len(),
                 },
                 Decision::Fail { after, .. } | Decision::Pass { after, .. }
-                    if settings.stop_early =>
+                    if settings.stop_early && trials.len() >= keep_at_least =>
                 {
-                    Look::Stop { trials: after }
+                    Look::Stop {
+                        trials: after.max(keep_at_least),
+                    }
                 }
                 _ => Look::Continue,
             }
@@ -374,6 +391,12 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             BOOTSTRAP_RESAMPLES,
             trial_seed(settings.seed, usize::MAX),
         );
+        let fingerprints: Vec<u64> = trials.iter().map(|t| t.fingerprint).collect();
+        let environment = crate::environment::environment();
+        let regression = baseline
+            .as_ref()
+            .map(|b| baseline::against(b, &settings, &delta1, &fingerprints, &environment))
+            .transpose()?;
         let judgement = judgement::judge(&Evidence {
             settings: &settings,
             sequential: &sequential,
@@ -382,9 +405,10 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             summaries: &summaries,
             non_finite: &non_finite,
             gross: &gross,
+            regression: regression.as_ref(),
         });
 
-        Ok(Outcome {
+        let outcome = Outcome {
             names: self.names.clone(),
             candidate_format: format,
             delta1,
@@ -402,9 +426,13 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             judgement,
             trial_time,
             elapsed: start.elapsed(),
-            environment: crate::environment::environment(),
+            environment,
+            fingerprints,
+            regression,
             settings,
-        })
+        };
+        baseline::save_if_asked(&outcome)?;
+        Ok(outcome)
     }
 }
 

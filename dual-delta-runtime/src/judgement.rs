@@ -7,6 +7,7 @@
 //! HTML page, `summary.json`, the step summary and `assert` read it, and
 //! nothing re-derives it.
 
+use crate::baseline::Regression;
 use crate::config::Settings;
 use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
 use crate::expect::Expect;
@@ -130,6 +131,9 @@ pub struct Judgement {
     pub fixed_alpha: f64,
     /// A significant difference inside the margin, if there is one.
     pub within_margin: Option<WithinMargin>,
+    /// The candidate is significantly less accurate than at the baseline
+    /// it was compared with (`DUAL_DELTA_BASELINE`): the run fails.
+    pub regressed: bool,
 }
 
 /// What the judgement reads.
@@ -141,11 +145,13 @@ pub(crate) struct Evidence<'a> {
     pub(crate) summaries: &'a Summaries,
     pub(crate) non_finite: &'a NonFinite,
     pub(crate) gross: &'a [GrossError],
+    pub(crate) regression: Option<&'a Regression>,
 }
 
 /// Decides the run: the non-finite gate, then the gross-error gate, then
 /// the sequential decision if the run stopped at it, then the fixed-N
-/// verdict.
+/// verdict; and the comparison with a baseline, if any, which fails the run
+/// on its own.
 pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     let s = e.settings;
     let q = e.sequential;
@@ -198,14 +204,16 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     let within_margin = (accuracy != Accuracy::LessAccurate)
         .then(|| within_margin(e))
         .flatten();
+    let regressed = e.regression.is_some_and(|r| r.regressed);
     Judgement {
-        passed: accuracy_met && stability_met,
+        passed: accuracy_met && stability_met && !regressed,
         accuracy_met,
         accuracy,
         decided_by,
         ending,
         fixed_alpha: q.fixed_alpha(s),
         within_margin,
+        regressed,
     }
 }
 

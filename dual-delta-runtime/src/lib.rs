@@ -38,7 +38,12 @@
 //! | `DUAL_DELTA_SCREEN` | `0`/`false` makes an early pass final without screening the other inputs | `1` |
 //! | `DUAL_DELTA_HOME` | where reports go ([`report::report_root`]); blank is an error | `target/dual-delta` |
 //! | `DUAL_DELTA_PROGRESS` | `0`/`false` hides the progress line, `1`/`true` shows it even in CI | shown on a terminal outside CI |
+//! | `DUAL_DELTA_SAVE_BASELINE` | save each run's errors as the baseline of this name ([`baseline`]) | none |
+//! | `DUAL_DELTA_BASELINE` | compare each run with the baseline of this name, paired by seed | none |
+//! | `DUAL_DELTA_BASELINE_DIR` | where baselines are kept | `baselines/` under the report directory |
+//! | `DUAL_DELTA_BASELINE_ANY_DEVICE` | `1`/`true` compares with a baseline saved on another GPU | `0` |
 //! | `GITHUB_STEP_SUMMARY` | a Markdown file each test appends its row to | none |
+//! | `GITHUB_SHA` | the commit a saved baseline records (else `git rev-parse HEAD`) | none |
 //!
 //! `CI` (set and not empty) hides the progress line unless
 //! `DUAL_DELTA_PROGRESS` says otherwise. The GPU backend reads its own
@@ -58,7 +63,10 @@
 #![warn(missing_docs)]
 
 mod annotated;
+pub mod baseline;
+mod clock;
 mod config;
+mod dirname;
 mod environment;
 mod error;
 mod evidence;
@@ -67,6 +75,7 @@ mod fp8;
 pub mod generate;
 mod guard;
 mod harness;
+mod json_number;
 mod judgement;
 mod metric;
 mod numerics;
@@ -82,7 +91,7 @@ pub mod stats;
 mod trial;
 mod verdict;
 
-pub use crate::config::{ConfigError, Overrides, SeedSource, Settings, parse_seed};
+pub use crate::config::{Baselines, ConfigError, Overrides, SeedSource, Settings, parse_seed};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
 pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};

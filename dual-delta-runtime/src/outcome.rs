@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use crate::baseline::Regression;
 use crate::config::Settings;
 use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
 use crate::judgement::{DecidedBy, Judgement};
@@ -126,6 +127,12 @@ pub struct Outcome {
     pub trial_time: Duration,
     /// Total time of the run.
     pub elapsed: Duration,
+    /// The oracle output's fingerprint on each trial run (see
+    /// [`crate::baseline`]).
+    pub fingerprints: Vec<u64>,
+    /// The comparison with the baseline `DUAL_DELTA_BASELINE` names, when
+    /// one was asked for and this test has one.
+    pub regression: Option<Regression>,
     /// Facts about the process recorded with
     /// [`crate::record_environment`] (such as the GPU adapter), at the end
     /// of the run.
@@ -337,6 +344,10 @@ impl Outcome {
         if !screen.is_empty() {
             out.push(' ');
             out.push_str(&screen);
+        }
+        if let Some(r) = &self.regression {
+            out.push(' ');
+            out.push_str(&r.sentence());
         }
         out.push(' ');
         out.push_str(&self.verdict.stability_sentence(&n.candidate, &n.baseline));

@@ -126,14 +126,21 @@
 //!   `screened`, `flagged`, `rare_events_checked`, `sentence`),
 //!   `gross_errors` (trials over the gate) and `reference_scale` (the
 //!   median reference error `m`, or `null`).
+//! - `regression`: the comparison with the baseline `DUAL_DELTA_BASELINE`
+//!   names, or `null`: `baseline` (its name), `commit`, `baseline_trials`,
+//!   `pairs` (trials paired by seed), `mean_now`, `mean_then` (the
+//!   candidate's mean error over the pairs), `p_value` (one-sided Wilcoxon
+//!   on `now − (1 + margin) · then`), `margin`, `regressed` (the test fails)
+//!   and `sentence`.
 
 use std::time::SystemTime;
 
 use super::summary::{
     Estimate, Fallible, Files, Judged, Margin, NonFiniteFirst, NonFiniteOutputs, NonFiniteSide,
-    Pair, Ratio, RunSummary, Sample, Samples, ScreenSummary, SequentialRecord, SettingsRecord,
-    Test, TestValues, Tests, Timings, Verdicts, WorstTrial,
+    Pair, Ratio, RegressionRecord, RunSummary, Sample, Samples, ScreenSummary, SequentialRecord,
+    SettingsRecord, Test, TestValues, Tests, Timings, Verdicts, WorstTrial,
 };
+use crate::clock::utc;
 use crate::evidence::NonFiniteTrial;
 use crate::outcome::Outcome;
 use crate::stats::sequential::Decision;
@@ -167,7 +174,7 @@ pub fn to_value(outcome: &Outcome, written: SystemTime) -> serde_json::Value {
 pub fn number(v: &serde_json::Value) -> Option<f64> {
     match v {
         serde_json::Value::Number(n) => n.as_f64(),
-        serde_json::Value::String(s) => super::summary::non_finite_from_str(s),
+        serde_json::Value::String(s) => crate::json_number::non_finite_from_str(s),
         _ => None,
     }
 }
@@ -400,6 +407,18 @@ impl RunSummary {
             trials_run: o.trials_run(),
             sequential: sequential(o),
             judgement: Some(judged(o)),
+            regression: o.regression.as_ref().map(|r| RegressionRecord {
+                baseline: r.baseline.clone(),
+                commit: r.commit.clone(),
+                baseline_trials: r.baseline_trials,
+                pairs: r.pairs,
+                mean_now: r.mean_now,
+                mean_then: r.mean_then,
+                p_value: r.p_value,
+                margin: r.margin,
+                regressed: r.regressed,
+                sentence: r.sentence(),
+            }),
             worst_trial: WorstTrial {
                 index: worst,
                 seed: worst_seed,
@@ -426,34 +445,12 @@ impl RunSummary {
     }
 }
 
-/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, UTC).
-pub(crate) fn utc(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[derive(serde::Serialize, serde::Deserialize)]
-    struct Num(#[serde(with = "crate::report::summary::number")] f64);
+    struct Num(#[serde(with = "crate::json_number")] f64);
 
     #[test]
     fn non_finite_numbers_are_strings() {

@@ -43,7 +43,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
-use crate::config::{self, ConfigError};
+pub use crate::config::{report_root, report_root_with};
+pub use crate::dirname::test_dir_name;
 use crate::outcome::Outcome;
 
 /// The name of the per-test page and of the top-level index.
@@ -274,123 +275,6 @@ fn remove_stale_temporaries(root: &Path) {
     }
 }
 
-/// The directory holding the reports.
-///
-/// The rule, first match wins:
-///
-/// 1. `DUAL_DELTA_HOME`, if set and not empty, as given.
-/// 2. `$CARGO_TARGET_DIR/dual-delta`, if `CARGO_TARGET_DIR` is set and not
-///    empty. A relative `CARGO_TARGET_DIR` is taken relative to the
-///    workspace root found as in 3 (where Cargo is usually run).
-/// 3. `<workspace>/target/dual-delta`, where `<workspace>` is found by
-///    walking up from `CARGO_MANIFEST_DIR` (set by Cargo when it runs tests,
-///    benchmarks and `cargo run`) or else from the current directory: the
-///    nearest directory holding a `Cargo.lock`, else the nearest holding a
-///    `target` directory, else the starting directory itself.
-///
-/// So `cargo test` in any member of a workspace writes into the workspace's
-/// `target/dual-delta/`, next to Cargo's own output.
-///
-/// # Errors
-///
-/// When `DUAL_DELTA_HOME` is set but blank.
-pub fn report_root() -> Result<PathBuf, ConfigError> {
-    let start = config::env_var("CARGO_MANIFEST_DIR")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_else(|| PathBuf::from("."));
-    report_root_with(config::env_var, &start)
-}
-
-/// [`report_root`] with an explicit environment lookup and starting
-/// directory (for tests).
-///
-/// # Errors
-///
-/// When `DUAL_DELTA_HOME` is set but blank.
-pub fn report_root_with(
-    env: impl Fn(&str) -> Option<String>,
-    start: &Path,
-) -> Result<PathBuf, ConfigError> {
-    if let Some(home) = config::report_home(&env)? {
-        return Ok(home);
-    }
-    let set = |key: &str| env(key).filter(|v| !v.trim().is_empty());
-    if let Some(target) = set("CARGO_TARGET_DIR") {
-        let target = PathBuf::from(target);
-        let target = if target.is_absolute() {
-            target
-        } else {
-            workspace_root(start).join(target)
-        };
-        return Ok(target.join("dual-delta"));
-    }
-    Ok(workspace_root(start).join("target").join("dual-delta"))
-}
-
-/// The nearest ancestor of `start` (itself included) holding a `Cargo.lock`,
-/// else the nearest holding a `target` directory, else `start`.
-fn workspace_root(start: &Path) -> PathBuf {
-    if let Some(dir) = start.ancestors().find(|d| d.join("Cargo.lock").is_file()) {
-        return dir.to_path_buf();
-    }
-    if let Some(dir) = start.ancestors().find(|d| d.join("target").is_dir()) {
-        return dir.to_path_buf();
-    }
-    start.to_path_buf()
-}
-
-/// Longest directory name [`test_dir_name`] produces, in bytes.
-const MAX_DIR_NAME: usize = 120;
-
-/// The name of a test's report directory: the test's path with `::`
-/// replaced by `.` (`summation::sum_naive` → `summation.sum_naive`).
-///
-/// In each `::`-separated segment, characters other than ASCII letters,
-/// digits, `_` and `-` become `_`, and empty segments are dropped. If that
-/// changed anything besides the separators, or the name is longer than 120
-/// bytes (and is cut there), a hash of the full name is appended
-/// (`-1a2b3c4d`), so distinct names keep distinct directories. A name with
-/// nothing left becomes `_` plus the hash. The result never starts with a
-/// `.`, so it never collides with the hidden temporaries of a write.
-pub fn test_dir_name(test: &str) -> String {
-    let mut changed = false;
-    let mut segments: Vec<String> = Vec::new();
-    for segment in test.split("::") {
-        if segment.is_empty() {
-            changed = true;
-            continue;
-        }
-        let clean: String = segment
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        changed |= clean != segment;
-        segments.push(clean);
-    }
-    let mut name = segments.join(".");
-    if name.is_empty() {
-        name.push('_');
-        changed = true;
-    }
-    if name.len() > MAX_DIR_NAME {
-        name.truncate(MAX_DIR_NAME);
-        changed = true;
-    }
-    if changed {
-        let hash = crate::rng::seed_from_name(test);
-        name.push_str(&format!("-{:08x}", hash >> 32));
-    }
-    name
-}
-
 /// The report of an outcome, on request (an annotated test writes it
 /// itself).
 impl Outcome {
@@ -406,6 +290,7 @@ impl Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dirname::MAX_DIR_NAME;
 
     #[test]
     fn test_paths_become_dotted_directory_names() {

@@ -13,9 +13,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
+
+use crate::json_number as number;
 
 use crate::config::SeedSource;
 use crate::expect::Expect;
@@ -75,6 +77,9 @@ pub struct RunSummary {
     /// How the run was decided (absent from files written before it).
     #[serde(default)]
     pub judgement: Option<Judged>,
+    /// The comparison with a baseline, if one was asked for.
+    #[serde(default)]
+    pub regression: Option<RegressionRecord>,
     /// The trial with the candidate's largest error.
     pub worst_trial: WorstTrial,
     /// The environment setting that replays the run.
@@ -148,6 +153,33 @@ pub struct Judged {
     pub gross_errors: usize,
     /// The median reference error of the gross-error gate.
     pub reference_scale: Option<f64>,
+}
+
+/// The comparison with a baseline (`regression`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct RegressionRecord {
+    /// The baseline's name.
+    pub baseline: String,
+    /// The commit it was saved at.
+    pub commit: Option<String>,
+    /// The trials it holds.
+    pub baseline_trials: usize,
+    /// The trials paired by seed.
+    pub pairs: usize,
+    /// The candidate's mean error now, over the pairs.
+    #[serde(with = "number")]
+    pub mean_now: f64,
+    /// Its mean error at the baseline, over the pairs.
+    #[serde(with = "number")]
+    pub mean_then: f64,
+    /// The one-sided Wilcoxon p-value of "less accurate now".
+    pub p_value: Option<f64>,
+    /// The margin.
+    pub margin: f64,
+    /// Whether the test fails on it.
+    pub regressed: bool,
+    /// The comparison in words.
+    pub sentence: String,
 }
 
 /// A significant loss inside the margin.
@@ -495,58 +527,4 @@ pub struct Files {
     /// The evidence of the sequential test.
     #[serde(default)]
     pub evidence: String,
-}
-
-/// The float that a non-finite number is written as (`"inf"`, `"-inf"`,
-/// `"nan"`), or `None` for any other string.
-pub(crate) fn non_finite_from_str(s: &str) -> Option<f64> {
-    match s {
-        "inf" => Some(f64::INFINITY),
-        "-inf" => Some(f64::NEG_INFINITY),
-        "nan" => Some(f64::NAN),
-        _ => None,
-    }
-}
-
-/// `#[serde(with)]` for an `f64` written as a JSON number, or `"inf"`,
-/// `"-inf"`, `"nan"`.
-pub(crate) mod number {
-    use super::*;
-
-    pub(crate) fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        let v = *v;
-        if v.is_finite() {
-            s.serialize_f64(v)
-        } else if v.is_nan() {
-            s.serialize_str("nan")
-        } else if v > 0.0 {
-            s.serialize_str("inf")
-        } else {
-            s.serialize_str("-inf")
-        }
-    }
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        struct Number;
-        impl Visitor<'_> for Number {
-            type Value = f64;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(r#"a number, "inf", "-inf" or "nan""#)
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<f64, E> {
-                Ok(v)
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<f64, E> {
-                Ok(v as f64)
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<f64, E> {
-                Ok(v as f64)
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<f64, E> {
-                non_finite_from_str(v)
-                    .ok_or_else(|| E::invalid_value(de::Unexpected::Str(v), &self))
-            }
-        }
-        d.deserialize_any(Number)
-    }
 }

@@ -305,6 +305,16 @@ pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
             "  (a kernel expected to overflow on edge-case inputs can accept it with \
              `allow_non_finite = true`)"
         );
+    } else if o.judgement.regressed
+        && let Some(r) = &o.regression
+    {
+        let _ = writeln!(
+            out,
+            "dual-delta test `{}` failed: the candidate {} regressed against its baseline. {}",
+            o.names.test,
+            o.names.candidate,
+            r.sentence()
+        );
     } else if o.gross_error_gate()
         && let Some(g) = o.gross.first()
     {

@@ -333,6 +333,9 @@ pub(crate) struct TrialErrors {
     pub(crate) baseline_non_finite: Option<(usize, f64)>,
     /// The candidate's and the baseline's outputs are the same numbers.
     pub(crate) identical_outputs: bool,
+    /// A hash of the oracle's output bits: it changes when the input
+    /// generator or the oracle does (see [`crate::baseline`]).
+    pub(crate) fingerprint: u64,
 }
 
 /// Both errors of a trial from the candidate's widened output `y1` (of
@@ -383,7 +386,20 @@ pub(crate) fn measure(
         candidate_non_finite: first_non_finite(y1),
         baseline_non_finite: first_non_finite(&refs.baseline),
         identical_outputs,
+        fingerprint: fingerprint(oracle),
     })
+}
+
+/// FNV-1a over the bits of `values`.
+pub(crate) fn fingerprint(values: &[f64]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for v in values {
+        for byte in v.to_bits().to_le_bytes() {
+            h ^= u64::from(byte);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
 }
 
 /// The position and value of the first NaN or infinity in `values`.

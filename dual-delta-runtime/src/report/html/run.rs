@@ -62,12 +62,20 @@ fn sequential_paragraph(o: &Outcome) -> String {
         ),
         (Ending::AllTrials, None) => format!("All {n} trials ran; the fixed-N tests decide."),
     };
-    let screen = o.screen_sentence();
-    if screen.is_empty() {
-        decision
-    } else {
-        format!("{decision} {screen}")
+    let mut paragraph = decision;
+    for extra in [
+        o.screen_sentence(),
+        o.regression
+            .as_ref()
+            .map(|r| r.sentence())
+            .unwrap_or_default(),
+    ] {
+        if !extra.is_empty() {
+            paragraph.push(' ');
+            paragraph.push_str(&extra);
+        }
     }
+    paragraph
 }
 
 /// The numbers of the verdict's paragraph on non-finite outputs.
@@ -158,7 +166,7 @@ pub(crate) fn test_page(
         names: n,
         s,
         a: &o.analysis,
-        written: super::super::json::utc(secs),
+        written: crate::clock::utc(secs),
         passed,
         class: if passed { "pass" } else { "fail" },
         gate: o.non_finite_gate(),
