@@ -228,6 +228,11 @@ pub(crate) fn check_finite(test: &'static str, x: &[f64]) -> Result<(), StatsErr
 /// The paired differences `d1[i] - d2[i]`, where two equal infinities
 /// (both implementations failed on the same trial) count as a difference of
 /// zero rather than `NaN`.
+///
+/// That trial is no evidence either way, like any tie, so the sign test,
+/// Wilcoxon's test and the Hodges-Lehmann estimate count it as one. This is
+/// a deliberate difference from SciPy, whose `x - y` is `NaN` there (see
+/// [`wilcoxon`] for what SciPy then does).
 pub fn paired_differences(d1: &[f64], d2: &[f64]) -> Result<Vec<f64>, StatsError> {
     check_paired(d1, d2)?;
     check_no_nan("paired differences", d1)?;
