@@ -128,8 +128,9 @@ pub enum Stability {
     LessStable,
     /// Neither one-sided test is significant.
     NoSignificantDifference,
-    /// The variances cannot be compared (non-finite errors, or a constant
-    /// sample); the reason is in the analysis.
+    /// The variances cannot be compared (non-finite errors, or Δ1 + Δ2 or
+    /// Δ1 − Δ2 constant; one constant sample is no obstacle: its variance is
+    /// the smaller, with p = 0); the reason is in the analysis.
     Undetermined,
 }
 
