@@ -19,8 +19,10 @@ pub enum AccuracyTest {
     /// Exact sign test on the paired differences.
     Sign,
     /// One-sided paired t-test, used only when Shapiro-Wilk does not reject
-    /// normality of the differences at α; otherwise the run falls back to
-    /// Wilcoxon and says so.
+    /// normality of the differences at α and the differences are not all
+    /// equal (Shapiro-Wilk gives `p = 1` for a constant sample, where the
+    /// t-test is undefined); otherwise the run falls back to Wilcoxon and
+    /// says so.
     PairedT,
 }
 
@@ -90,8 +92,9 @@ pub enum Stability {
     LessStable,
     /// Neither one-sided test is significant.
     NoSignificantDifference,
-    /// The variances cannot be compared (non-finite errors, or a constant
-    /// sample); the reason is in the analysis.
+    /// The variances cannot be compared (non-finite errors, or Δ1 + Δ2 or
+    /// Δ1 − Δ2 constant; one constant sample is no obstacle: its variance is
+    /// the smaller, with p = 0); the reason is in the analysis.
     Undetermined,
 }
 
@@ -248,8 +251,19 @@ pub(crate) fn analyse(
         Err(e) => Err(e.clone()),
     };
 
+    // Shapiro-Wilk gives W = 1, p = 1 for constant differences (as SciPy
+    // does), where the t-test is undefined: that is no reason to keep it.
+    let constant = matches!(&differences, Ok(d) if d.iter().all(|&v| v == d[0]));
     let (accuracy_test, fallback) = match test {
         AccuracyTest::PairedT => match &shapiro_differences {
+            Ok(_) if constant => (
+                AccuracyTest::Wilcoxon,
+                Some(
+                    "paired t-test replaced by Wilcoxon: the differences are all equal, so the \
+                     t-test is undefined (Shapiro-Wilk gives W = 1, p = 1 for a constant sample)"
+                        .to_owned(),
+                ),
+            ),
             Ok(sw) if sw.p_value >= alpha => (AccuracyTest::PairedT, None),
             Ok(sw) => (
                 AccuracyTest::Wilcoxon,
@@ -444,5 +458,25 @@ mod tests {
         assert!(!differ.meets_accuracy(Expect::Equivalent));
         let better = v(Accuracy::MoreAccurate, Equivalence::Distinguishable);
         assert!(better.meets_accuracy(Expect::Better) && better.meets_accuracy(Expect::NoWorse));
+    }
+
+    #[test]
+    fn constant_differences_replace_the_t_test_by_wilcoxon() {
+        // Δ1 = Δ2 + 2^-10 on every trial: Shapiro-Wilk gives W = 1, p = 1,
+        // the t-test is undefined, Wilcoxon sees 20 positive differences.
+        let delta2: Vec<f64> = (0..20).map(|i| f64::from(i) / 8.0).collect();
+        let delta1: Vec<f64> = delta2.iter().map(|v| v + 2f64.powi(-10)).collect();
+        let (a, v) = analyse(&delta1, &delta2, AccuracyTest::PairedT, 0.01, 0.0, false);
+        let sw = a.shapiro_differences.as_ref().unwrap();
+        assert_eq!((sw.statistic, sw.p_value), (1.0, 1.0));
+        assert_eq!(a.accuracy_test, AccuracyTest::Wilcoxon);
+        assert!(a.fallback.as_deref().unwrap().contains("all equal"));
+        assert!(matches!(a.t_greater, Err(StatsError::ConstantData { .. })));
+        assert_eq!(v.accuracy, Accuracy::LessAccurate);
+        // Differences that vary keep the t-test.
+        let mut varied = delta1.clone();
+        varied[3] += 2f64.powi(-9);
+        let (a, _) = analyse(&varied, &delta2, AccuracyTest::PairedT, 1e-300, 0.0, false);
+        assert_eq!((a.accuracy_test, a.fallback), (AccuracyTest::PairedT, None));
     }
 }

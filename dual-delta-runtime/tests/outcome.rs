@@ -145,6 +145,32 @@ fn a_non_finite_candidate_fails_whatever_the_statistics_unless_allowed() {
     )));
 }
 
+/// NaN on the same inputs as `kahan_nan`.
+fn naive_nan(x: &Vec<f32>) -> f32 {
+    if x[0] < 0.05 { f32::NAN } else { naive(x) }
+}
+
+#[test]
+fn trials_where_both_errors_are_infinite_are_ties_and_the_table_says_so() {
+    let o = DualDelta::new(naive_nan, kahan_nan, exact, input)
+        .n(100)
+        .seed(11)
+        .stop_early(false)
+        .run()
+        .unwrap();
+    let both = o.non_finite.candidate.len();
+    assert!(both > 0 && o.non_finite.candidate_only().is_empty());
+    assert!(!o.non_finite_gate());
+    assert!(
+        o.table().contains(&format!(
+            "note: both errors were infinite on {both} of 100 trials; the paired tests count \
+             each as a tie (a zero difference)"
+        )),
+        "{}",
+        o.table()
+    );
+}
+
 #[test]
 fn the_table_says_why_a_figure_is_missing_and_writes_tiny_p_values_plainly() {
     fn far_off(x: &Vec<f32>) -> f32 {

@@ -6,7 +6,8 @@
 //! p-values must agree with SciPy's to `1e-9` relative (Shapiro-Wilk to
 //! `1e-6`); p-values below `1e-300` (near the subnormal range, where the
 //! relative precision of any computation is lost) only need to both be
-//! below it. Each fixture test prints its case counts per code path and the
+//! below it. Pitman-Morgan on linearly related samples is checked against
+//! the exact value instead, with the same tolerance. Each fixture test prints its case counts per code path and the
 //! largest relative differences seen (`cargo test --test scipy_distribution
 //! -- --nocapture --test-threads=1`).
 
@@ -224,6 +225,8 @@ fn shapiro_wilk_matches_scipy() {
             format!("{name}: method {:?}", got.method)
         });
     }
+    // Constant samples (SciPy: W = 1, p = 1 and a warning) are covered.
+    assert!(tally.paths.get("constant").is_some_and(|e| e.0 >= 6));
     tally.finish("shapiro_wilk", "p", "W");
 }
 
@@ -256,6 +259,54 @@ fn pitman_morgan_matches_scipy_pearsonr() {
         }
     }
     tally.finish("pitman_morgan", "p", "t");
+}
+
+/// Pitman-Morgan on samples that are linearly related, exactly (the closed
+/// form: `r = ±1`, `p = 0` or `1`) or nearly (deep tails). SciPy's `r`,
+/// computed in doubles from the rounded `d1 ± d2`, decides its p-value by
+/// its last bits there, so the reference is the exact value (rational sums,
+/// then mpmath) and SciPy's stands beside it, with `differs_by_design`.
+#[test]
+fn pitman_morgan_on_related_samples_matches_the_exact_value() {
+    let mut tally = Tally::default();
+    let (mut by_design, mut errors) = (0, 0);
+    for case in fixture("pitman_morgan_degenerate.json") {
+        let name = case["name"].as_str().unwrap_or("?");
+        let d1 = floats(&case["d1"]);
+        let d2 = floats(&case["d2"]);
+        for want in case["pitman_morgan"].as_array().expect("results") {
+            let alt = alternative(&want["alternative"]);
+            let path = want["path"].as_str().expect("path");
+            let got = pitman_morgan(&d1, &d2, alt);
+            if want.get("error").is_some() {
+                // SciPy: r and p are NaN.
+                let constant = matches!(got, Err(StatsError::ConstantData { .. }));
+                tally.check(constant, || format!("{name} {alt:?}: {got:?}"));
+                errors += 1;
+                continue;
+            }
+            let got = got.expect("pitman_morgan");
+            let (wp, ws) = (num(&want["pvalue"]), num(&want["statistic"]));
+            let (dp, ds) = (p_diff(got.p_value, wp), rel_diff(got.statistic, ws));
+            tally.record(path, dp, ds);
+            let exact = path != "exactly_related" || (got.p_value == wp && got.statistic == ws);
+            tally.check(exact && dp <= P_TOL && ds <= P_TOL, || {
+                format!(
+                    "{name} {alt:?}: got t={} p={:e}, exact t={ws} p={wp:e}",
+                    got.statistic, got.p_value
+                )
+            });
+            let scipy = num(&want["scipy"]["pvalue"]);
+            let differs = want["differs_by_design"].as_bool().expect("flag");
+            tally.check((p_diff(scipy, wp) > P_TOL) == differs, || {
+                format!("{name} {alt:?}: SciPy p={scipy:e}, flag {differs}")
+            });
+            by_design += usize::from(differs);
+        }
+    }
+    println!("pitman_morgan, related samples: {by_design} results differ from SciPy by design");
+    tally.finish("pitman_morgan (related samples)", "p", "t");
+    assert!(by_design >= 35 && errors == 6, "{by_design} {errors}");
 }
 
 #[test]
@@ -482,10 +533,9 @@ fn invalid_input_is_rejected() {
         ks_2samp(&[], &ok, Alternative::TwoSided),
         Err(StatsError::TooFewObservations { .. })
     ));
-    assert!(matches!(
-        shapiro_wilk(&[1.0, 1.0, 1.0, 1.0]),
-        Err(StatsError::ConstantData { .. })
-    ));
+    // A constant sample is no error: W = 1, p = 1, as in SciPy.
+    let r = shapiro_wilk(&[1.0, 1.0, 1.0, 1.0]).unwrap();
+    assert_eq!((r.statistic, r.p_value), (1.0, 1.0));
     assert!(matches!(
         pitman_morgan(&ok, &ok[..3], Alternative::TwoSided),
         Err(StatsError::LengthMismatch { .. })

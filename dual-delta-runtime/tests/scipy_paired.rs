@@ -275,6 +275,51 @@ fn wilcoxon_matches_scipy_on_every_reference_case() {
     tally.finish("wilcoxon");
 }
 
+/// Where both samples hold the same infinity at one index, SciPy's
+/// `d1 - d2` is NaN there: it leaves that pair out of the ranks and of the
+/// zeros (though not of the sample size that picks the method). Here the
+/// pair is a zero difference, by design; each such case holds SciPy's own
+/// result on (d1, d2), and `differs_by_design` says whether it differs from
+/// ours.
+#[test]
+fn wilcoxon_differs_from_scipy_by_design_where_both_samples_are_infinite() {
+    let doc = load("wilcoxon");
+    let (mut cases, mut differing, mut p_differing, mut wilcox_p_differing) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for case in doc["cases"].as_array().unwrap() {
+        let Some(raw) = case.get("scipy_d1_d2") else {
+            continue;
+        };
+        let name = case["dataset"].as_str().unwrap();
+        let (d1, d2) = dataset(&doc, name);
+        assert!(d1.iter().zip(&d2).any(|(a, b)| a.is_infinite() && a == b));
+        let zm = zero_method(&case["zero_method"]);
+        let alt = alternative(&case["alternative"]);
+        let correction = case["correction"].as_bool().unwrap();
+        let ours = wilcoxon(&d1, &d2, alt, zm, correction).unwrap();
+        let (stat, p) = (num(&raw["statistic"]), num(&raw["pvalue"]));
+        let same_p = rel_diff(ours.p_value, p) <= P_REL_TOL;
+        let same = same_p
+            && rel_diff(ours.statistic, stat) <= STAT_REL_TOL
+            && ours.method == method(&raw["method"]);
+        let by_design = case["differs_by_design"].as_bool().unwrap();
+        if same == by_design {
+            failures.push(format!("{name} {case}: ours {ours:?}"));
+        }
+        cases += 1;
+        differing += usize::from(!same);
+        p_differing += usize::from(!same_p);
+        wilcox_p_differing += usize::from(!same_p && zm == ZeroMethod::Wilcox);
+    }
+    println!(
+        "wilcoxon, both samples infinite at one index: {cases} cases, {differing} differ from \
+         SciPy on (d1, d2) by design ({p_differing} in the p-value, {wilcox_p_differing} of \
+         them with zero_method = wilcox)"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(cases >= 80 && differing >= 70 && p_differing >= 50 && wilcox_p_differing >= 6);
+}
+
 #[test]
 fn sign_test_matches_scipy_binomtest_on_every_reference_case() {
     let doc = load("sign");
@@ -363,6 +408,7 @@ fn paired_t_matches_scipy_ttest_rel_on_every_reference_case() {
 fn hodges_lehmann_matches_numpy_brute_force_reference() {
     let doc = load("hodges_lehmann");
     let mut failures = Vec::new();
+    let mut by_design = 0;
     let cases = doc["cases"].as_array().unwrap();
     for case in cases {
         let name = case["dataset"].as_str().unwrap();
@@ -372,7 +418,15 @@ fn hodges_lehmann_matches_numpy_brute_force_reference() {
             Ok(got) if got == want => {}
             other => failures.push(format!("{name}: got {other:?}, want {want}")),
         }
+        // Equal infinities: NumPy's median of the Walsh averages of d1 - d2
+        // is NaN; here the pair is a zero difference, by design.
+        if let Some(numpy) = case.get("numpy_d1_d2") {
+            assert!(num(numpy).is_nan() && !want.is_nan(), "{name}");
+            assert_eq!(case["differs_by_design"], true, "{name}");
+            by_design += 1;
+        }
     }
+    assert!(by_design >= 4, "{by_design}");
     println!(
         "hodges-lehmann: {} reference cases (numpy brute force), all bit-identical: {}",
         cases.len(),

@@ -64,7 +64,8 @@
 //!   `Δ1 − (1 + margin) Δ2`, and "candidate more accurate"),
 //!   `wilcoxon_greater`, `wilcoxon_less`, `sign_greater`, `sign_less`,
 //!   `t_greater`, `t_less` (each paired test in both directions, always
-//!   reported), `shapiro_differences` (Shapiro-Wilk on Δ1 − Δ2), `ks`
+//!   reported), `shapiro_differences` (Shapiro-Wilk on Δ1 − Δ2; `W = 1`,
+//!   `p = 1` when the differences are all equal, as in SciPy), `ks`
 //!   (two-sided two-sample Kolmogorov-Smirnov), `variance_greater`,
 //!   `variance_less` (Pitman-Morgan, H1 candidate less / more stable),
 //!   `brown_forsythe` (two-sided). Each entry has `name` (the test's name),

@@ -129,6 +129,7 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
         }
     }
     non_finite_lines(&mut out, o);
+    tie_line(&mut out, o);
     sequential_line(&mut out, o);
 
     let a = &o.analysis;
@@ -211,6 +212,22 @@ fn non_finite_lines(out: &mut String, o: &Outcome) {
             o.names.baseline,
             baseline_only.len(),
             where_(first)
+        );
+    }
+}
+
+/// How many trials gave both implementations an infinite error, which the
+/// paired tests count as ties (see [`crate::stats::paired_differences`]):
+/// nothing when there are none.
+fn tie_line(out: &mut String, o: &Outcome) {
+    let pairs = o.delta1.iter().zip(&o.delta2);
+    let both = pairs.filter(|(a, b)| a.is_infinite() && a == b).count();
+    if both > 0 {
+        let _ = writeln!(
+            out,
+            "  note: both errors were infinite on {both} of {} trials; the paired tests count \
+             each as a tie (a zero difference)",
+            o.delta1.len()
         );
     }
 }

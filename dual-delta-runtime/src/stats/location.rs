@@ -12,7 +12,9 @@ const TEST: &str = "Hodges-Lehmann estimator";
 /// ones.
 ///
 /// Differences are taken by [`paired_differences`] (two equal infinities
-/// give zero). Averages are correctly rounded midpoints (they never overflow).
+/// give zero: by design, where SciPy's `x - y` gives `NaN` and so would a
+/// NaN-propagating median). Averages are correctly rounded midpoints (they
+/// never overflow).
 ///
 /// # Infinite differences
 ///

@@ -4,7 +4,11 @@
 //! Every test returns a [`TestResult`] (statistic, p-value and the method
 //! used) or a [`StatsError`] for input it cannot judge; nothing is silently
 //! dropped. The tests follow SciPy 1.17 and are checked against reference
-//! values it produced (`scripts/fixtures/`, `tests/fixtures/`).
+//! values it produced (`scripts/fixtures/`, `tests/fixtures/`), except on
+//! the degenerate inputs where a function's docs say it differs by design
+//! (equal infinities in [`paired_differences`], Pitman-Morgan on linearly
+//! related samples); the reference cases hold SciPy's value beside ours
+//! there.
 //!
 //! Samples may hold `+inf` (an implementation that produced a non-finite
 //! output has the worst possible error): rank-based tests put it last.
@@ -12,6 +16,7 @@
 
 mod bootstrap;
 mod descriptive;
+mod double_double;
 mod ks;
 mod location;
 mod rank;
@@ -228,6 +233,11 @@ pub(crate) fn check_finite(test: &'static str, x: &[f64]) -> Result<(), StatsErr
 /// The paired differences `d1[i] - d2[i]`, where two equal infinities
 /// (both implementations failed on the same trial) count as a difference of
 /// zero rather than `NaN`.
+///
+/// That trial is no evidence either way, like any tie, so the sign test,
+/// Wilcoxon's test and the Hodges-Lehmann estimate count it as one. This is
+/// a deliberate difference from SciPy, whose `x - y` is `NaN` there (see
+/// [`wilcoxon`] for what SciPy then does).
 pub fn paired_differences(d1: &[f64], d2: &[f64]) -> Result<Vec<f64>, StatsError> {
     check_paired(d1, d2)?;
     check_no_nan("paired differences", d1)?;

@@ -17,6 +17,15 @@ use super::{Method, StatsError, TestResult, check_finite};
 /// SciPy would compute without that cut-off. Samples with magnitudes above
 /// `2^1000` are scaled down the same way.
 ///
+/// # Constant samples
+///
+/// A sample whose values are all equal gives `W = 1, p = 1`, as in SciPy
+/// (which also warns that the input has range zero). No normality is shown
+/// by that `p`: the statistic is undefined. A caller that needs to tell the
+/// two apart checks for a constant sample itself, as the paired t-test's
+/// normality check in the verdict does (it falls back to Wilcoxon and says
+/// why).
+///
 /// `statistic` is `W`, `method` is [`Method::Asymptotic`] (the p-value comes
 /// from Royston's approximations, except for `n = 3` where it is exact and
 /// [`Method::Exact`] is reported).
@@ -26,8 +35,7 @@ use super::{Method, StatsError, TestResult, check_finite};
 /// * [`StatsError::TooFewObservations`] for `n < 3`;
 /// * [`StatsError::TooManyObservations`] for `n > 5000` (the range of the
 ///   approximation; SciPy only warns);
-/// * [`StatsError::InvalidValue`] for `NaN` or infinities;
-/// * [`StatsError::ConstantData`] when all values are equal.
+/// * [`StatsError::InvalidValue`] for `NaN` or infinities.
 ///
 /// # Complexity
 ///
@@ -64,9 +72,18 @@ pub fn shapiro_wilk(x: &[f64]) -> Result<TestResult, StatsError> {
     for v in &mut y {
         *v -= shift;
     }
+    let method = if n == 3 {
+        Method::Exact
+    } else {
+        Method::Asymptotic
+    };
     let mut range = y[n - 1] - y[0];
     if range == 0.0 {
-        return Err(StatsError::ConstantData { test: TEST });
+        return Ok(TestResult {
+            statistic: 1.0,
+            p_value: 1.0,
+            method,
+        });
     }
     while range < SMALL {
         // Exact power-of-two scaling: `y / range` is unchanged bit for bit.
@@ -80,11 +97,7 @@ pub fn shapiro_wilk(x: &[f64]) -> Result<TestResult, StatsError> {
     Ok(TestResult {
         statistic: w,
         p_value: pw,
-        method: if n == 3 {
-            Method::Exact
-        } else {
-            Method::Asymptotic
-        },
+        method,
     })
 }
 
@@ -330,13 +343,23 @@ mod tests {
             Err(StatsError::TooManyObservations { .. })
         ));
         assert!(matches!(
-            shapiro_wilk(&[2.0; 10]),
-            Err(StatsError::ConstantData { .. })
-        ));
-        assert!(matches!(
             shapiro_wilk(&[1.0, 2.0, f64::INFINITY]),
             Err(StatsError::InvalidValue { .. })
         ));
+    }
+
+    #[test]
+    fn constant_samples_give_w_one_and_p_one_as_in_scipy() {
+        let r = shapiro_wilk(&[2.0; 10]).unwrap();
+        assert_eq!(
+            (r.statistic, r.p_value, r.method),
+            (1.0, 1.0, Method::Asymptotic)
+        );
+        let r = shapiro_wilk(&[-0.5; 3]).unwrap();
+        assert_eq!(
+            (r.statistic, r.p_value, r.method),
+            (1.0, 1.0, Method::Exact)
+        );
     }
 
     #[test]

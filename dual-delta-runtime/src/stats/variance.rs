@@ -2,6 +2,7 @@
 //! Brown-Forsythe (Levene's test with medians).
 
 use super::descriptive::{numpy_mean, numpy_median, numpy_sum};
+use super::double_double::Dd;
 use super::special::{beta_cf, ln_beta_half};
 use super::{Alternative, Method, StatsError, TestResult, check_finite, check_paired};
 
@@ -9,8 +10,8 @@ use super::{Alternative, Method, StatsError, TestResult, check_finite, check_pai
 ///
 /// With `s = d1 + d2` and `t = d1 - d2`, `Cov(s, t) = Var(d1) - Var(d2)`, so
 /// the variances are equal exactly when `s` and `t` are uncorrelated. The
-/// test computes Pearson's `r = corr(s, t)` (as `scipy.stats.pearsonr(s, t)`
-/// computes it) and reports the Pitman-Morgan statistic
+/// test computes Pearson's `r = corr(s, t)` and reports the Pitman-Morgan
+/// statistic
 ///
 /// ```text
 /// statistic = r · sqrt((n - 2) / (1 - r²))
@@ -26,11 +27,36 @@ use super::{Alternative, Method, StatsError, TestResult, check_finite, check_pai
 /// * [`Alternative::Less`]: `Var(d1) < Var(d2)`;
 /// * [`Alternative::TwoSided`]: the variances differ.
 ///
-/// `statistic` is `±inf` when `|r| = 1`. The method is
-/// [`Method::Exact`] (the t distribution is the exact null distribution
-/// under normality). The p-value agrees with SciPy's to about `1e-12`
-/// relative up to `n ≈ 20 000`, deep tails included (a few `1e-10` for
-/// `n` in the millions).
+/// The method is [`Method::Exact`] (the t distribution is the exact null
+/// distribution under normality).
+///
+/// # Accuracy, and where SciPy differs
+///
+/// `r` and `1 - r²` are computed from `d1` and `d2` in double-double
+/// arithmetic (about 32 digits), and the tail from `1 - r²` itself. SciPy
+/// computes `r` in `f64` from the rounded `d1 ± d2` and its tail from
+/// `(r + 1) / 2`, so near `|r| = 1` the last bits of its `r` decide its
+/// p-value: its relative error is about `n · 1e-16 / (1 - r²)` (`1e-3` at
+/// `n = 10`, `1 - r² = 1e-12`, p-values near `1e-46`; a factor of 6 at
+/// `1 - r² = 1e-15`), and its p-value is `0` once its `r` rounds to `±1`.
+/// Here the relative error is about `1e-31 / (1 - r²)` on top of the
+/// tail's `1e-12`: below `1e-9` while `1 - r² ≥ 1e-22`. On ordinary data
+/// the two agree to about `1e-12` relative up to `n ≈ 20 000`, deep tails
+/// included (a few `1e-10` for `n` in the millions). On related samples
+/// they differ by design:
+///
+/// * **Exactly related samples** (`d1` or `d2` constant, or `d1 = ±2^k d2`):
+///   `r = ±1`, the statistic is `±inf` and the p-value exactly `0` (or `1`
+///   on the other side), the closed form. SciPy returns `0` or a small
+///   non-zero value depending on its rounding (`1.1e-16` at `n = 4`,
+///   `1.2e-139` at `n = 20` in the reference cases).
+/// * **Nearly related samples**: the exact p-value, where SciPy's is off
+///   as above or `0`.
+///
+/// Where `1 - r²` is below about `1e-30` (samples related to within their
+/// own rounding, such as `d1 = 3 d2` rounded, or other linear relations
+/// `d1 = a + b d2`) it is not resolved either: the p-value is then only
+/// known to be tiny, and may be reported as `0`.
 ///
 /// # Errors
 ///
@@ -38,7 +64,7 @@ use super::{Alternative, Method, StatsError, TestResult, check_finite, check_pai
 /// * [`StatsError::TooFewObservations`] for `n < 3` (no degree of freedom);
 /// * [`StatsError::InvalidValue`] for `NaN` or infinities;
 /// * [`StatsError::ConstantData`] when `d1 + d2` or `d1 - d2` is constant
-///   (for example `d1 == d2`), where `r` is undefined.
+///   (for example `d1 == d2`), where `r` is undefined (SciPy: `NaN`).
 ///
 /// # Complexity
 ///
@@ -60,20 +86,17 @@ pub fn pitman_morgan(
     }
     check_finite(TEST, d1)?;
     check_finite(TEST, d2)?;
-    let s: Vec<f64> = d1.iter().zip(d2).map(|(a, b)| a + b).collect();
-    let t: Vec<f64> = d1.iter().zip(d2).map(|(a, b)| a - b).collect();
-    let r = pearson_r(&s, &t).ok_or(StatsError::ConstantData { test: TEST })?;
+    let c = correlation(d1, d2).ok_or(StatsError::ConstantData { test: TEST })?;
+    let r = c.r;
 
     let df = (n - 2) as f64;
-    // 1 - r² without cancellation.
-    let one_minus_r2 = (1.0 - r) * (1.0 + r);
-    let statistic = if one_minus_r2 == 0.0 {
+    let statistic = if c.one_minus_r2 == 0.0 {
         r.signum() * f64::INFINITY
     } else {
-        r * (df / one_minus_r2).sqrt()
+        r * (df / c.one_minus_r2).sqrt()
     };
     // P(|T| > |t|) = I_{1 - r²}(df / 2, 1 / 2).
-    let (two_sided, complement) = beta_half(df / 2.0, one_minus_r2, r * r);
+    let (two_sided, complement) = beta_half(df / 2.0, c.one_minus_r2, c.r2);
     let half = 0.5 * two_sided;
     let other = 0.5 + 0.5 * complement;
     let p_value = match alternative {
@@ -174,31 +197,64 @@ pub fn brown_forsythe(d1: &[f64], d2: &[f64]) -> Result<TestResult, StatsError> 
     })
 }
 
-/// Pearson's correlation as `scipy.stats.pearsonr` computes it (centred,
-/// scaled by the largest deviation, normalised, then the dot product,
-/// clipped to `[-1, 1]`); `None` when either input is constant.
-fn pearson_r(x: &[f64], y: &[f64]) -> Option<f64> {
-    if x.iter().all(|&v| v == x[0]) || y.iter().all(|&v| v == y[0]) {
-        return None;
-    }
-    let normalised = |v: &[f64]| {
-        let mean = numpy_mean(v);
-        let centred: Vec<f64> = v.iter().map(|&e| e - mean).collect();
-        let largest = centred.iter().fold(0.0f64, |m, e| m.max(e.abs()));
-        let scaled: Vec<f64> = centred
-            .iter()
-            .map(|&e| (e / largest) * (e / largest))
-            .collect();
-        let norm = largest * numpy_sum(&scaled).sqrt();
-        centred.iter().map(|&e| e / norm).collect::<Vec<f64>>()
+/// Pearson's `r = corr(d1 + d2, d1 - d2)` with `1 - r²` (to about `1e-31`
+/// absolute) and `r²`.
+struct Correlation {
+    r: f64,
+    one_minus_r2: f64,
+    r2: f64,
+}
+
+/// The correlation of `s = d1 + d2` and `t = d1 - d2`, or `None` where
+/// `scipy.stats.pearsonr` finds `s` or `t` (rounded to `f64`) constant.
+///
+/// With `a`, `b` the centred `d1`, `d2` (in double-double, after an exact
+/// scaling by a power of two), `1 - r² = 4 (Σa² Σb² - (Σab)²) / (Σs² Σt²)`
+/// (sums of the centred values). Exactly related samples (`a = c b` with
+/// `c` a power of two, or a constant sample) give exactly `0`; elsewhere
+/// the double-double sums survive the cancellation near `|r| = 1`.
+fn correlation(d1: &[f64], d2: &[f64]) -> Option<Correlation> {
+    let constant = |f: fn(f64, f64) -> f64| {
+        let first = f(d1[0], d2[0]);
+        d1.iter().zip(d2).all(|(&a, &b)| f(a, b) == first)
     };
-    let u = normalised(x);
-    let v = normalised(y);
-    let r: f64 = u.iter().zip(&v).map(|(a, b)| a * b).sum();
-    if r.is_nan() {
+    if constant(|a, b| a + b) || constant(|a, b| a - b) {
         return None;
     }
-    Some(r.clamp(-1.0, 1.0))
+    let largest = d1.iter().chain(d2).fold(0.0f64, |m, v| m.max(v.abs()));
+    // 2^-e in two exact steps (2^-e alone overflows for subnormal data).
+    let e = largest.log2().floor() as i32;
+    let scale = |v: f64| Dd::new(v * 2f64.powi(-e / 2) * 2f64.powi(e / 2 - e));
+    let n = d1.len() as f64;
+    let mean = |x: &[f64]| {
+        x.iter()
+            .fold(Dd::default(), |m, &v| m + scale(v))
+            .div_f64(n)
+    };
+    let (m1, m2) = (mean(d1), mean(d2));
+    let [mut aa, mut bb, mut ab, mut ss, mut tt, mut st] = [Dd::default(); 6];
+    for (&x, &y) in d1.iter().zip(d2) {
+        let (a, b) = (scale(x) - m1, scale(y) - m2);
+        let (s, t) = (a + b, a - b);
+        aa = aa + a * a;
+        bb = bb + b * b;
+        ab = ab + a * b;
+        ss = ss + s * s;
+        tt = tt + t * t;
+        st = st + s * t;
+    }
+    let det = (aa * bb - ab * ab).to_f64().max(0.0);
+    let (ss, tt, st) = (ss.to_f64(), tt.to_f64(), st.to_f64());
+    let r = if det == 0.0 {
+        st.signum()
+    } else {
+        (st / (ss.sqrt() * tt.sqrt())).clamp(-1.0, 1.0)
+    };
+    Some(Correlation {
+        r,
+        one_minus_r2: (4.0 * det / (ss * tt)).min(1.0),
+        r2: (st / ss * (st / tt)).min(1.0),
+    })
 }
 
 /// The regularised incomplete beta function `I_x(a, 1/2)` and its
@@ -249,6 +305,19 @@ mod tests {
             let want = 2.0 * (1.0 / t).atan() / std::f64::consts::PI;
             assert!((p - want).abs() <= 1e-13 * want, "t={t} p={p} want={want}");
             assert!((p + q - 1.0).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn exactly_related_samples_give_the_closed_form() {
+        // SciPy: |r| = 0.9999999999999998, p = 1.34e-8 (two-sided) for all three.
+        let d1 = [0.3, 1.7, 0.9];
+        for d2 in [[0.0; 3], [0.6, 3.4, 1.8], [0.25; 3]] {
+            let r = pitman_morgan(&d1, &d2, Alternative::TwoSided).unwrap();
+            let sign = if d2[0] == 0.6 { -1.0 } else { 1.0 };
+            assert_eq!((r.statistic, r.p_value), (sign * f64::INFINITY, 0.0));
+            let r = pitman_morgan(&d1, &d2, Alternative::Less).unwrap();
+            assert_eq!(r.p_value, if sign > 0.0 { 1.0 } else { 0.0 });
         }
     }
 

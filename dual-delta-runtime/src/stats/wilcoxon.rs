@@ -25,6 +25,24 @@ const PERMUTATION_MAX_N: usize = 13;
 /// the differences taken by [`paired_differences`] (two equal infinities
 /// give a difference of zero, where SciPy would give `NaN`).
 ///
+/// # Both samples infinite at one index: a deliberate difference
+///
+/// Such a pair (both implementations failed on that trial) is a zero
+/// difference here, handled by the zero method like any other zero. SciPy
+/// computes `inf - inf = NaN` and leaves the pair out of the ranks and of
+/// the zeros, though not of the sample size that picks the method. So:
+///
+/// * with [`ZeroMethod::Wilcox`] the statistic is SciPy's, and so is the
+///   p-value unless the methods differ: with no other zero or tie, SciPy
+///   counts the rest exactly where the zero here picks the permutation
+///   test (`n ≤ 13`: the same p-value) or, for `14 ≤ n ≤ 50`, the normal
+///   approximation (one reference case: `p = 0.4939` here, `0.5153` in
+///   SciPy);
+/// * with [`ZeroMethod::Pratt`] and [`ZeroMethod::Zsplit`] the zero is
+///   ranked, so statistic and p-value differ from SciPy's.
+///
+/// The reference cases hold SciPy's result next to this one.
+///
 /// # Zero differences
 ///
 /// * [`ZeroMethod::Wilcox`]: zeros are dropped before ranking.
