@@ -16,7 +16,6 @@
 
 mod bootstrap;
 mod descriptive;
-mod double_double;
 mod ks;
 mod location;
 mod rank;

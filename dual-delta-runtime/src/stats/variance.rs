@@ -2,9 +2,9 @@
 //! Brown-Forsythe (Levene's test with medians).
 
 use super::descriptive::{numpy_mean, numpy_median, numpy_sum};
-use super::double_double::Dd;
 use super::special::{beta_cf, ln_beta_half};
 use super::{Alternative, Method, StatsError, TestResult, check_finite, check_paired};
+use crate::numerics::double_double::DoubleDouble as Dd;
 
 /// The Pitman-Morgan test of equal variances of paired samples.
 ///
@@ -224,7 +224,7 @@ fn correlation(d1: &[f64], d2: &[f64]) -> Option<Correlation> {
     let largest = d1.iter().chain(d2).fold(0.0f64, |m, v| m.max(v.abs()));
     // 2^-e in two exact steps (2^-e alone overflows for subnormal data).
     let e = largest.log2().floor() as i32;
-    let scale = |v: f64| Dd::new(v * 2f64.powi(-e / 2) * 2f64.powi(e / 2 - e));
+    let scale = |v: f64| Dd::from(v * 2f64.powi(-e / 2) * 2f64.powi(e / 2 - e));
     let n = d1.len() as f64;
     let mean = |x: &[f64]| {
         x.iter()
@@ -234,16 +234,16 @@ fn correlation(d1: &[f64], d2: &[f64]) -> Option<Correlation> {
     let (m1, m2) = (mean(d1), mean(d2));
     let [mut aa, mut bb, mut ab, mut ss, mut tt, mut st] = [Dd::default(); 6];
     for (&x, &y) in d1.iter().zip(d2) {
-        let (a, b) = (scale(x) - m1, scale(y) - m2);
-        let (s, t) = (a + b, a - b);
-        aa = aa + a * a;
-        bb = bb + b * b;
-        ab = ab + a * b;
-        ss = ss + s * s;
-        tt = tt + t * t;
-        st = st + s * t;
+        let (a, b) = (scale(x).sub_dd(m1), scale(y).sub_dd(m2));
+        let (s, t) = (a + b, a.sub_dd(b));
+        aa = aa + a.mul_dd(a);
+        bb = bb + b.mul_dd(b);
+        ab = ab + a.mul_dd(b);
+        ss = ss + s.mul_dd(s);
+        tt = tt + t.mul_dd(t);
+        st = st + s.mul_dd(t);
     }
-    let det = (aa * bb - ab * ab).to_f64().max(0.0);
+    let det = aa.mul_dd(bb).sub_dd(ab.mul_dd(ab)).to_f64().max(0.0);
     let (ss, tt, st) = (ss.to_f64(), tt.to_f64(), st.to_f64());
     let r = if det == 0.0 {
         st.signum()
