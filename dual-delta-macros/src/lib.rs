@@ -185,6 +185,7 @@ mod tests;
 ///         ::dual_delta_runtime::__private::TestIdentity {
 ///             module_path: ::dual_delta_runtime::__private::module_path!(),
 ///             function: "sum_naive",
+///             case: ::dual_delta_runtime::__private::None,
 ///             baseline: "sum_kahan",
 ///             oracle: "sum_f64",
 ///             input: "random_vec",
