@@ -1,4 +1,5 @@
-//! Emits the test function.
+//! Emits the test function, or with `#[case]`s a module of tests, one per
+//! case (`cases`).
 //!
 //! The expansion only names the runtime through `<crate>::__private` and holds
 //! no logic of its own: it hands the candidate, the three expressions and the
@@ -13,6 +14,10 @@ use syn::{Expr, Ident, ItemFn, LitInt, Path, Signature};
 
 use crate::display::display;
 use crate::validate::{Config, MetricChoice, Value};
+
+mod cases;
+
+pub(crate) use cases::cases;
 
 /// The default path of the runtime.
 fn default_crate() -> Path {
