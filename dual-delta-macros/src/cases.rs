@@ -263,20 +263,24 @@ pub(crate) fn suite(tables: Vec<Table>, params: Vec<Param>, errors: &mut Errors)
         }
         for bindings in product(&table.axes) {
             let name = name::case_name(bindings.iter().map(|(n, v)| (n, v)));
-            if let Some(earlier) = cases.iter().find(|c| c.name == name) {
-                let same = bindings.iter().all(|(n, v)| {
-                    earlier
-                        .bindings
-                        .iter()
-                        .any(|(en, ev)| en.unraw() == n.unraw() && display_eq(ev, v))
-                });
-                let message = match same {
-                    true => format!("this case repeats the case `{name}` above"),
-                    false => format!(
-                        "this case is named `{name}`, as is a case above with other values: \
-                         give one of them other values"
-                    ),
-                };
+            // The same values, in any order.
+            let same = |earlier: &&Case| {
+                bindings.iter().all(|(n, v)| {
+                    let written =
+                        |(en, ev): &(Ident, Expr)| en.unraw() == n.unraw() && display_eq(ev, v);
+                    earlier.bindings.iter().any(written)
+                })
+            };
+            if let Some(earlier) = cases.iter().find(same) {
+                let message = format!("this case repeats the case `{}` above", earlier.name);
+                errors.push(syn::Error::new_spanned(&table.attr, message));
+                continue;
+            }
+            if cases.iter().any(|c| c.name == name) {
+                let message = format!(
+                    "this case is named `{name}`, as is a case above with other values: give \
+                     one of them other values"
+                );
                 errors.push(syn::Error::new_spanned(&table.attr, message));
                 continue;
             }

@@ -176,6 +176,17 @@ fn duplicates_are_reported() {
              them other values",
         ]
     );
+    let item = quote! {
+        #[case(len = 8, acc = Accumulation::F32)]
+        #[case(acc = Accumulation::F32, len = 8)]
+        fn sum(x: &Vec<f32>, acc: Accumulation) -> f32 {
+            x.iter().sum()
+        }
+    };
+    assert_eq!(
+        errors(required(), item),
+        ["this case repeats the case `len_8_acc_f32` above"]
+    );
 }
 
 #[test]
