@@ -1,4 +1,5 @@
-//! Emits the test function.
+//! Emits the test function, or with `#[case]`s a module of tests, one per
+//! case (`cases`).
 //!
 //! The expansion only names the runtime through `<crate>::__private` and holds
 //! no logic of its own: it hands the candidate, the three expressions and the
@@ -9,10 +10,14 @@ use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{Expr, ItemFn, Path};
+use syn::{Expr, Ident, ItemFn, LitInt, Path, Signature};
 
 use crate::display::display;
 use crate::validate::{Config, MetricChoice, Value};
+
+mod cases;
+
+pub(crate) use cases::cases;
 
 /// The default path of the runtime.
 fn default_crate() -> Path {
@@ -21,46 +26,7 @@ fn default_crate() -> Path {
 
 /// The `#[test]` function running `f` as the candidate.
 pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
-    let Config {
-        oracle,
-        baseline,
-        input,
-        overrides,
-        batch,
-        check,
-        krate,
-    } = config;
-    let krate = krate.unwrap_or_else(default_crate);
-    let private = quote!(#krate::__private);
-    let some = |value: &dyn ToTokens| {
-        let span = value.span();
-        quote_spanned!(span=> #private::Some(#value))
-    };
-    let fields = overrides.0.into_iter().map(|(key, value)| {
-        let value = match value {
-            Value::Literal(tokens) => some(&tokens),
-            Value::Variant(ty, variant) => {
-                let ty = syn::Ident::new(ty, Span::call_site());
-                some(&quote!(#private::#ty::#variant))
-            }
-            Value::Metric(MetricChoice::BuiltIn(variant)) => {
-                some(&quote!(#private::Metric::#variant))
-            }
-            Value::Metric(MetricChoice::Custom(expr)) => {
-                // Spanned at the expression, so that a metric of the wrong
-                // type is reported there rather than at the whole attribute.
-                let span = expr.span();
-                let custom = respan(quote!(#private::Metric::custom), span);
-                let name = display(&expr);
-                some(&quote_spanned! {span=>
-                    #custom(#name, #expr)
-                })
-            }
-        };
-        let key = syn::Ident::new(key, Span::call_site());
-        quote!(#key: #value)
-    });
-
+    let run = Run::new(config, &f.sig);
     let ItemFn {
         attrs,
         vis,
@@ -68,49 +34,150 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
         block,
         ..
     } = f;
-    let check = match check {
-        // Spanned at the expression: a check of the wrong type is reported
-        // there.
-        Some(expr) => quote_spanned!(expr.span()=> #expr),
-        None => quote!(#private::no_check),
-    };
-    let [baseline_name, oracle_name, input_name] = [&baseline, &oracle, &input].map(display);
-    // The input type the candidate takes. The three expressions are checked
-    // against it on their own, spanned at each, so that a generator or a
-    // reference of the wrong type is reported at the expression that is
-    // wrong rather than inside the runtime.
-    let (input, baseline, oracle) = match input_type(&sig, batch.is_some()) {
-        Some(ty) => {
-            let span = |expr: &Expr| expr.span();
-            (
-                quote_spanned!(span(&input)=> #private::input_of::<#ty, _>(#input)),
-                quote_spanned!(span(&baseline)=> #private::reference_of::<#ty, _, _>(#baseline)),
-                quote_spanned!(span(&oracle)=> #private::reference_of::<#ty, _, _>(#oracle)),
-            )
-        }
-        None => (
-            input.to_token_stream(),
-            baseline.to_token_stream(),
-            oracle.to_token_stream(),
-        ),
-    };
     let name = &sig.ident;
-    let function = name.unraw().to_string();
-    // The run: a batched candidate takes up to `size` inputs per call.
-    let run = match batch {
-        Some(size) => quote! {
-            #private::DualDelta::batched(#name, #baseline, #oracle, #input).batch_size(#size)
-        },
-        None => quote!(#private::DualDelta::new(#name, #baseline, #oracle, #input)),
-    };
-    // Local-variable hygiene: never shadows a user item named `overrides`.
-    let overrides = syn::Ident::new("overrides", Span::mixed_site());
+    let private = &run.private;
+    let body = run.body(&quote!(#name), None);
     quote! {
         #(#attrs)*
         #[#private::test]
         #vis fn #name() {
             #sig #block
 
+            #body
+        }
+    }
+}
+
+/// What every test of one attribute runs: the settings, the check and the
+/// three expressions, ready to be emitted in each test's body.
+pub(crate) struct Run {
+    /// `<crate>::__private`.
+    pub(crate) private: TokenStream,
+    /// The fields of `Overrides` that the attribute sets.
+    fields: Vec<TokenStream>,
+    check: TokenStream,
+    input: TokenStream,
+    baseline: TokenStream,
+    oracle: TokenStream,
+    /// The baseline, oracle and input expressions as written.
+    names: [String; 3],
+    /// The candidate's name.
+    function: String,
+    batch: Option<LitInt>,
+}
+
+impl Run {
+    pub(crate) fn new(config: Config, sig: &Signature) -> Run {
+        let Config {
+            oracle,
+            baseline,
+            input,
+            overrides,
+            batch,
+            check,
+            krate,
+        } = config;
+        let krate = krate.unwrap_or_else(default_crate);
+        let private = quote!(#krate::__private);
+        let some = |value: &dyn ToTokens| {
+            let span = value.span();
+            quote_spanned!(span=> #private::Some(#value))
+        };
+        let fields = overrides.0.into_iter().map(|(key, value)| {
+            let value = match value {
+                Value::Literal(tokens) => some(&tokens),
+                Value::Variant(ty, variant) => {
+                    let ty = syn::Ident::new(ty, Span::call_site());
+                    some(&quote!(#private::#ty::#variant))
+                }
+                Value::Metric(MetricChoice::BuiltIn(variant)) => {
+                    some(&quote!(#private::Metric::#variant))
+                }
+                Value::Metric(MetricChoice::Custom(expr)) => {
+                    // Spanned at the expression, so that a metric of the wrong
+                    // type is reported there rather than at the whole attribute.
+                    let span = expr.span();
+                    let custom = respan(quote!(#private::Metric::custom), span);
+                    let name = display(&expr);
+                    some(&quote_spanned! {span=>
+                        #custom(#name, #expr)
+                    })
+                }
+            };
+            let key = syn::Ident::new(key, Span::call_site());
+            quote!(#key: #value)
+        });
+        let fields = fields.collect();
+        let check = match check {
+            // Spanned at the expression: a check of the wrong type is reported
+            // there.
+            Some(expr) => quote_spanned!(expr.span()=> #expr),
+            None => quote!(#private::no_check),
+        };
+        let names = [&baseline, &oracle, &input].map(display);
+        // The input type the candidate takes. The three expressions are checked
+        // against it on their own, spanned at each, so that a generator or a
+        // reference of the wrong type is reported at the expression that is
+        // wrong rather than inside the runtime.
+        let (input, baseline, oracle) = match input_type(sig, batch.is_some()) {
+            Some(ty) => {
+                let span = |expr: &Expr| expr.span();
+                (
+                    quote_spanned!(span(&input)=> #private::input_of::<#ty, _>(#input)),
+                    quote_spanned!(span(&baseline)=> #private::reference_of::<#ty, _, _>(#baseline)),
+                    quote_spanned!(span(&oracle)=> #private::reference_of::<#ty, _, _>(#oracle)),
+                )
+            }
+            None => (
+                input.to_token_stream(),
+                baseline.to_token_stream(),
+                oracle.to_token_stream(),
+            ),
+        };
+        Run {
+            private,
+            fields,
+            check,
+            input,
+            baseline,
+            oracle,
+            names,
+            function: sig.ident.unraw().to_string(),
+            batch,
+        }
+    }
+
+    /// The statements of a test that runs `candidate`; `case` is the
+    /// case's name, for a test of a `#[case]`.
+    pub(crate) fn body(&self, candidate: &TokenStream, case: Option<&Ident>) -> TokenStream {
+        let Run {
+            private,
+            fields,
+            check,
+            input,
+            baseline,
+            oracle,
+            names: [baseline_name, oracle_name, input_name],
+            function,
+            batch,
+        } = self;
+        let case = match case {
+            Some(case) => {
+                let case = case.to_string();
+                quote!(#private::Some(#case))
+            }
+            None => quote!(#private::None),
+        };
+        // The run: a batched candidate takes up to `size` inputs per call.
+        let run = match batch {
+            Some(size) => quote! {
+                #private::DualDelta::batched(#candidate, #baseline, #oracle, #input).batch_size(#size)
+            },
+            None => quote!(#private::DualDelta::new(#candidate, #baseline, #oracle, #input)),
+        };
+        // Local-variable hygiene: never shadows a user item named `overrides`.
+        let overrides = Ident::new("overrides", Span::mixed_site());
+        quote! {
             // Every field may be set, which makes the update needless.
             #[allow(clippy::needless_update)]
             let #overrides = #private::Overrides {
@@ -121,6 +188,7 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
                 #private::TestIdentity {
                     module_path: #private::module_path!(),
                     function: #function,
+                    case: #case,
                     baseline: #baseline_name,
                     oracle: #oracle_name,
                     input: #input_name,
@@ -137,7 +205,7 @@ pub(crate) fn test(config: Config, f: ItemFn) -> TokenStream {
 
 /// The type `T` of the candidate's parameter `x: &T` (`xs: &[T]` when
 /// `batched`); validation has checked that it has this form.
-fn input_type(sig: &syn::Signature, batched: bool) -> Option<syn::Type> {
+fn input_type(sig: &Signature, batched: bool) -> Option<syn::Type> {
     let Some(syn::FnArg::Typed(param)) = sig.inputs.first() else {
         return None;
     };

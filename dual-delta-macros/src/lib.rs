@@ -6,7 +6,9 @@
 #![warn(missing_docs, rust_2018_idioms, unreachable_pub)]
 
 use proc_macro::TokenStream;
+use quote::ToTokens;
 
+mod cases;
 mod codegen;
 mod display;
 mod parse;
@@ -156,7 +158,8 @@ mod tests;
 /// # The candidate
 ///
 /// The candidate must be `fn name(x: &Input) -> Output`: exactly one
-/// parameter, taken by shared reference; not a method, not generic, not
+/// parameter (more only with [cases](#cases)), taken by shared reference;
+/// not a method, not generic, not
 /// `async`, not `unsafe`, and returning a value. Doc comments, `#[ignore]`,
 /// `#[cfg(...)]`, `#[should_panic]` and lint attributes keep working.
 /// Do not add `#[test]`: the attribute already makes the function a test.
@@ -164,6 +167,76 @@ mod tests;
 /// The function's name becomes the test's name (`cargo test sum_naive`
 /// selects it), so the candidate cannot be called elsewhere under that name;
 /// to test a function used elsewhere, call it from the body.
+///
+/// # Cases
+///
+/// `#[case(name = value, ...)]` under the attribute makes one test per case,
+/// each named after its values (`sum_naive::len_1024`), with its own seed
+/// (derived from that name) and its own report. `#[matrix(name = [value,
+/// ...], ...)]` makes a case of every combination of the values listed
+/// (`sum_blocked::len_1024_acc_f32`, ...); a candidate may have several of
+/// each.
+///
+/// ```
+/// use dual_delta_runtime::prelude::*;
+///
+/// fn random_vec(len: usize) -> impl Fn(&mut TrialRng) -> Vec<f32> + Sync {
+///     move |rng| (0..len).map(|_| rng.random_range(0.0f32..1.0)).collect()
+/// }
+/// fn sum_f64(x: &Vec<f32>) -> f64 {
+///     x.iter().map(|&v| f64::from(v)).sum()
+/// }
+/// fn sum_f32(x: &Vec<f32>) -> f32 {
+///     x.iter().sum()
+/// }
+///
+/// #[dual_delta_test(oracle = sum_f64, baseline = sum_f32, input = random_vec(len))]
+/// #[case(len = 1024)]
+/// #[case(len = 65536)]
+/// fn sum_naive(x: &Vec<f32>) -> f32 {
+///     x.iter().fold(0.0, |s, &v| s + v)
+/// }
+///
+/// #[derive(Clone, Copy)]
+/// enum Accumulation {
+///     F32,
+///     F64,
+/// }
+///
+/// #[dual_delta_test(oracle = sum_f64, baseline = sum_f32, input = random_vec(len))]
+/// #[matrix(len = [1024, 4096], acc = [Accumulation::F32, Accumulation::F64])]
+/// fn sum_blocked(x: &Vec<f32>, acc: Accumulation) -> f32 {
+///     let blocks = x.chunks(64).map(|b| b.iter().sum::<f32>());
+///     match acc {
+///         Accumulation::F32 => blocks.sum(),
+///         Accumulation::F64 => blocks.map(f64::from).sum::<f64>() as f32,
+///     }
+/// }
+/// # fn main() {}
+/// ```
+///
+/// - Each case binds its names (`let len = 1024;`) before the attribute's
+///   expressions, so `input`, `oracle`, `baseline`, `check` and the others
+///   may use them.
+/// - The candidate may take parameters after its input: each is a name that
+///   every case sets, passed by value (`acc: Accumulation`, cloned for
+///   every call) or by reference (`shape: &Shape`). Names the candidate does
+///   not take are only bound for the expressions. With `batch = N` the
+///   input is `xs: &[Input]` and the same parameters follow.
+/// - A test's name is the case's names and values joined by `_`, in the
+///   order written, lowercase: an integer as its digits, a path as its last
+///   segment in snake case (`Accumulation::F32` is `f32`, `Layout::RowMajor`
+///   is `row_major`), `-2` as `minus_2`, `0.5` as `0_5`; any other character
+///   becomes `_`.
+/// - The function is kept as written, callable under its name, next to a
+///   module of the same name holding the tests, which sees everything the
+///   function's module has in scope (`use super::*`): an expression naming
+///   `super::item` must say `super::super::item` there.
+/// - Mistakes are compile errors at the case, the value or the parameter,
+///   all at once: a parameter no case sets, a case missing a name that
+///   other cases set or the candidate takes, two cases of the same name,
+///   an empty `#[case()]`, and a `#[case]` or `#[matrix]` above the
+///   attribute rather than below it.
 ///
 /// # Expansion
 ///
@@ -185,6 +258,7 @@ mod tests;
 ///         ::dual_delta_runtime::__private::TestIdentity {
 ///             module_path: ::dual_delta_runtime::__private::module_path!(),
 ///             function: "sum_naive",
+///             case: ::dual_delta_runtime::__private::None,
 ///             baseline: "sum_kahan",
 ///             oracle: "sum_f64",
 ///             input: "random_vec",
@@ -210,6 +284,13 @@ mod tests;
 /// With `batch = 32` the run is
 /// `__private::DualDelta::batched(...).batch_size(32usize)`.
 ///
+/// With cases, the function is kept as written (allowed to be dead code
+/// outside tests) and followed by `mod sum_naive { use super::*; ... }`
+/// with one `#[test] fn len_1024()` per case: the case's `let`s, then the
+/// same statements with `case: Some("len_1024")`, and as the candidate
+/// `super::sum_naive`, or a closure passing the case's values after the
+/// input, `|x: &Vec<f32>| super::sum_blocked(x, Clone::clone(&acc))`.
+///
 /// Mistakes in the attribute or the signature are compile errors pointing at
 /// the offending token, all reported at once; the function is then emitted
 /// unchanged next to the errors.
@@ -223,7 +304,7 @@ fn expand(
     args: proc_macro2::TokenStream,
     item: proc_macro2::TokenStream,
 ) -> proc_macro2::TokenStream {
-    let function: syn::ItemFn = match syn::parse2(item.clone()) {
+    let mut function: syn::ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(e) => {
             let e = syn::Error::new(
@@ -236,10 +317,37 @@ fn expand(
     let mut errors = validate::Errors::default();
     let config = errors.check(parse::args(args).and_then(validate::config));
     let batched = config.as_ref().is_some_and(|c| c.batch.is_some());
-    errors.check(validate::candidate(&function, batched));
-    match (errors.finish(), config) {
-        (Ok(()), Some(config)) => codegen::test(config, function),
-        (Err(e), _) => codegen::with_errors(e, item),
-        (Ok(()), None) => unreachable!("an invalid configuration has errors"),
+    let has_cases = function.attrs.iter().any(cases::is_case_attribute);
+    let tables = cases::take(&mut function.attrs, &mut errors);
+    errors.check(validate::candidate(&function, batched, has_cases));
+    let suite = has_cases.then(|| {
+        let params = cases::params(&function.sig, &mut errors);
+        cases::suite(tables, params, &mut errors)
+    });
+    match (errors.finish(), config, suite) {
+        (Ok(()), Some(config), None) => codegen::test(config, function),
+        (Ok(()), Some(config), Some(suite)) => codegen::cases(config, function, suite),
+        // Without its `#[case]`s, which nothing else would read.
+        (Err(e), ..) => codegen::with_errors(e, function.into_token_stream()),
+        (Ok(()), None, _) => unreachable!("an invalid configuration has errors"),
     }
+}
+
+/// One case of a `#[dual_delta_test]`: see [its documentation](macro@dual_delta_test#cases).
+///
+/// `#[dual_delta_test(...)]` reads the `#[case(...)]`s written below it;
+/// anywhere else, `#[case]` is an error saying so.
+#[proc_macro_attribute]
+pub fn case(_args: TokenStream, item: TokenStream) -> TokenStream {
+    cases::misplaced("case", item.into()).into()
+}
+
+/// Cases over every combination of several values of a `#[dual_delta_test]`:
+/// see [its documentation](macro@dual_delta_test#cases).
+///
+/// `#[dual_delta_test(...)]` reads the `#[matrix(...)]`s written below it;
+/// anywhere else, `#[matrix]` is an error saying so.
+#[proc_macro_attribute]
+pub fn matrix(_args: TokenStream, item: TokenStream) -> TokenStream {
+    cases::misplaced("matrix", item.into()).into()
 }

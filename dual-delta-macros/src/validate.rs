@@ -520,8 +520,10 @@ fn spanned(tokens: impl ToTokens, message: impl std::fmt::Display) -> syn::Error
 
 /// Checks that `f` can be a candidate: `fn name(x: &Input) -> Output`, or
 /// with `batch = ...` (`batched`) `fn name(xs: &[Input]) -> Vec<Output>`;
-/// not generic, not `async`, not `unsafe`, not already a `#[test]`.
-pub(crate) fn candidate(f: &ItemFn, batched: bool) -> syn::Result<()> {
+/// not generic, not `async`, not `unsafe`, not already a `#[test]`. With
+/// `#[case]`s (`cases`) it may take more parameters after the input, which
+/// `cases::params` checks.
+pub(crate) fn candidate(f: &ItemFn, batched: bool, cases: bool) -> syn::Result<()> {
     let sig = &f.sig;
     let mut errors = Errors::default();
 
@@ -584,7 +586,7 @@ pub(crate) fn candidate(f: &ItemFn, batched: bool) -> syn::Result<()> {
         .iter()
         .filter(|input| matches!(input, FnArg::Typed(_)))
         .collect();
-    if typed.len() > 1 {
+    if typed.len() > 1 && !cases {
         let extra: TokenStream = typed[1..]
             .iter()
             .flat_map(|a| a.to_token_stream())
@@ -593,7 +595,8 @@ pub(crate) fn candidate(f: &ItemFn, batched: bool) -> syn::Result<()> {
             extra,
             format!(
                 "the candidate takes exactly one parameter, its input, but has {}: \
-                 put several values in one input type, such as `x: &(A, B)`",
+                 put several values in one input type, such as `x: &(A, B)`, or give the \
+                 others values with `#[case(name = value)]`",
                 typed.len()
             ),
         ));

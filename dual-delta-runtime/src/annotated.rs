@@ -39,10 +39,13 @@ pub fn no_check(_: &Outcome) -> Result<(), String> {
 /// Where an annotated test is and what it calls.
 #[derive(Debug)]
 pub struct TestIdentity {
-    /// `module_path!()` at the test.
+    /// `module_path!()` at the test: for a case, inside the module named
+    /// after the function.
     pub module_path: &'static str,
     /// The annotated function's name.
     pub function: &'static str,
+    /// The case's name (`len_1024`), for one of a function's `#[case]`s.
+    pub case: Option<&'static str>,
     /// The baseline expression as written.
     pub baseline: &'static str,
     /// The oracle expression as written.
@@ -65,9 +68,10 @@ pub fn run_test<I: Send + Sync>(
     run: DualDelta<'_, I>,
     check: impl FnOnce(&Outcome) -> Result<(), String>,
 ) {
-    let test = format!("{}::{}", id.module_path, id.function);
+    // The test's path: `module::function`, or `module::function::case`.
+    let test = format!("{}::{}", id.module_path, id.case.unwrap_or(id.function));
     let names = Names {
-        test,
+        test: test.clone(),
         candidate: id.function.to_owned(),
         baseline: id.baseline.to_owned(),
         oracle: id.oracle.to_owned(),
@@ -77,15 +81,12 @@ pub fn run_test<I: Send + Sync>(
     let outcome = match run.run() {
         Ok(o) => o,
         Err(crate::error::RunError::Skipped { role, reason }) => {
-            eprintln!(
-                "dual-delta test `{}::{}` skipped by the {role}: {reason}",
-                id.module_path, id.function
-            );
+            eprintln!("dual-delta test `{test}` skipped by the {role}: {reason}");
             return;
         }
         Err(e) => panic!(
-            "dual-delta test `{}::{}` ({}:{}) could not run: {e}",
-            id.module_path, id.function, id.file, id.line
+            "dual-delta test `{test}` ({}:{}) could not run: {e}",
+            id.file, id.line
         ),
     };
     let report = crate::report::write(&outcome);

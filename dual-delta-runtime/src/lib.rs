@@ -108,7 +108,7 @@ pub use crate::verdict::{
 };
 
 #[doc(inline)]
-pub use dual_delta_macros::dual_delta_test;
+pub use dual_delta_macros::{case, dual_delta_test, matrix};
 
 /// The `rand` that [`TrialRng`] implements (0.10), re-exported so that input
 /// generators never have to match its version: write
@@ -120,15 +120,16 @@ pub use rand;
 /// (the FP8 formats, [`E4m3`] and [`E5m2`], are the runtime's own).
 pub use half;
 
-/// Everything a test file needs: the attribute, the builder, the outcome and
-/// its verdicts, the settings' types, and `rand`'s `RngExt` (for
-/// `rng.random_range(..)` on a [`TrialRng`]) in scope.
+/// Everything a test file needs: the attribute (with its `case` and
+/// `matrix`, so that a misplaced one is explained), the builder, the
+/// outcome and its verdicts, the settings' types, and `rand`'s `RngExt`
+/// (for `rng.random_range(..)` on a [`TrialRng`]) in scope.
 pub mod prelude {
     pub use crate::fp8::{E4m3, E5m2};
     pub use crate::{
         Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, Names, NonFinite,
         NonFiniteTrial, NumberFormat, Outcome, Output, RunError, Settings, Stability, TrialRng,
-        Verdict, dual_delta_test,
+        Verdict, case, dual_delta_test, matrix,
     };
     pub use half::{bf16, f16};
     pub use rand::RngExt as _;
@@ -141,6 +142,7 @@ pub mod __private {
     pub use crate::expect::Expect;
     pub use crate::metric::{Metric, MetricFn};
     pub use crate::verdict::AccuracyTest;
+    pub use core::clone::Clone;
     pub use core::default::Default;
     pub use core::option::Option::{None, Some};
     /// The built-in `#[test]`, named by path so that another `test`

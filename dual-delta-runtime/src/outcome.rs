@@ -18,7 +18,8 @@ use crate::verdict::{Accuracy, Analysis, Verdict};
 /// What the implementations are called in tables and reports.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Names {
-    /// The test (for annotated tests, `module::path::function`). It names
+    /// The test (for annotated tests, `module::path::function`, or
+    /// `module::path::function::case` for a `#[case]`). It names
     /// the report's directory and derives the default seed. By default, the
     /// name of the thread that created the run: under `cargo test`, the
     /// test's path (`tests::kahan_is_better`); elsewhere `dual_delta`.

@@ -402,6 +402,8 @@ fn expressions_of_the_wrong_type_are_reported_where_they_are_written() {
          --> tests/wrong_types.rs:14:67",
         "error[E0631]: type mismatch in function arguments --> tests/wrong_types.rs:20:28",
         "found function signature `fn(&Vec<f64>) -> _`",
+        // A case's value, typed as the candidate's parameter.
+        "error[E0308]: mismatched types --> tests/wrong_types.rs:33:14",
     ] {
         assert!(squeezed.contains(needle), "{needle:?} in:\n{}", run.output);
     }
@@ -441,4 +443,70 @@ fn each_annotated_test_appends_a_row_to_the_github_step_summary() {
         );
         assert!(row.contains("/dual-delta/") && row.ends_with(" |"), "{row}");
     }
+}
+
+#[test]
+fn each_case_is_a_test_named_after_its_values() {
+    let run = cargo_test(&["--test", "cases", "--", "--list"], &[]);
+    assert!(run.passed, "{}", run.output);
+    let mut tests: Vec<&str> = run
+        .output
+        .lines()
+        .filter_map(|l| l.strip_suffix(": test"))
+        .collect();
+    tests.sort_unstable();
+    assert_eq!(
+        tests,
+        [
+            "sum_blocked::len_256_acc_f32",
+            "sum_blocked::len_256_acc_f64",
+            "sum_blocked::len_4096_acc_f32",
+            "sum_blocked::len_4096_acc_f64",
+            "sum_naive::len_1024",
+            "sum_naive::len_65536",
+        ],
+        "{}",
+        run.output
+    );
+}
+
+#[test]
+fn each_case_has_its_own_seed_and_report() {
+    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cases-reports");
+    let _ = std::fs::remove_dir_all(&home);
+    let run = cargo_test(
+        &["--test", "cases", "--", "--nocapture", "--test-threads=1"],
+        &[("DUAL_DELTA_HOME", home.to_str().unwrap())],
+    );
+    assert!(run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "dual-delta cases::sum_naive::len_65536: sum_naive (candidate) vs sum_pairwise \
+         (baseline), oracle sum_f64,",
+        "sum_naive is significantly less accurate than sum_pairwise",
+        "dual-delta cases::sum_blocked::len_4096_acc_f64: sum_blocked (candidate) vs sum_f32",
+        "test sum_blocked::len_256_acc_f32 ... dual-delta",
+        "6 passed; 0 failed",
+    ]);
+    let mut seeds = Vec::new();
+    for case in [
+        "sum_naive.len_1024",
+        "sum_naive.len_65536",
+        "sum_blocked.len_256_acc_f32",
+        "sum_blocked.len_256_acc_f64",
+        "sum_blocked.len_4096_acc_f32",
+        "sum_blocked.len_4096_acc_f64",
+    ] {
+        let path = home.join(format!("cases.{case}")).join("summary.json");
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("no report {}: {e}\n{}", path.display(), run.output));
+        let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let test = format!("cases::{}", case.replace('.', "::"));
+        assert_eq!(summary["names"]["test"], test.as_str());
+        let seed = summary["settings"]["seed"].as_u64().expect("a seed");
+        assert_eq!(seed, dual_delta_runtime::seed_from_name(&test), "{test}");
+        seeds.push(seed);
+    }
+    seeds.sort_unstable();
+    seeds.dedup();
+    assert_eq!(seeds.len(), 6, "one seed per case: {seeds:x?}");
 }

@@ -1,6 +1,7 @@
 //! Snapshots of the expansion (`cargo insta review` after a change, or
 //! `INSTA_UPDATE=always cargo test -p dual-delta-macros`).
 
+mod cases;
 mod validate;
 
 use proc_macro2::TokenStream;

@@ -25,11 +25,11 @@ fn config_errors(tokens: TokenStream) -> Vec<String> {
 }
 
 fn candidate_errors(item: TokenStream) -> Vec<String> {
-    messages(candidate(&syn::parse2(item).unwrap(), false))
+    messages(candidate(&syn::parse2(item).unwrap(), false, false))
 }
 
 fn batched_candidate_errors(item: TokenStream) -> Vec<String> {
-    messages(candidate(&syn::parse2(item).unwrap(), true))
+    messages(candidate(&syn::parse2(item).unwrap(), true, false))
 }
 
 const REQUIRED_KEYS: fn() -> TokenStream = || quote!(oracle = o, baseline = b, input = i,);

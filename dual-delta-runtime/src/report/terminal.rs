@@ -289,12 +289,16 @@ fn where_(t: &NonFiniteTrial) -> String {
     )
 }
 
-/// The command that replays exactly this run.
+/// The command that replays exactly this run: the test's path without the
+/// crate's name (`sum_naive::len_1024`, not only `len_1024`, which every
+/// function's case of that name would match).
 fn replay(o: &Outcome) -> String {
+    let test = &o.names.test;
     format!(
         "DUAL_DELTA_SEED={:#x} cargo test {}",
         o.settings.seed,
-        o.names.test.rsplit("::").next().unwrap_or(&o.names.test)
+        test.split_once("::")
+            .map_or(test.as_str(), |(_, path)| path)
     )
 }
 

@@ -22,6 +22,20 @@ fn oracle_takes_another_input(x: &Vec<f32>) -> f32 {
     sum_kahan(x)
 }
 
+#[derive(Clone, Copy)]
+pub enum Accumulation {
+    F32,
+}
+
+/// A case's value is a string where the candidate takes an `Accumulation`.
+#[dual_delta_test(oracle = sum_f64, baseline = sum_kahan, input = random_vec)]
+#[case(acc = Accumulation::F32)]
+#[case(acc = "f16")]
+fn case_value_of_another_type(x: &Vec<f32>, acc: Accumulation) -> f32 {
+    let _ = acc;
+    sum_kahan(x)
+}
+
 /// Only to use `sum_f64`.
 pub fn unused(x: &Vec<f32>) -> f64 {
     sum_f64(x)
