@@ -431,7 +431,14 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             regression,
             settings,
         };
-        baseline::save_if_asked(&outcome)?;
+        baseline::save_if_asked(
+            &outcome.settings,
+            &outcome.names.test,
+            &outcome.delta1,
+            &outcome.delta2,
+            &outcome.fingerprints,
+            &outcome.environment,
+        )?;
         Ok(outcome)
     }
 }

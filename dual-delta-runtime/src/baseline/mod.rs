@@ -59,7 +59,6 @@ use serde::{Deserialize, Serialize};
 use crate::config::Settings;
 use crate::dirname::test_dir_name;
 use crate::error::RunError;
-use crate::outcome::Outcome;
 
 /// The version of the file format documented in this module.
 pub const FORMAT: u32 = 1;
@@ -252,20 +251,26 @@ pub(crate) fn against(
 ///
 /// [`RunError::Baseline`] when the file cannot be written: a baseline asked
 /// for and not saved fails the run.
-pub(crate) fn save_if_asked(o: &Outcome) -> Result<(), RunError> {
-    let s = &o.settings;
+pub(crate) fn save_if_asked(
+    s: &Settings,
+    test: &str,
+    delta1: &[f64],
+    delta2: &[f64],
+    fingerprints: &[u64],
+    environment: &BTreeMap<String, String>,
+) -> Result<(), RunError> {
     let Some(name) = &s.baselines.save else {
         return Ok(());
     };
     let dir = baseline_dir(s).map_err(|e| baseline_error(Path::new("."), &e))?;
-    let path = baseline_file(&dir, name, &o.names.test);
+    let path = baseline_file(&dir, name, test);
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let baseline = Baseline {
         format: FORMAT,
         name: name.clone(),
-        test: o.names.test.clone(),
+        test: test.to_owned(),
         commit: crate::config::commit(),
         time_utc: crate::clock::utc(secs),
         crate_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -277,14 +282,14 @@ pub(crate) fn save_if_asked(o: &Outcome) -> Result<(), RunError> {
             margin: s.margin,
             expect: s.expect,
         },
-        environment: o.environment.clone(),
-        trials: (0..o.delta1.len())
+        environment: environment.clone(),
+        trials: (0..delta1.len())
             .map(|i| BaselineTrial {
                 index: i,
-                seed_hex: hex(o.trial_seed(i)),
-                delta1: o.delta1[i],
-                delta2: o.delta2[i],
-                fingerprint: format!("{:016x}", o.fingerprints[i]),
+                seed_hex: hex(crate::rng::trial_seed(s.seed, i)),
+                delta1: delta1[i],
+                delta2: delta2[i],
+                fingerprint: format!("{:016x}", fingerprints[i]),
             })
             .collect(),
     };
