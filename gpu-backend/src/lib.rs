@@ -37,6 +37,16 @@
 //! [`Gpu::adapter_info`], and is recorded under the key `gpu.adapter` in
 //! every dual-delta report of the process.
 //!
+//! When a context is created, a probe of a few small shaders measures what
+//! the device does to floating-point arithmetic ([`Gpu::semantics`],
+//! [`semantics::DeviceSemantics`]): whether `f16` arithmetic rounds each
+//! operation, whether the driver removes conversion round trips, `fma`
+//! fusion and contraction, subnormals, the rounding of conversions,
+//! division and square root, subgroup sizes, NaN and infinities. Its
+//! one-line summary is recorded under `gpu.semantics`, and what differs from
+//! the emulations' assumptions, in words, under `gpu.caveats`
+//! (`cargo run --release -p gpu-backend --example probe` prints it all).
+//!
 //! Where there is no GPU (as in CI), Mesa's lavapipe is the adapter: a
 //! Vulkan driver running on the CPU (`apt-get install mesa-vulkan-drivers
 //! libvulkan1`). With no adapter at all, [`Gpu::shared`] returns
@@ -202,6 +212,7 @@ pub use half::f16;
 
 pub mod oracle;
 pub mod reference;
+pub mod semantics;
 
 pub use crate::reference::{
     AttentionInput, AttentionShape, DotInput, KernelElement, NormInput, RowsInput, attention_cpu,

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use super::adapter::{AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe};
 use crate::GpuError;
+use crate::semantics::DeviceSemantics;
 use crate::shader::{self, Kernel, Tiling};
 
 /// A wgpu device with the matmul and row-kernel pipelines compiled.
@@ -38,6 +39,8 @@ pub struct Gpu {
     pub(crate) max_texture: u32,
     /// How the tile kernels divide `C`.
     pub(crate) tiling: Tiling,
+    /// What the device does to floating-point arithmetic.
+    semantics: DeviceSemantics,
 }
 
 impl fmt::Debug for Gpu {
@@ -62,8 +65,10 @@ impl Gpu {
     }
 
     /// A new context on the adapter `options` choose, with its pipelines
-    /// compiled. The adapter is recorded (key `gpu.adapter`) in the report
-    /// of every later dual-delta run of this process.
+    /// compiled and the device probed ([`Gpu::semantics`]). The adapter
+    /// (key `gpu.adapter`), the probe's one-line summary (`gpu.semantics`)
+    /// and, where there are any, its caveats (`gpu.caveats`) are recorded
+    /// in the report of every later dual-delta run of this process.
     pub fn new(options: &GpuOptions) -> Result<Gpu, GpuError> {
         let (adapter, native) = choose_adapter(options)?;
         let info = adapter.get_info();
@@ -76,22 +81,24 @@ impl Gpu {
         } else {
             Tiling::Lanes
         };
-        let subgroup = match tiling {
-            Tiling::Subgroup => wgpu::Features::SUBGROUP,
-            Tiling::Lanes => wgpu::Features::empty(),
-        };
+        // The probe measures native f16 and subgroups wherever the adapter
+        // has them, whichever path the kernels take.
+        let features = adapter.features() & (wgpu::Features::SHADER_F16 | wgpu::Features::SUBGROUP);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("dual-delta matmul"),
-            required_features: subgroup
-                | if native {
-                    wgpu::Features::SHADER_F16
-                } else {
-                    wgpu::Features::empty()
-                },
+            required_features: features,
             required_limits: limits.clone(),
             ..Default::default()
         }))
         .map_err(|e| GpuError::RequestDevice(format!("{}: {e}", describe(&info))))?;
+        let semantics = crate::semantics::probe(
+            &device,
+            &queue,
+            features.contains(wgpu::Features::SHADER_F16),
+            features
+                .contains(wgpu::Features::SUBGROUP)
+                .then_some((info.subgroup_min_size, info.subgroup_max_size)),
+        )?;
 
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
             binding,
@@ -180,6 +187,11 @@ impl Gpu {
             subgroups: tiling == Tiling::Subgroup,
         };
         dual_delta_runtime::record_environment("gpu.adapter", summary.to_string());
+        dual_delta_runtime::record_environment("gpu.semantics", semantics.to_string());
+        let caveats = semantics.caveats();
+        if !caveats.is_empty() {
+            dual_delta_runtime::record_environment("gpu.caveats", caveats.join("; "));
+        }
         Ok(Gpu {
             device,
             queue,
@@ -198,11 +210,18 @@ impl Gpu {
             max_dispatch: limits.max_compute_workgroups_per_dimension,
             max_texture: limits.max_texture_dimension_2d,
             tiling,
+            semantics,
         })
     }
 
     /// The adapter this context runs on and the `f16` path in use.
     pub fn adapter_info(&self) -> &AdapterSummary {
         &self.summary
+    }
+
+    /// What the device does to floating-point arithmetic, as the probe run
+    /// when this context was created measured it.
+    pub fn semantics(&self) -> &DeviceSemantics {
+        &self.semantics
     }
 }
