@@ -73,6 +73,7 @@
 //! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`; `gl` needs the crate's `gles` feature) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
 //! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`]). |
 //! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`]); the same bits either way. |
+//! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` (default), `strip` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
 //!
 //! wgpu's own variables (`WGPU_BACKEND`, ...) apply as well.
 //!
@@ -145,6 +146,13 @@
 //!   products); emulation [`fp8_matmul_emulated`]; oracle
 //!   [`fp8_matmul_f64`], baseline [`fp8_matmul_cpu`].
 //!
+//! Every rounding to `f16` (or `bf16`) inside a kernel is done with integer
+//! operations on the bits, never as a conversion round trip
+//! (`f32(f16(v))`, `unpack2x16float(pack2x16float(..))`), which NVIDIA's
+//! Vulkan driver removes: the `f16` mistakes show on every device, and
+//! `DUAL_DELTA_GPU_ROUND_TRIPS=strip` shows on lavapipe what such a driver
+//! would give ([`GpuOptions::strip_round_trips`]).
+//!
 //! The row kernels run one workgroup of [`ROW_THREADS`] invocations per
 //! row, each invocation over a strided slice, combined by a fixed tree
 //! (documented on [`ReduceStrategy`]); `*_batch` versions take many inputs
@@ -181,6 +189,7 @@ mod lowp;
 mod norm;
 mod rows;
 mod shader;
+mod wgsl;
 
 pub use crate::accumulation::{Accumulation, GemmConfig};
 pub use crate::attention::{
@@ -191,8 +200,8 @@ pub use crate::cpu::{
 };
 pub use crate::error::{GpuError, LAVAPIPE_INSTALL};
 pub use crate::gpu::{
-    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_SUBGROUPS, F16Path, Gpu, GpuOptions,
-    GpuPolicy, Subgroups, require_gpu, shared_or_skip,
+    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_ROUND_TRIPS, ENV_SUBGROUPS, F16Path, Gpu,
+    GpuOptions, GpuPolicy, Subgroups, require_gpu, shared_or_skip,
 };
 pub use crate::input::{MatmulInput, random_matmul_input};
 pub use crate::lowp::{

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::{ENV_ADAPTER, ENV_F16, ENV_SUBGROUPS};
+use super::{ENV_ADAPTER, ENV_F16, ENV_ROUND_TRIPS, ENV_SUBGROUPS};
 use crate::GpuError;
 
 /// How the kernels store and convert `f16` values.
@@ -86,11 +86,20 @@ pub struct GpuOptions {
     pub f16: F16Path,
     /// Whether the matmul kernels use subgroup operations.
     pub subgroups: Subgroups,
+    /// Compile every shader (the probe's included) with each conversion
+    /// round trip (`f32(f16(v))`, `unpack2x16float(pack2x16float(..))`)
+    /// replaced by its operand, as NVIDIA's Vulkan driver compiles them
+    /// (seen on an H100). On lavapipe this shows what such a driver does to
+    /// a kernel: the kernels of this crate round on the bits and give the
+    /// same results, while the probe reports the round trips removed. Off
+    /// by default.
+    pub strip_round_trips: bool,
 }
 
 impl GpuOptions {
-    /// Options from `DUAL_DELTA_ADAPTER`, `DUAL_DELTA_GPU_F16` and
-    /// `DUAL_DELTA_GPU_SUBGROUPS` (unset or empty: the defaults).
+    /// Options from `DUAL_DELTA_ADAPTER`, `DUAL_DELTA_GPU_F16`,
+    /// `DUAL_DELTA_GPU_SUBGROUPS` and `DUAL_DELTA_GPU_ROUND_TRIPS` (unset or
+    /// empty: the defaults).
     pub fn from_env() -> Result<Self, GpuError> {
         let adapter = std::env::var(ENV_ADAPTER)
             .ok()
@@ -98,11 +107,27 @@ impl GpuOptions {
             .filter(|s| !s.is_empty());
         let f16 = F16Path::parse(&std::env::var(ENV_F16).unwrap_or_default())?;
         let subgroups = Subgroups::parse(&std::env::var(ENV_SUBGROUPS).unwrap_or_default())?;
+        let strip_round_trips =
+            parse_round_trips(&std::env::var(ENV_ROUND_TRIPS).unwrap_or_default())?;
         Ok(Self {
             adapter,
             f16,
             subgroups,
+            strip_round_trips,
         })
+    }
+}
+
+/// Parses a `DUAL_DELTA_GPU_ROUND_TRIPS` value: whether to strip.
+fn parse_round_trips(value: &str) -> Result<bool, GpuError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "" | "keep" => Ok(false),
+        "strip" => Ok(true),
+        _ => Err(GpuError::InvalidSetting {
+            name: ENV_ROUND_TRIPS,
+            value: value.to_owned(),
+            expected: "`keep` or `strip`",
+        }),
     }
 }
 
@@ -283,6 +308,15 @@ mod tests {
         assert_eq!(Subgroups::parse("off").unwrap(), Subgroups::Off);
         let e = Subgroups::parse("on").unwrap_err().to_string();
         assert!(e.contains("DUAL_DELTA_GPU_SUBGROUPS"), "{e}");
+    }
+
+    #[test]
+    fn round_trip_settings_parse() {
+        assert!(!parse_round_trips("").unwrap());
+        assert!(!parse_round_trips("keep").unwrap());
+        assert!(parse_round_trips(" Strip ").unwrap());
+        let e = parse_round_trips("remove").unwrap_err().to_string();
+        assert!(e.contains("DUAL_DELTA_GPU_ROUND_TRIPS"), "{e}");
     }
 
     #[test]

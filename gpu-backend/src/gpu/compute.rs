@@ -9,6 +9,7 @@ use wgpu::util::DeviceExt as _;
 
 use super::Gpu;
 use crate::GpuError;
+use crate::wgsl::SourceTransform;
 
 /// What one binding of a kernel holds: a buffer, bound at the binding
 /// numbered by its position.
@@ -59,16 +60,18 @@ pub(crate) fn layouts(
     (layout, pipeline_layout)
 }
 
-/// The compute pipeline of the WGSL `source` (entry point `main`).
+/// The compute pipeline of the WGSL `source` (entry point `main`),
+/// compiled after `transform`.
 pub(crate) fn pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     label: &str,
     source: &str,
+    transform: SourceTransform,
 ) -> wgpu::ComputePipeline {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
+        source: wgpu::ShaderSource::Wgsl(transform.apply(source).into_owned().into()),
     });
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(label),

@@ -6,9 +6,11 @@ use core::fmt;
 use std::sync::OnceLock;
 
 use super::adapter::{AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe};
+use super::compute;
 use crate::GpuError;
 use crate::semantics::DeviceSemantics;
 use crate::shader::{self, Kernel, Tiling};
+use crate::wgsl::SourceTransform;
 
 /// A wgpu device with the matmul and row-kernel pipelines compiled.
 ///
@@ -91,9 +93,15 @@ impl Gpu {
             ..Default::default()
         }))
         .map_err(|e| GpuError::RequestDevice(format!("{}: {e}", describe(&info))))?;
+        let transform = if options.strip_round_trips {
+            SourceTransform::StripRoundTrips
+        } else {
+            SourceTransform::AsWritten
+        };
         let semantics = crate::semantics::probe(
             &device,
             &queue,
+            transform,
             features.contains(wgpu::Features::SHADER_F16),
             features
                 .contains(wgpu::Features::SUBGROUP)
@@ -158,24 +166,14 @@ impl Gpu {
                 Kernel::ReduceSplits => &pipeline_layout,
                 Kernel::TileF32 | Kernel::TileF16 => &tile_pipeline_layout,
             };
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("matmul"),
-                source: wgpu::ShaderSource::Wgsl(shader::source(kernel, native, tiling).into()),
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("matmul"),
-                layout: Some(pipeline_layout),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            })
+            let source = shader::source(kernel, native, tiling);
+            compute::pipeline(&device, pipeline_layout, "matmul", &source, transform)
         };
         let tile_f32 = pipeline(Kernel::TileF32);
         let tile_f16 = pipeline(Kernel::TileF16);
         let reduce = pipeline(Kernel::ReduceSplits);
-        let rows = crate::rows::RowPipelines::new(&device, native);
-        let lowp = crate::lowp::LowpPipelines::new(&device);
+        let rows = crate::rows::RowPipelines::new(&device, native, transform);
+        let lowp = crate::lowp::LowpPipelines::new(&device, transform);
 
         let summary = AdapterSummary {
             name: info.name.clone(),
@@ -201,7 +199,7 @@ impl Gpu {
             tile_f16,
             reduce,
             rows,
-            lazy: crate::launch::LazyPipelines::new(native),
+            lazy: crate::launch::LazyPipelines::new(native, transform),
             lowp,
             summary,
             max_binding: limits

@@ -18,6 +18,7 @@ use wgpu::util::DeviceExt as _;
 use super::{DeviceSemantics, Exactness, SubgroupSizes};
 use crate::GpuError;
 use crate::gpu::compute::{self, Binding};
+use crate::wgsl::SourceTransform;
 
 /// Invocations of the probe's one workgroup.
 const THREADS: u32 = 64;
@@ -439,12 +440,14 @@ fn measurements(
     })
 }
 
-/// Runs the probe on `device`: the `f16` probes where `f16` (the device
-/// has `SHADER_F16`), the subgroup probe where `subgroups` (the adapter's
-/// sizes; the device has `SUBGROUP`).
+/// Runs the probe on `device`, compiled after `transform` as every kernel
+/// is: the `f16` probes where `f16` (the device has `SHADER_F16`), the
+/// subgroup probe where `subgroups` (the adapter's sizes; the device has
+/// `SUBGROUP`).
 pub(crate) fn probe(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
+    transform: SourceTransform,
     f16: bool,
     subgroups: Option<(u32, u32)>,
 ) -> Result<DeviceSemantics, GpuError> {
@@ -452,7 +455,7 @@ pub(crate) fn probe(
     let (layout, pipeline_layout) =
         compute::layouts(device, "probe", &[Read, ReadWrite, ReadWrite]);
     let source = source(f16, subgroups.is_some());
-    let pipeline = compute::pipeline(device, &pipeline_layout, "probe", &source);
+    let pipeline = compute::pipeline(device, &pipeline_layout, "probe", &source, transform);
     let input = inputs();
     let inp = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("probe inputs"),

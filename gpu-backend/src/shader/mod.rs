@@ -58,6 +58,7 @@ mod tile;
 use core::fmt::Write as _;
 
 use crate::cpu::K_BLOCK;
+use crate::wgsl::ROUND16;
 
 /// Invocations per workgroup of the tile kernels. llvmpipe runs each
 /// workgroup on one thread, eight invocations per 256-bit SIMD vector, so
@@ -211,30 +212,6 @@ pub(crate) fn source(kernel: Kernel, native_f16: bool, tiling: Tiling) -> String
     }
     s
 }
-
-/// `round16(v)`: the `f16` nearest to `v` (ties to even; beyond 65504
-/// infinity; NaN and infinities unchanged), as an `f32`: what
-/// `f32(f16(v))` gives, computed with integer operations on the bits, which
-/// llvmpipe runs faster than its own conversion (a longer software
-/// sequence): the `f16`-accumulating kernel takes 26 ms at `128×4096×128`
-/// instead of 39 ms (AVX2 path).
-const ROUND16: &str = "fn round16(v: f32) -> f32 {
-    let u = bitcast<u32>(v);
-    let a = u & 0x7fffffffu;
-    // Normal f16 results: drop 13 fraction bits, ties to even (a carry into
-    // the exponent is the right result); past 65504, infinity.
-    let rn = (a + 0xfffu + ((a >> 13u) & 1u)) & 0xffffe000u;
-    let normal = select(rn, 0x7f800000u, rn > 0x477fe000u);
-    // Subnormal f16 results (below 2^-14): multiples of 2^-24, ties to even.
-    let e = a >> 23u;
-    let d = min(126u - min(e, 112u), 25u);
-    let m = (a & 0x7fffffu) | 0x800000u;
-    let q = (m + (1u << (d - 1u)) - 1u + ((m >> d) & 1u)) >> d;
-    let sub = bitcast<u32>(f32(q) * 5.9604644775390625e-8);
-    let r = select(normal, sub, e < 113u) | (u & 0x80000000u);
-    return select(bitcast<f32>(r), v, a >= 0x7f800000u);
-}
-";
 
 fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &str) {
     let elem = if native { "f16" } else { "u32" };
