@@ -19,7 +19,7 @@ use half::f16;
 use crate::attention::{self, AttentionVariant};
 use crate::gpu::compute::{self, Binding};
 use crate::norm::{self, LayerNormVariant};
-use crate::wgsl::{ROUND16, SourceTransform};
+use crate::wgsl::{EXACT, ROUND16, SourceTransform};
 use crate::{Gpu, GpuError};
 
 /// A kernel compiled on first use.
@@ -159,8 +159,9 @@ impl Gpu {
 /// The WGSL that declares the six bindings of the layout, with `Params`
 /// (declared by the caller) at binding 0, and the helpers `ld1`, `ld2`,
 /// `ld3` (an `f16` input as `f32`), `st` (round to `f16` and store) for
-/// the native path or the fallback, and `round16` (round to `f16` on the
-/// bits, see `crate::wgsl`).
+/// the native path or the fallback, `round16` (round to `f16` on the
+/// bits) and the correctly rounded `div_rn` and `sqrt_rn` (see
+/// `crate::wgsl`).
 pub(crate) fn prelude(native: bool) -> String {
     let elem = if native { "f16" } else { "u32" };
     let mut s = String::new();
@@ -194,5 +195,6 @@ pub(crate) fn prelude(native: bool) -> String {
         s.push_str("fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n");
     }
     s.push_str(ROUND16);
+    s.push_str(EXACT);
     s
 }

@@ -1,6 +1,8 @@
 //! The device-semantics probe on the adapter at hand: lavapipe's known
 //! behaviour where it is lavapipe, internal consistency anywhere.
 
+mod common;
+
 use gpu_backend::semantics::{
     ConversionRounding, DeviceSemantics, Exactness, F16Arithmetic, Fusion, NanInMaxMin, RoundTrip,
     Subnormals,
@@ -50,7 +52,7 @@ fn lavapipe_rounds_f16_per_op_keeps_round_trips_and_subnormals() {
             (8, 8, Some(8))
         );
     }
-    assert!(s.emulations_exact());
+    assert!(s.kernels_match_emulations());
     assert_eq!(s.caveats().is_empty(), !stripped, "{:?}", s.caveats());
 }
 
@@ -80,7 +82,7 @@ fn the_summary_and_the_caveats_agree_with_the_facts() {
         s.f16_arithmetic().is_none(),
         "{line}"
     );
-    if s.emulations_exact() {
+    if s.kernels_match_emulations() {
         assert!(!caveats.contains("emulations"), "{caveats}");
     }
     match s.subgroups() {
@@ -124,4 +126,36 @@ fn the_semantics_are_the_devices_whatever_path_the_kernels_take() {
     .unwrap();
     let same: &DeviceSemantics = fallback.semantics();
     assert_eq!(same, gpu.semantics());
+}
+
+/// The bound the kernel tests assert where the probe finds the emulations'
+/// assumptions broken: one ulp passes, two do not, NaN only against NaN.
+#[test]
+fn the_bound_of_devices_that_differ_is_one_ulp() {
+    let v = |x: &[f32]| {
+        x.iter()
+            .map(|&x| gpu_backend::f16::from_f32(x))
+            .collect::<Vec<_>>()
+    };
+    let want = v(&[1.0, 0.5, -3.0, f32::NAN, 0.0]);
+    let next = |x: f32| gpu_backend::f16::from_f32(x).to_bits() + 1;
+    let one_off: Vec<_> = want
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| match i {
+            0 => gpu_backend::f16::from_bits(next(1.0)),
+            1 => gpu_backend::f16::from_bits(next(0.5) - 2),
+            _ => w,
+        })
+        .collect();
+    common::assert_within_ulps(&one_off, &want, common::EMULATION_BOUND_ULPS, "one ulp");
+    let two_off = [gpu_backend::f16::from_bits(next(1.0) + 1)];
+    let far = std::panic::catch_unwind(|| {
+        common::assert_within_ulps(&two_off, &want[..1], common::EMULATION_BOUND_ULPS, "two")
+    });
+    assert!(far.is_err());
+    let nan = std::panic::catch_unwind(|| {
+        common::assert_within_ulps(&want[..3], &v(&[1.0, 0.5, f32::NAN]), 1.0, "nan")
+    });
+    assert!(nan.is_err());
 }

@@ -81,7 +81,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         z = z + e;
     }}
     for (var j = 0u; j < keys; j++) {{
-        let pj = round16(scratch[sb + j] / z);
+        let pj = round16(div_rn(scratch[sb + j], z));
         {pv}
     }}",
                 pv = pv("")
@@ -127,7 +127,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 pv = pv(r)
             );
             for c in 0..d_v {
-                let _ = writeln!(s, "    st(ob + {c}u, o{c} / l);");
+                let _ = writeln!(s, "    st(ob + {c}u, div_rn(o{c}, l));");
             }
         }
     }

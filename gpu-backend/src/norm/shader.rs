@@ -43,9 +43,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     }
     let _ = writeln!(
         s,
-        "    let sd = sqrt(var_ + p.eps);
+        "    let sd = sqrt_rn(var_ + p.eps);
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
-        var y = (ld1(base + j) - mu) / sd;
+        var y = div_rn(ld1(base + j) - mu, sd);
         if ((p.flags & {HAS_WEIGHT}u) != 0u) {{ y = y * ld2(base + j); }}
         if ((p.flags & {HAS_BIAS}u) != 0u) {{ y = y + ld3(base + j); }}
         st(base + j, y);
@@ -85,8 +85,8 @@ fn one_pass(s: &mut String) {
     tree(s, "wa[t] = wa[t] + wa[t + h]; wb[t] = wb[t] + wb[t + h];");
     let _ = writeln!(
         s,
-        "    let mu = wa[0] / n;
-    let var_ = max(wb[0] / n - mu * mu, {});",
+        "    let mu = div_rn(wa[0], n);
+    let var_ = max(div_rn(wb[0], n) - mu * mu, {});",
         c(0.0)
     );
 }
@@ -101,7 +101,7 @@ fn two_pass(s: &mut String) {
     tree(s, "wa[t] = wa[t] + wa[t + h];");
     let _ = writeln!(
         s,
-        "    let mu = wa[0] / n;
+        "    let mu = div_rn(wa[0], n);
     workgroupBarrier();
     var s2 = 0.0;
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
@@ -111,7 +111,7 @@ fn two_pass(s: &mut String) {
     wa[t] = s2;"
     );
     tree(s, "wa[t] = wa[t] + wa[t + h];");
-    s.push_str("    let var_ = wa[0] / n;\n");
+    s.push_str("    let var_ = div_rn(wa[0], n);\n");
 }
 
 fn welford(s: &mut String) {
@@ -124,7 +124,7 @@ fn welford(s: &mut String) {
         let v = ld1(base + j);
         cnt = cnt + 1.0;
         let d = v - m;
-        m = m + d / cnt;
+        m = m + div_rn(d, cnt);
         m2 = m2 + d * (v - m);
     }}
     wa[t] = cnt;
@@ -137,12 +137,12 @@ fn welford(s: &mut String) {
             if (nb > 0.0) {
                 let nn = na + nb;
                 let d = wb[t + h] - wb[t];
-                wb[t] = wb[t] + d * (nb / nn);
-                wc[t] = (wc[t] + wc[t + h]) + (d * d) * ((na * nb) / nn);
+                wb[t] = wb[t] + d * div_rn(nb, nn);
+                wc[t] = (wc[t] + wc[t + h]) + (d * d) * div_rn(na * nb, nn);
                 wa[t] = nn;
             }",
     );
-    s.push_str("    let mu = wb[0];\n    let var_ = wc[0] / n;\n");
+    s.push_str("    let mu = wb[0];\n    let var_ = div_rn(wc[0], n);\n");
 }
 
 #[cfg(test)]

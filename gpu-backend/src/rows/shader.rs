@@ -28,7 +28,7 @@ use core::fmt::Write as _;
 
 use super::emulate::{EXP_C, EXP_HI, EXP_LO, LN2_HI, LN2_LO, LOG2E};
 use super::{ROW_THREADS, ReduceStrategy, SoftmaxVariant};
-use crate::wgsl::ROUND16;
+use crate::wgsl::{EXACT, ROUND16};
 
 /// The layout of the uniform `RowParams` (four `u32`).
 #[repr(C)]
@@ -85,6 +85,7 @@ var<workgroup> wb: array<f32, {ROW_THREADS}>;
         );
     }
     s.push_str(ROUND16);
+    s.push_str(EXACT);
     exp_fn(&mut s);
     let _ = writeln!(
         s,
@@ -213,7 +214,7 @@ fn softmax(s: &mut String, variant: SoftmaxVariant) {
     }}
     let mx = wa[0];
     let den = wb[0];
-    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, ex(ld(base + j) - mx) / den); }}",
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, div_rn(ex(ld(base + j) - mx), den)); }}",
             half = ROW_THREADS / 2
         );
         return;
@@ -246,7 +247,7 @@ fn softmax(s: &mut String, variant: SoftmaxVariant) {
     let _ = writeln!(
         s,
         "    let den = wa[0];
-    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, {e} / den); }}"
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, div_rn({e}, den)); }}"
     );
 }
 

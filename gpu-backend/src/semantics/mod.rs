@@ -19,6 +19,11 @@ mod probe;
 
 use core::fmt;
 
+/// The distance, in `f32` ulps, from which the kernels correct the
+/// device's division and square root to the correctly rounded result
+/// (`div_rn`, `sqrt_rn` in their WGSL).
+pub const CORRECTED_ULPS: u32 = 3;
+
 use self::probe::Measurements;
 pub(crate) use self::probe::probe;
 
@@ -259,20 +264,25 @@ impl DeviceSemantics {
         self.exp_keeps_nan
     }
 
-    /// Whether every assumption of the CPU emulations holds on this device
-    /// (`f32` subnormals kept, no contraction, division and square root
-    /// correctly rounded, conversions to nearest even, `max`/`min` return
-    /// the number, infinities as IEEE-754 says): then every kernel gives its
-    /// emulation's bits. `fma`
-    /// fusion does not matter (the kernels write `fma` only where the
-    /// product is exact), nor do round trips (the kernels round on the
-    /// bits).
-    pub fn emulations_exact(&self) -> bool {
+    /// Whether every assumption the kernels' CPU emulations make holds on
+    /// this device (`f32` and `f16` subnormals kept, no contraction,
+    /// division and square root within [`CORRECTED_ULPS`] of correctly
+    /// rounded, conversions to nearest even, `max`/`min` return the number,
+    /// infinities as IEEE-754 says): then every kernel of this crate gives
+    /// its emulation's bits. `fma` fusion does not matter (the kernels write
+    /// `fma` only where the product is exact), nor do round trips (the
+    /// kernels round on the bits), nor division and square root within
+    /// reach (the kernels correct them).
+    pub fn kernels_match_emulations(&self) -> bool {
+        let corrected = |e: Exactness| match e {
+            Exactness::CorrectlyRounded => true,
+            Exactness::Approximate { max_ulps, .. } => max_ulps <= CORRECTED_ULPS,
+        };
         self.f32_subnormals == Subnormals::Kept
             && self.f16_subnormals == Subnormals::Kept
             && !self.contraction
-            && self.division == Exactness::CorrectlyRounded
-            && self.sqrt == Exactness::CorrectlyRounded
+            && corrected(self.division)
+            && corrected(self.sqrt)
             && self.conversion == ConversionRounding::NearestEven
             && self.nan_in_max_min == NanInMaxMin::Number
             && self.infinities_pass
@@ -442,10 +452,16 @@ impl DeviceSemantics {
                 max_ulps,
             } = e
             {
+                let effect = if max_ulps <= CORRECTED_ULPS {
+                    "the kernels of this crate correct it, but a kernel that uses it as it \
+                     is differs from a correctly rounded CPU reference in the last bit"
+                } else {
+                    "beyond what the kernels of this crate correct: they may differ from \
+                     their emulations in the last bit, an f16 output by one ulp"
+                };
                 c.push(format!(
                     "on this device f32 {op} is not correctly rounded ({differing} of {of} \
-                     results off, by up to {max_ulps} ulp): kernels that use it may differ \
-                     from their emulations in the last bit, an f16 output by one ulp"
+                     results off, by up to {max_ulps} ulp): {effect}"
                 ));
             }
         }

@@ -13,7 +13,7 @@ fn lavapipe_reads_as_the_emulations_assume() {
          division and sqrt correctly rounded, subgroups 8..8, max(NaN, x) = x"
     );
     assert!(s.caveats().is_empty(), "{:?}", s.caveats());
-    assert!(s.emulations_exact());
+    assert!(s.kernels_match_emulations());
     assert_eq!(s.table().len(), 15);
 }
 
@@ -46,7 +46,7 @@ fn the_h100_reads_with_its_caveats() {
     );
     assert!(caveats.contains("fma(a, b, c) is fused"), "{caveats}");
     assert_eq!(s.caveats().len(), 3);
-    assert!(!s.emulations_exact());
+    assert!(!s.kernels_match_emulations());
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn every_fact_changes_the_summary_or_the_caveats() {
             m.division = Exactness::Approximate {
                 differing: 40,
                 of: 1024,
-                max_ulps: 2,
+                max_ulps: CORRECTED_ULPS + 1,
             }
         },
         |m| m.nan_max_min[1] = Some(true),
@@ -74,10 +74,29 @@ fn every_fact_changes_the_summary_or_the_caveats() {
         let s = DeviceSemantics::from_measurements(&m);
         assert_ne!(s.to_string(), base.to_string(), "change {i}");
         if i < 6 {
-            assert!(!s.emulations_exact(), "change {i}");
+            assert!(!s.kernels_match_emulations(), "change {i}");
             assert!(!s.caveats().is_empty(), "change {i}");
         }
     }
+}
+
+#[test]
+fn division_within_reach_of_the_correction_keeps_the_kernels_exact() {
+    let mut m = lavapipe();
+    m.division = Exactness::Approximate {
+        differing: 300,
+        of: 1024,
+        max_ulps: 2,
+    };
+    let s = DeviceSemantics::from_measurements(&m);
+    assert!(s.kernels_match_emulations());
+    assert!(
+        s.to_string()
+            .contains("division within 2 ulp, sqrt correctly rounded")
+    );
+    let caveats = s.caveats();
+    assert_eq!(caveats.len(), 1, "{caveats:?}");
+    assert!(caveats[0].contains("the kernels of this crate correct it"));
 }
 
 #[test]
