@@ -63,7 +63,11 @@
 //! bits has exactly eight), the matmul kernels' workgroups read each row of
 //! `B` once and share it with `subgroupBroadcast`; elsewhere, or with
 //! [`Subgroups::Off`], each invocation reads its own. Both give identical
-//! results.
+//! results. Those register-block kernels are tuned for llvmpipe; on
+//! discrete and integrated GPUs the matmuls use workgroup-shared tiles
+//! instead ([`MatmulTiling`]: workgroups of 64 invocations staging `A` and
+//! `B` in workgroup memory), which sum every output in the same order and
+//! give the same bits.
 //!
 //! ## Environment variables
 //!
@@ -73,6 +77,7 @@
 //! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`; `gl` needs the crate's `gles` feature) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
 //! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`]). |
 //! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`]); the same bits either way. |
+//! | `DUAL_DELTA_GPU_TILING` | `auto` (default), `registers`, `shared` | The matmul tile kernels ([`MatmulTiling`]): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
 //! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` (default), `strip` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
 //!
 //! wgpu's own variables (`WGPU_BACKEND`, ...) apply as well.
@@ -200,8 +205,8 @@ pub use crate::cpu::{
 };
 pub use crate::error::{GpuError, LAVAPIPE_INSTALL};
 pub use crate::gpu::{
-    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_ROUND_TRIPS, ENV_SUBGROUPS, F16Path, Gpu,
-    GpuOptions, GpuPolicy, Subgroups, require_gpu, shared_or_skip,
+    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
+    F16Path, Gpu, GpuOptions, GpuPolicy, MatmulTiling, Subgroups, require_gpu, shared_or_skip,
 };
 pub use crate::input::{MatmulInput, random_matmul_input};
 pub use crate::lowp::{

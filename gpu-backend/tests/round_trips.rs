@@ -37,6 +37,11 @@ fn stripped_like(gpu: &Gpu) -> Gpu {
         } else {
             gpu_backend::Subgroups::Off
         },
+        tiling: if info.shared_tiles {
+            gpu_backend::MatmulTiling::Shared
+        } else {
+            gpu_backend::MatmulTiling::Registers
+        },
         strip_round_trips: true,
     })
     .expect("a context with round trips stripped")

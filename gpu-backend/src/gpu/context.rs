@@ -75,7 +75,9 @@ impl Gpu {
         let (adapter, native) = choose_adapter(options)?;
         let info = adapter.get_info();
         let limits = adapter.limits();
-        let tiling = if options.subgroups == Subgroups::Auto
+        let tiling = if options.tiling.shared_on(info.device_type) {
+            Tiling::Shared
+        } else if options.subgroups == Subgroups::Auto
             && adapter.features().contains(wgpu::Features::SUBGROUP)
             && info.subgroup_min_size >= shader::TILE_WORKGROUP
         {
@@ -183,6 +185,7 @@ impl Gpu {
             driver_info: info.driver_info.clone(),
             shader_f16: native,
             subgroups: tiling == Tiling::Subgroup,
+            shared_tiles: tiling == Tiling::Shared,
         };
         dual_delta_runtime::record_environment("gpu.adapter", summary.to_string());
         dual_delta_runtime::record_environment("gpu.semantics", semantics.to_string());

@@ -46,7 +46,7 @@ fn every_kernel_source() -> Vec<String> {
     let mut v = Vec::new();
     for native in [true, false] {
         for kernel in [Kernel::TileF32, Kernel::TileF16, Kernel::ReduceSplits] {
-            for tiling in [Tiling::Lanes, Tiling::Subgroup] {
+            for tiling in [Tiling::Lanes, Tiling::Subgroup, Tiling::Shared] {
                 v.push(matmul::source(kernel, native, tiling));
             }
         }
