@@ -18,15 +18,15 @@ use half::f16;
 
 use crate::attention::{self, AttentionVariant};
 use crate::gpu::compute::{self, Binding};
-use crate::norm::{self, LayerNormVariant};
+use crate::norm::{self, NormKernel};
 use crate::wgsl::{EXACT, ROUND16, SourceTransform};
 use crate::{Gpu, GpuError};
 
 /// A kernel compiled on first use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum LazyKernel {
-    /// A LayerNorm over each row.
-    Norm(LayerNormVariant),
+    /// A LayerNorm or RMSNorm over each row.
+    Norm(NormKernel),
     /// Scaled-dot-product attention, generated for one `d` and `d_v`.
     Attention {
         /// The variant.

@@ -138,6 +138,9 @@
 //! * LayerNorm over the last axis, [`Gpu::layer_norm`]: [`LayerNormVariant`]
 //!   (one-pass `E[x²] − E[x]²`, two-pass, Welford), one workgroup per row
 //!   like the row kernels; emulation [`layer_norm_emulated`].
+//! * RMSNorm over the last axis, [`Gpu::rms_norm`]: [`RmsNormVariant`]
+//!   (sum of squares in `f32`, or accumulated in `f16`); emulation
+//!   [`rms_norm_emulated`].
 //! * Scaled-dot-product attention, [`Gpu::attention`]: [`AttentionVariant`]
 //!   (naive with `f16` scores, flash with `f32` or `f16` accumulation), one
 //!   invocation per (head, query); emulation [`attention_emulated`].
@@ -215,7 +218,9 @@ pub use crate::lowp::{
     bf16_matmul_emulated, bf16_matmul_f64, fp8_fused_dot_add, fp8_matmul_cpu, fp8_matmul_emulated,
     fp8_matmul_f64, random_bf16_matmul_input, random_fp8_matmul_input,
 };
-pub use crate::norm::{LayerNormVariant, MAX_NORM_LEN, layer_norm_emulated};
+pub use crate::norm::{
+    LayerNormVariant, MAX_NORM_LEN, RmsNormVariant, layer_norm_emulated, rms_norm_emulated,
+};
 pub use crate::rows::{
     MAX_ROW_LEN, MAX_SERIAL_LEN, ROW_THREADS, ReduceStrategy, SoftmaxVariant, kernel_exp,
     reduce_sum_emulated, softmax_emulated,

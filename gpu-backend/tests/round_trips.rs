@@ -12,8 +12,8 @@ use dual_delta_runtime::TrialRng;
 use gpu_backend::semantics::RoundTrip;
 use gpu_backend::{
     Accumulation, AttentionShape, AttentionVariant, Gpu, GpuOptions, LayerNormVariant,
-    ReduceStrategy, RowsInput, SoftmaxVariant, f16, random_attention_input, random_matmul_input,
-    random_offset_norm_input, random_outlier_rows, random_rows,
+    ReduceStrategy, RmsNormVariant, RowsInput, SoftmaxVariant, f16, random_attention_input,
+    random_matmul_input, random_offset_norm_input, random_outlier_rows, random_rows,
 };
 
 fn rng(trial: usize) -> TrialRng {
@@ -127,6 +127,13 @@ fn every_kernel_gives_the_same_bits_with_round_trips_stripped() {
             let b = stripped.layer_norm_batch(&norms, v).unwrap();
             for (a, b) in a.iter().zip(&b) {
                 assert_identical(b, a, &at(format!("{v} LayerNorm")));
+            }
+        }
+        for v in RmsNormVariant::ALL {
+            let a = gpu.rms_norm_batch(&norms, v).unwrap();
+            let b = stripped.rms_norm_batch(&norms, v).unwrap();
+            for (a, b) in a.iter().zip(&b) {
+                assert_identical(b, a, &at(format!("{v} RMSNorm")));
             }
         }
         for v in AttentionVariant::ALL {

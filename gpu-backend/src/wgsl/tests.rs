@@ -41,7 +41,9 @@ fn every_kernel_source() -> Vec<String> {
     use crate::lowp::shader::{self as lowp, LowpKernel};
     use crate::rows::shader::{self as rows, RowKernel};
     use crate::shader::{self as matmul, Kernel, Tiling};
-    use crate::{AttentionVariant, Bf16Accumulation, LayerNormVariant, ReduceStrategy};
+    use crate::{
+        AttentionVariant, Bf16Accumulation, LayerNormVariant, ReduceStrategy, RmsNormVariant,
+    };
     use crate::{SoftmaxVariant, attention, norm};
     let mut v = Vec::new();
     for native in [true, false] {
@@ -55,7 +57,11 @@ fn every_kernel_source() -> Vec<String> {
             .into_iter()
             .chain(SoftmaxVariant::ALL.map(RowKernel::Softmax));
         v.extend(row_kernels.map(|k| rows::source(k, native)));
-        v.extend(LayerNormVariant::ALL.map(|k| norm::source(k, native)));
+        let norms = LayerNormVariant::ALL
+            .map(norm::NormKernel::Layer)
+            .into_iter()
+            .chain(RmsNormVariant::ALL.map(norm::NormKernel::Rms));
+        v.extend(norms.map(|k| norm::source(k, native)));
         v.extend(AttentionVariant::ALL.map(|k| attention::source(k, 5, 3, native)));
     }
     let lowp_kernels = Bf16Accumulation::ALL
