@@ -28,11 +28,16 @@ pub(crate) const SHARED_TILE: u32 = 16;
 /// Products of `k` per step (two blocks of [`K_BLOCK`]).
 pub(crate) const SHARED_K: u32 = 32;
 
+/// Words from one row of the staged `A` to the next: one more than
+/// [`SHARED_K`], so that the rows the invocations of a 32-wide subgroup
+/// read at once (four rows, the same `k`) fall in four memory banks.
+const A_STRIDE: u32 = SHARED_K + 1;
+
 const _: () = assert!(SHARED_K == 2 * K_BLOCK as u32 && SHARED_TILE == 16);
 
 pub(super) fn tile(s: &mut String, kernel: Kernel, native: bool) {
     texture_decls(s, native);
-    let (wg, t, kstep) = (SHARED_WORKGROUP, SHARED_TILE, SHARED_K);
+    let (wg, t, kstep, stride) = (SHARED_WORKGROUP, SHARED_TILE, SHARED_K, A_STRIDE);
     let _ = writeln!(
         s,
         "var<workgroup> sa: array<f32, {sa}>;
@@ -79,7 +84,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var vb = ldb(cb + min(k0 + li / 2u, k1 - 1u) * nv, bi);
     var s0 = 0.0; var s1 = 0.0; var s2 = 0.0; var s3 = 0.0;
     for (var kb = k0; kb < k1; kb = kb + {kstep}u) {{
-        put_a((li / 4u) * {kstep}u + (li % 4u) * 8u, va);
+        put_a((li / 4u) * {stride}u + (li % 4u) * 8u, va);
         put_b((li / 2u) * {t}u + (li % 2u) * 8u, vb);
         workgroupBarrier();
         let kn = kb + {kstep}u;
@@ -89,7 +94,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         }}
         // Products in this step, a multiple of 8.
         let n8 = min((k1 - kb) / 8u, {groups}u);",
-        sa = t * kstep,
+        sa = t * stride,
         sb = kstep * t,
         groups = kstep / 8,
     );
@@ -103,7 +108,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         for kk in g * 8..g * 8 + 8 {
             let _ = writeln!(
                 s,
-                "            let a0_{kk} = sa[ty * {kstep}u + {kk}u]; let a1_{kk} = sa[(ty + 8u) * {kstep}u + {kk}u];
+                "            let a0_{kk} = sa[ty * {stride}u + {kk}u]; let a1_{kk} = sa[(ty + 8u) * {stride}u + {kk}u];
             let b0_{kk} = sb[{kk}u * {t}u + tx]; let b1_{kk} = sb[{kk}u * {t}u + tx + 8u];"
             );
             for (o, (i, j)) in [(0, 0), (0, 1), (1, 0), (1, 1)].into_iter().enumerate() {
