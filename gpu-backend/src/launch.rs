@@ -18,14 +18,15 @@ use half::f16;
 
 use crate::attention::{self, AttentionVariant};
 use crate::gpu::compute::{self, Binding};
-use crate::norm::{self, LayerNormVariant};
+use crate::norm::{self, NormKernel};
+use crate::wgsl::{EXACT, ROUND16, SourceTransform};
 use crate::{Gpu, GpuError};
 
 /// A kernel compiled on first use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum LazyKernel {
-    /// A LayerNorm over each row.
-    Norm(LayerNormVariant),
+    /// A LayerNorm or RMSNorm over each row.
+    Norm(NormKernel),
     /// Scaled-dot-product attention, generated for one `d` and `d_v`.
     Attention {
         /// The variant.
@@ -40,15 +41,18 @@ pub(crate) enum LazyKernel {
 /// The bind group layout and the pipelines, each compiled on first use.
 pub(crate) struct LazyPipelines {
     native: bool,
+    transform: SourceTransform,
     layout: OnceLock<(wgpu::BindGroupLayout, wgpu::PipelineLayout)>,
     pipelines: Mutex<HashMap<LazyKernel, wgpu::ComputePipeline>>,
 }
 
 impl LazyPipelines {
-    /// Nothing compiled yet; `native` picks the `f16` path of the sources.
-    pub(crate) fn new(native: bool) -> Self {
+    /// Nothing compiled yet; `native` picks the `f16` path of the sources,
+    /// which are compiled after `transform`.
+    pub(crate) fn new(native: bool, transform: SourceTransform) -> Self {
         LazyPipelines {
             native,
+            transform,
             layout: OnceLock::new(),
             pipelines: Mutex::new(HashMap::new()),
         }
@@ -75,7 +79,13 @@ impl LazyPipelines {
                     attention::source(variant, d as usize, d_v as usize, self.native)
                 }
             };
-            compute::pipeline(device, &self.layout(device).1, "norm/attention", &source)
+            compute::pipeline(
+                device,
+                &self.layout(device).1,
+                "norm/attention",
+                &source,
+                self.transform,
+            )
         });
         pipeline.clone()
     }
@@ -148,8 +158,10 @@ impl Gpu {
 
 /// The WGSL that declares the six bindings of the layout, with `Params`
 /// (declared by the caller) at binding 0, and the helpers `ld1`, `ld2`,
-/// `ld3` (an `f16` input as `f32`), `st` (round to `f16` and store) and
-/// `r16` (round to `f16` and back) for the native path or the fallback.
+/// `ld3` (an `f16` input as `f32`), `st` (round to `f16` and store) for
+/// the native path or the fallback, `round16` (round to `f16` on the
+/// bits) and the correctly rounded `div_rn` and `sqrt_rn` (see
+/// `crate::wgsl`).
 pub(crate) fn prelude(native: bool) -> String {
     let elem = if native { "f16" } else { "u32" };
     let mut s = String::new();
@@ -178,15 +190,11 @@ pub(crate) fn prelude(native: bool) -> String {
         }
     }
     if native {
-        s.push_str(
-            "fn st(i: u32, v: f32) { out[i] = f16(v); }\n\
-             fn r16(v: f32) -> f32 { return f32(f16(v)); }\n",
-        );
+        s.push_str("fn st(i: u32, v: f32) { out[i] = f16(v); }\n");
     } else {
-        s.push_str(
-            "fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n\
-             fn r16(v: f32) -> f32 { return unpack2x16float(pack2x16float(vec2<f32>(v, 0.0))).x; }\n",
-        );
+        s.push_str("fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n");
     }
+    s.push_str(ROUND16);
+    s.push_str(EXACT);
     s
 }

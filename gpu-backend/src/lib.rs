@@ -37,6 +37,16 @@
 //! [`Gpu::adapter_info`], and is recorded under the key `gpu.adapter` in
 //! every dual-delta report of the process.
 //!
+//! When a context is created, a probe of a few small shaders measures what
+//! the device does to floating-point arithmetic ([`Gpu::semantics`],
+//! [`semantics::DeviceSemantics`]): whether `f16` arithmetic rounds each
+//! operation, whether the driver removes conversion round trips, `fma`
+//! fusion and contraction, subnormals, the rounding of conversions,
+//! division and square root, subgroup sizes, NaN and infinities. Its
+//! one-line summary is recorded under `gpu.semantics`, and what differs from
+//! the emulations' assumptions, in words, under `gpu.caveats`
+//! (`cargo run --release -p gpu-backend --example probe` prints it all).
+//!
 //! Where there is no GPU (as in CI), Mesa's lavapipe is the adapter: a
 //! Vulkan driver running on the CPU (`apt-get install mesa-vulkan-drivers
 //! libvulkan1`). With no adapter at all, [`Gpu::shared`] returns
@@ -53,7 +63,11 @@
 //! bits has exactly eight), the matmul kernels' workgroups read each row of
 //! `B` once and share it with `subgroupBroadcast`; elsewhere, or with
 //! [`Subgroups::Off`], each invocation reads its own. Both give identical
-//! results.
+//! results. Those register-block kernels are tuned for llvmpipe; on
+//! discrete and integrated GPUs the matmuls use workgroup-shared tiles
+//! instead ([`MatmulTiling`]: workgroups of 64 invocations staging `A` and
+//! `B` in workgroup memory), which sum every output in the same order and
+//! give the same bits.
 //!
 //! ## Environment variables
 //!
@@ -63,6 +77,8 @@
 //! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`; `gl` needs the crate's `gles` feature) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
 //! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`]). |
 //! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`]); the same bits either way. |
+//! | `DUAL_DELTA_GPU_TILING` | `auto` (default), `registers`, `shared` | The matmul tile kernels ([`MatmulTiling`]): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
+//! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` (default), `strip` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
 //!
 //! wgpu's own variables (`WGPU_BACKEND`, ...) apply as well.
 //!
@@ -122,6 +138,9 @@
 //! * LayerNorm over the last axis, [`Gpu::layer_norm`]: [`LayerNormVariant`]
 //!   (one-pass `E[x²] − E[x]²`, two-pass, Welford), one workgroup per row
 //!   like the row kernels; emulation [`layer_norm_emulated`].
+//! * RMSNorm over the last axis, [`Gpu::rms_norm`]: [`RmsNormVariant`]
+//!   (sum of squares in `f32`, or accumulated in `f16`); emulation
+//!   [`rms_norm_emulated`].
 //! * Scaled-dot-product attention, [`Gpu::attention`]: [`AttentionVariant`]
 //!   (naive with `f16` scores, flash with `f32` or `f16` accumulation), one
 //!   invocation per (head, query); emulation [`attention_emulated`].
@@ -134,6 +153,13 @@
 //!   tensor cores, [`fp8_fused_dot_add`]; that promoted to `f32` every 128
 //!   products); emulation [`fp8_matmul_emulated`]; oracle
 //!   [`fp8_matmul_f64`], baseline [`fp8_matmul_cpu`].
+//!
+//! Every rounding to `f16` (or `bf16`) inside a kernel is done with integer
+//! operations on the bits, never as a conversion round trip
+//! (`f32(f16(v))`, `unpack2x16float(pack2x16float(..))`), which NVIDIA's
+//! Vulkan driver removes: the `f16` mistakes show on every device, and
+//! `DUAL_DELTA_GPU_ROUND_TRIPS=strip` shows on lavapipe what such a driver
+//! would give ([`GpuOptions::strip_round_trips`]).
 //!
 //! The row kernels run one workgroup of [`ROW_THREADS`] invocations per
 //! row, each invocation over a strided slice, combined by a fixed tree
@@ -171,6 +197,7 @@ mod lowp;
 mod norm;
 mod rows;
 mod shader;
+mod wgsl;
 
 pub use crate::accumulation::{Accumulation, GemmConfig};
 pub use crate::attention::{
@@ -181,8 +208,8 @@ pub use crate::cpu::{
 };
 pub use crate::error::{GpuError, LAVAPIPE_INSTALL};
 pub use crate::gpu::{
-    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_SUBGROUPS, F16Path, Gpu, GpuOptions,
-    GpuPolicy, Subgroups, require_gpu, shared_or_skip,
+    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
+    F16Path, Gpu, GpuOptions, GpuPolicy, MatmulTiling, Subgroups, require_gpu, shared_or_skip,
 };
 pub use crate::input::{MatmulInput, random_matmul_input};
 pub use crate::lowp::{
@@ -191,7 +218,9 @@ pub use crate::lowp::{
     bf16_matmul_emulated, bf16_matmul_f64, fp8_fused_dot_add, fp8_matmul_cpu, fp8_matmul_emulated,
     fp8_matmul_f64, random_bf16_matmul_input, random_fp8_matmul_input,
 };
-pub use crate::norm::{LayerNormVariant, MAX_NORM_LEN, layer_norm_emulated};
+pub use crate::norm::{
+    LayerNormVariant, MAX_NORM_LEN, RmsNormVariant, layer_norm_emulated, rms_norm_emulated,
+};
 pub use crate::rows::{
     MAX_ROW_LEN, MAX_SERIAL_LEN, ROW_THREADS, ReduceStrategy, SoftmaxVariant, kernel_exp,
     reduce_sum_emulated, softmax_emulated,
@@ -202,6 +231,7 @@ pub use half::f16;
 
 pub mod oracle;
 pub mod reference;
+pub mod semantics;
 
 pub use crate::reference::{
     AttentionInput, AttentionShape, DotInput, KernelElement, NormInput, RowsInput, attention_cpu,

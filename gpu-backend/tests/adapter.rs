@@ -1,6 +1,6 @@
 //! Adapter choice, capabilities, and what is recorded about them.
 
-use gpu_backend::{F16Path, Gpu, GpuError, GpuOptions, Subgroups, require_gpu};
+use gpu_backend::{F16Path, Gpu, GpuError, GpuOptions, MatmulTiling, Subgroups, require_gpu};
 
 #[test]
 fn an_adapter_that_does_not_exist_is_a_clear_error() {
@@ -85,17 +85,20 @@ fn lavapipe_runs_native_f16_unless_the_fallback_is_forced() {
 }
 
 /// On lavapipe at 256 bits (subgroups of 8) the matmul kernels share `B`
-/// through subgroups unless that is turned off; the adapter's description
-/// says which.
+/// through subgroups unless that is turned off or the shared tiles are
+/// forced (`DUAL_DELTA_GPU_TILING=shared`); the adapter's description says
+/// which.
 #[test]
 fn lavapipe_uses_subgroups_unless_they_are_off() {
     let Some(gpu) = require_gpu() else { return };
     let info = gpu.adapter_info();
     let options = GpuOptions::from_env().unwrap();
     if info.name.contains("llvmpipe") && info.name.contains("256 bits") {
-        let on = options.subgroups == Subgroups::Auto;
+        let shared = options.tiling == MatmulTiling::Shared;
+        let on = options.subgroups == Subgroups::Auto && !shared;
         assert_eq!(info.subgroups, on, "{info}");
         assert_eq!(info.to_string().ends_with(", subgroups"), on, "{info}");
+        assert_eq!(info.shared_tiles, shared, "{info}");
     }
     let off = Gpu::new(&GpuOptions {
         subgroups: Subgroups::Off,
@@ -104,4 +107,35 @@ fn lavapipe_uses_subgroups_unless_they_are_off() {
     .unwrap();
     assert!(!off.adapter_info().subgroups);
     assert!(!off.adapter_info().to_string().contains("subgroups"));
+}
+
+/// A CPU driver gets the register-block kernels unless the shared tiles
+/// are asked for, and the adapter's description says which.
+#[test]
+fn the_tiling_follows_the_option() {
+    let Some(gpu) = require_gpu() else { return };
+    let shared = Gpu::new(&GpuOptions {
+        tiling: MatmulTiling::Shared,
+        ..GpuOptions::from_env().unwrap()
+    })
+    .unwrap();
+    assert!(shared.adapter_info().shared_tiles);
+    assert!(!shared.adapter_info().subgroups);
+    assert!(
+        shared
+            .adapter_info()
+            .to_string()
+            .ends_with(", shared tiles")
+    );
+    let registers = Gpu::new(&GpuOptions {
+        tiling: MatmulTiling::Registers,
+        ..GpuOptions::from_env().unwrap()
+    })
+    .unwrap();
+    assert!(!registers.adapter_info().shared_tiles);
+    if gpu.adapter_info().device_type == "Cpu"
+        && GpuOptions::from_env().unwrap().tiling == MatmulTiling::Auto
+    {
+        assert!(!gpu.adapter_info().shared_tiles, "{}", gpu.adapter_info());
+    }
 }

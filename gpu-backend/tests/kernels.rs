@@ -5,8 +5,8 @@ mod common;
 use common::{assert_identical, gpus, path, ulps};
 use dual_delta_runtime::{NumberFormat, TrialRng};
 use gpu_backend::{
-    Accumulation, Gpu, GpuError, GpuOptions, MatmulInput, Subgroups, f16, matmul_cpu_emulated,
-    matmul_cpu_f16, matmul_f64, random_matmul_input, require_gpu,
+    Accumulation, F16Path, Gpu, GpuError, GpuOptions, MatmulInput, MatmulTiling, Subgroups, f16,
+    matmul_cpu_emulated, matmul_cpu_f16, matmul_f64, random_matmul_input, require_gpu,
 };
 
 const SHAPES: [(usize, usize, usize); 4] =
@@ -136,6 +136,62 @@ fn subgroup_and_lane_kernels_agree_bit_for_bit() {
             let want = lanes.matmul(x, acc).unwrap();
             assert_identical(&shared.matmul(x, acc).unwrap(), &want, &what);
             assert_identical(&matmul_cpu_emulated(x, acc), &want, &what);
+        }
+    }
+}
+
+/// The workgroup-shared tiles (the GPUs' kernels) give the emulation's
+/// bits on both `f16` paths, whatever kernels the shared context uses:
+/// blocks of `C` filled and not (a block is 16 × 16), chunks of `k` whose
+/// last step holds 8, 16, 24 or 32 products, every accumulation.
+#[test]
+fn shared_tiles_match_the_emulation_bit_for_bit() {
+    let Some(gpu) = require_gpu() else { return };
+    let options = GpuOptions {
+        tiling: MatmulTiling::Shared,
+        ..GpuOptions::from_env().unwrap()
+    };
+    let native = gpu.adapter_info().shader_f16;
+    let paths = [F16Path::Fallback, F16Path::Native];
+    let inputs: Vec<MatmulInput> = [
+        (1, 1, 1),
+        (16, 8, 16),
+        (17, 40, 15),
+        (33, 24, 40),
+        (64, 4096, 48),
+        (128, 1000, 128),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(t, (m, k, n))| input(m, k, n, 500 + t))
+    .collect();
+    for f16 in paths
+        .into_iter()
+        .filter(|&p| native || p == F16Path::Fallback)
+    {
+        let tiles = Gpu::new(&GpuOptions {
+            f16,
+            ..options.clone()
+        })
+        .unwrap();
+        assert!(tiles.adapter_info().shared_tiles);
+        for x in &inputs {
+            for acc in [
+                Accumulation::F32,
+                Accumulation::split_k(),
+                Accumulation::SplitK { splits: 3 },
+                Accumulation::F16,
+            ] {
+                let what = format!("{:?} {acc} with shared tiles, {f16:?}", x.shape());
+                let got = tiles.matmul(x, acc).unwrap();
+                assert_identical(&got, &matmul_cpu_emulated(x, acc), &what);
+            }
+        }
+        let batch: Vec<MatmulInput> = (0..3).map(|t| input(17, 40, 15, 520 + t)).collect();
+        let out = tiles.matmul_batch(&batch, Accumulation::F32).unwrap();
+        for (x, y) in batch.iter().zip(&out) {
+            let what = format!("{:?} in a batch with shared tiles", x.shape());
+            assert_identical(y, &matmul_cpu_emulated(x, Accumulation::F32), &what);
         }
     }
 }

@@ -13,9 +13,12 @@ use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, RunError, TrialRng};
 use gpu_backend::reference::{
     AttentionInput, AttentionShape, NormInput, RowsInput, attention_cpu, attention_f64,
     layer_norm_cpu, layer_norm_f64, random_attention_input, random_offset_norm_input,
-    random_outlier_rows, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
+    random_outlier_rows, random_rows, rms_norm_cpu, rms_norm_f64, softmax_cpu, softmax_f64,
+    sum_cpu, sum_f64,
 };
-use gpu_backend::{AttentionVariant, LayerNormVariant, ReduceStrategy, SoftmaxVariant};
+use gpu_backend::{
+    AttentionVariant, LayerNormVariant, ReduceStrategy, RmsNormVariant, SoftmaxVariant,
+};
 use half::f16;
 
 use crate::gpu;
@@ -30,6 +33,8 @@ pub enum Kernel {
     Softmax(SoftmaxVariant, Rows),
     /// LayerNorm over each row ([`gpu_backend::Gpu::layer_norm`]).
     LayerNorm(LayerNormVariant, Activations),
+    /// RMSNorm over each row ([`gpu_backend::Gpu::rms_norm`]).
+    RmsNorm(RmsNormVariant, Activations),
     /// Scaled-dot-product attention ([`gpu_backend::Gpu::attention`]), no
     /// mask.
     Attention(AttentionVariant, AttentionShape),
@@ -42,6 +47,7 @@ impl Kernel {
             Kernel::Sum(..) => "row sum",
             Kernel::Softmax(..) => "softmax",
             Kernel::LayerNorm(..) => "LayerNorm",
+            Kernel::RmsNorm(..) => "RMSNorm",
             Kernel::Attention(..) => "attention",
         }
     }
@@ -52,6 +58,7 @@ impl Kernel {
             Kernel::Sum(s, _) => s.to_string(),
             Kernel::Softmax(v, _) => v.to_string(),
             Kernel::LayerNorm(v, _) => v.to_string(),
+            Kernel::RmsNorm(v, _) => v.to_string(),
             Kernel::Attention(v, _) => v.to_string(),
         }
     }
@@ -60,7 +67,7 @@ impl Kernel {
     pub fn inputs(&self) -> String {
         match self {
             Kernel::Sum(_, rows) | Kernel::Softmax(_, rows) => rows.to_string(),
-            Kernel::LayerNorm(_, a) => {
+            Kernel::LayerNorm(_, a) | Kernel::RmsNorm(_, a) => {
                 format!("{} × {}, {} ± {}", a.rows, a.len, a.offset, a.spread)
             }
             Kernel::Attention(_, s) => format!(
@@ -80,6 +87,7 @@ impl Kernel {
             Kernel::Sum(..) => ("sum_cpu", "sum_f64"),
             Kernel::Softmax(..) => ("softmax_cpu", "softmax_f64"),
             Kernel::LayerNorm(..) => ("layer_norm_cpu", "layer_norm_f64"),
+            Kernel::RmsNorm(..) => ("rms_norm_cpu", "rms_norm_f64"),
             Kernel::Attention(..) => ("attention_cpu", "attention_f64"),
         }
     }
@@ -181,6 +189,16 @@ const OFFSET_ACTIVATIONS: Activations = Activations {
     spread: 1.0,
 };
 
+/// Centred activations of unit spread, as RMSNorm sees them in real
+/// models: the sum of squares of a row is about 1024, where `f16` values
+/// are 1 apart.
+pub const RMS_ACTIVATIONS: Activations = Activations {
+    rows: 4,
+    len: 1024,
+    offset: 0.0,
+    spread: 1.0,
+};
+
 /// One head of 128 queries over 512 keys, head dimension 64.
 pub const HEAD: AttentionShape = AttentionShape {
     heads: 1,
@@ -207,7 +225,7 @@ const fn case(name: &'static str, kernel: Kernel, expect: Expect) -> KernelCase 
 
 /// Every case study beyond matmul, mistaken variants first within each
 /// kernel.
-pub const KERNEL_CASES: [KernelCase; 14] = [
+pub const KERNEL_CASES: [KernelCase; 16] = [
     case(
         "sum_f16_serial",
         Kernel::Sum(ReduceStrategy::F16Serial, SUM_ROWS),
@@ -261,6 +279,16 @@ pub const KERNEL_CASES: [KernelCase; 14] = [
     case(
         "layer_norm_welford",
         Kernel::LayerNorm(LayerNormVariant::Welford, OFFSET_ACTIVATIONS),
+        Expect::NoWorse,
+    ),
+    case(
+        "rms_norm_f16_squares",
+        Kernel::RmsNorm(RmsNormVariant::F16Accumulation, RMS_ACTIVATIONS),
+        Expect::Worse,
+    ),
+    case(
+        "rms_norm_f32",
+        Kernel::RmsNorm(RmsNormVariant::F32, RMS_ACTIVATIONS),
         Expect::NoWorse,
     ),
     case(
@@ -323,6 +351,20 @@ impl KernelCase {
                     },
                     layer_norm_cpu,
                     layer_norm_f64,
+                    activations.generator(),
+                ),
+                n,
+                stop_early,
+            ),
+            Kernel::RmsNorm(variant, activations) => self.finish(
+                DualDelta::batched(
+                    move |xs: &[NormInput<f16>]| {
+                        gpu()
+                            .rms_norm_batch(xs, variant)
+                            .unwrap_or_else(|e| panic!("GPU RMSNorm failed: {e}"))
+                    },
+                    rms_norm_cpu,
+                    rms_norm_f64,
                     activations.generator(),
                 ),
                 n,

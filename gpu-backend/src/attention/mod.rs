@@ -11,7 +11,9 @@
 //! * `oᵢ = Σⱼ softmax(s)ⱼ · vⱼ`, each output rounded once to `f16`; how the
 //!   softmax and the weighted sum are computed is the [`AttentionVariant`].
 //!
-//! `exp` is [`kernel_exp`](crate::kernel_exp); no operation is fused.
+//! `exp` is [`kernel_exp`](crate::kernel_exp); no operation is fused; every
+//! division is correctly rounded on any device within three ulps of it
+//! (`div_rn` of `crate::wgsl`), every rounding to `f16` done on the bits.
 //!
 //! Work decomposition: one invocation per (head, query), workgroups of
 //! [`ATTENTION_THREADS`] invocations (one llvmpipe SIMD vector, so a

@@ -70,7 +70,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var m = bitcast<f32>(0xff800000u);
     for (var j = 0u; j < keys; j++) {{
         {dot}
-        let s16 = r16(s * p.scale);
+        let s16 = round16(s * p.scale);
         scratch[sb + j] = s16;
         m = max(m, s16);
     }}
@@ -81,7 +81,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         z = z + e;
     }}
     for (var j = 0u; j < keys; j++) {{
-        let pj = r16(scratch[sb + j] / z);
+        let pj = round16(div_rn(scratch[sb + j], z));
         {pv}
     }}",
                 pv = pv("")
@@ -94,7 +94,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             let r = if variant == AttentionVariant::Flash {
                 ""
             } else {
-                "r16"
+                "round16"
             };
             let mut rescale = String::new();
             for c in 0..d_v {
@@ -127,7 +127,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 pv = pv(r)
             );
             for c in 0..d_v {
-                let _ = writeln!(s, "    st(ob + {c}u, o{c} / l);");
+                let _ = writeln!(s, "    st(ob + {c}u, div_rn(o{c}, l));");
             }
         }
     }

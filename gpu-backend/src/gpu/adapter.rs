@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::{ENV_ADAPTER, ENV_F16, ENV_SUBGROUPS};
+use super::{ENV_ADAPTER, ENV_F16, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING};
 use crate::GpuError;
 
 /// How the kernels store and convert `f16` values.
@@ -72,6 +72,53 @@ impl Subgroups {
     }
 }
 
+/// Which tile kernels the matmuls use. Every choice gives the same bits:
+/// each output sums its products in the same order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MatmulTiling {
+    /// [`MatmulTiling::Shared`] on discrete and integrated GPUs,
+    /// [`MatmulTiling::Registers`] elsewhere (CPU drivers such as llvmpipe,
+    /// virtual and unknown devices).
+    #[default]
+    Auto,
+    /// Register blocks, tuned for llvmpipe: workgroups of 8 invocations,
+    /// each (or each subgroup of 8, see [`Subgroups`]) keeping a block of
+    /// `C` in registers and fetching `A` and `B` from the textures itself.
+    Registers,
+    /// Workgroup-shared tiles, for GPUs: workgroups of 64 invocations (two
+    /// 32-wide subgroups or one 64-wide) own a `16 × 16` block of `C`,
+    /// stage `A` and `B` in workgroup memory 32 products at a time, and
+    /// each invocation sums `2 × 2` outputs.
+    Shared,
+}
+
+impl MatmulTiling {
+    pub(super) fn parse(value: &str) -> Result<Self, GpuError> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "" | "auto" => Ok(MatmulTiling::Auto),
+            "registers" => Ok(MatmulTiling::Registers),
+            "shared" => Ok(MatmulTiling::Shared),
+            _ => Err(GpuError::InvalidSetting {
+                name: ENV_TILING,
+                value: value.to_owned(),
+                expected: "`auto`, `registers` or `shared`",
+            }),
+        }
+    }
+
+    /// Whether the shared tiles are used on a device of type `device`.
+    pub(super) fn shared_on(self, device: wgpu::DeviceType) -> bool {
+        match self {
+            MatmulTiling::Auto => matches!(
+                device,
+                wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu
+            ),
+            MatmulTiling::Registers => false,
+            MatmulTiling::Shared => true,
+        }
+    }
+}
+
 /// How to create a [`Gpu`](super::Gpu).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GpuOptions {
@@ -84,13 +131,24 @@ pub struct GpuOptions {
     pub adapter: Option<String>,
     /// The `f16` path.
     pub f16: F16Path,
-    /// Whether the matmul kernels use subgroup operations.
+    /// Whether the register-block matmul kernels use subgroup operations.
     pub subgroups: Subgroups,
+    /// Which tile kernels the matmuls use.
+    pub tiling: MatmulTiling,
+    /// Compile every shader (the probe's included) with each conversion
+    /// round trip (`f32(f16(v))`, `unpack2x16float(pack2x16float(..))`)
+    /// replaced by its operand, as NVIDIA's Vulkan driver compiles them
+    /// (seen on an H100). On lavapipe this shows what such a driver does to
+    /// a kernel: the kernels of this crate round on the bits and give the
+    /// same results, while the probe reports the round trips removed. Off
+    /// by default.
+    pub strip_round_trips: bool,
 }
 
 impl GpuOptions {
-    /// Options from `DUAL_DELTA_ADAPTER`, `DUAL_DELTA_GPU_F16` and
-    /// `DUAL_DELTA_GPU_SUBGROUPS` (unset or empty: the defaults).
+    /// Options from `DUAL_DELTA_ADAPTER`, `DUAL_DELTA_GPU_F16`,
+    /// `DUAL_DELTA_GPU_SUBGROUPS`, `DUAL_DELTA_GPU_TILING` and
+    /// `DUAL_DELTA_GPU_ROUND_TRIPS` (unset or empty: the defaults).
     pub fn from_env() -> Result<Self, GpuError> {
         let adapter = std::env::var(ENV_ADAPTER)
             .ok()
@@ -98,11 +156,29 @@ impl GpuOptions {
             .filter(|s| !s.is_empty());
         let f16 = F16Path::parse(&std::env::var(ENV_F16).unwrap_or_default())?;
         let subgroups = Subgroups::parse(&std::env::var(ENV_SUBGROUPS).unwrap_or_default())?;
+        let tiling = MatmulTiling::parse(&std::env::var(ENV_TILING).unwrap_or_default())?;
+        let strip_round_trips =
+            parse_round_trips(&std::env::var(ENV_ROUND_TRIPS).unwrap_or_default())?;
         Ok(Self {
             adapter,
             f16,
             subgroups,
+            tiling,
+            strip_round_trips,
         })
+    }
+}
+
+/// Parses a `DUAL_DELTA_GPU_ROUND_TRIPS` value: whether to strip.
+fn parse_round_trips(value: &str) -> Result<bool, GpuError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "" | "keep" => Ok(false),
+        "strip" => Ok(true),
+        _ => Err(GpuError::InvalidSetting {
+            name: ENV_ROUND_TRIPS,
+            value: value.to_owned(),
+            expected: "`keep` or `strip`",
+        }),
     }
 }
 
@@ -125,6 +201,9 @@ pub struct AdapterSummary {
     /// Whether the matmul kernels share `B` through subgroup operations
     /// ([`Subgroups`]).
     pub subgroups: bool,
+    /// Whether the matmul kernels stage `A` and `B` in workgroup memory
+    /// ([`MatmulTiling::Shared`]).
+    pub shared_tiles: bool,
 }
 
 impl fmt::Display for AdapterSummary {
@@ -143,7 +222,12 @@ impl fmt::Display for AdapterSummary {
                 "fallback (packed u32)"
             },
             if self.subgroups { ", subgroups" } else { "" }
-        )
+        )?;
+        f.write_str(if self.shared_tiles {
+            ", shared tiles"
+        } else {
+            ""
+        })
     }
 }
 
@@ -283,6 +367,32 @@ mod tests {
         assert_eq!(Subgroups::parse("off").unwrap(), Subgroups::Off);
         let e = Subgroups::parse("on").unwrap_err().to_string();
         assert!(e.contains("DUAL_DELTA_GPU_SUBGROUPS"), "{e}");
+    }
+
+    #[test]
+    fn tiling_settings_parse() {
+        assert_eq!(MatmulTiling::parse("").unwrap(), MatmulTiling::Auto);
+        assert_eq!(MatmulTiling::parse("Shared").unwrap(), MatmulTiling::Shared);
+        assert_eq!(
+            MatmulTiling::parse(" registers ").unwrap(),
+            MatmulTiling::Registers
+        );
+        let e = MatmulTiling::parse("tiles").unwrap_err().to_string();
+        assert!(e.contains("DUAL_DELTA_GPU_TILING"), "{e}");
+        assert!(MatmulTiling::Auto.shared_on(wgpu::DeviceType::DiscreteGpu));
+        assert!(MatmulTiling::Auto.shared_on(wgpu::DeviceType::IntegratedGpu));
+        assert!(!MatmulTiling::Auto.shared_on(wgpu::DeviceType::Cpu));
+        assert!(MatmulTiling::Shared.shared_on(wgpu::DeviceType::Cpu));
+        assert!(!MatmulTiling::Registers.shared_on(wgpu::DeviceType::DiscreteGpu));
+    }
+
+    #[test]
+    fn round_trip_settings_parse() {
+        assert!(!parse_round_trips("").unwrap());
+        assert!(!parse_round_trips("keep").unwrap());
+        assert!(parse_round_trips(" Strip ").unwrap());
+        let e = parse_round_trips("remove").unwrap_err().to_string();
+        assert!(e.contains("DUAL_DELTA_GPU_ROUND_TRIPS"), "{e}");
     }
 
     #[test]

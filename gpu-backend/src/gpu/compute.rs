@@ -9,6 +9,7 @@ use wgpu::util::DeviceExt as _;
 
 use super::Gpu;
 use crate::GpuError;
+use crate::wgsl::SourceTransform;
 
 /// What one binding of a kernel holds: a buffer, bound at the binding
 /// numbered by its position.
@@ -59,16 +60,18 @@ pub(crate) fn layouts(
     (layout, pipeline_layout)
 }
 
-/// The compute pipeline of the WGSL `source` (entry point `main`).
+/// The compute pipeline of the WGSL `source` (entry point `main`),
+/// compiled after `transform`.
 pub(crate) fn pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     label: &str,
     source: &str,
+    transform: SourceTransform,
 ) -> wgpu::ComputePipeline {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
+        source: wgpu::ShaderSource::Wgsl(transform.apply(source).into_owned().into()),
     });
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(label),
@@ -158,10 +161,7 @@ impl Gpu {
         })
     }
 
-    /// Binds `buffers` at `0, 1, …` of `layout`, dispatches `pipeline` on a
-    /// `grid` of workgroups, waits for it, and returns the first `bytes` of
-    /// `output` (one of `buffers`, created [`Gpu::writable`] and readable).
-    /// `what` names the kernel in errors.
+    /// [`dispatch_and_read`] on this context's device.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn dispatch_and_read(
         &self,
@@ -173,72 +173,111 @@ impl Gpu {
         output: &wgpu::Buffer,
         bytes: u64,
     ) -> Result<Vec<u8>, GpuError> {
-        let device = &self.device;
-        let entries: Vec<_> = buffers
-            .iter()
-            .enumerate()
-            .map(|(i, buffer)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: buffer.as_entire_binding(),
-            })
-            .collect();
-        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(what),
+        dispatch_and_read(
+            &self.device,
+            &self.queue,
+            what,
+            pipeline,
             layout,
-            entries: &entries,
-        });
-        let mut encoder =
-            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some(what),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(grid.0, grid.1, 1);
-        }
-        self.submit_and_read(what, encoder, output, bytes)
+            buffers,
+            grid,
+            output,
+            bytes,
+        )
     }
 
-    /// Submits `encoder`'s commands, then copies the first `bytes` of
-    /// `output` back once they have run.
+    /// [`submit_and_read`] on this context's device.
     pub(crate) fn submit_and_read(
         &self,
         what: &str,
-        mut encoder: wgpu::CommandEncoder,
+        encoder: wgpu::CommandEncoder,
         output: &wgpu::Buffer,
         bytes: u64,
     ) -> Result<Vec<u8>, GpuError> {
-        let device = &self.device;
-        let size = padded(bytes);
-        let staging = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        encoder.copy_buffer_to_buffer(output, 0, &staging, 0, size);
-        let index = self.queue.submit([encoder.finish()]);
-        let (tx, rx) = mpsc::channel();
-        staging
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |r| drop(tx.send(r)));
-        device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(index),
-                timeout: None,
-            })
-            .map_err(|e| GpuError::Device(format!("waiting for the {what} kernel: {e}")))?;
-        rx.recv()
-            .map_err(|_| GpuError::Device("the result buffer was never mapped".into()))?
-            .map_err(|e| GpuError::Device(format!("mapping the result buffer: {e}")))?;
-        let view = staging
-            .get_mapped_range(..)
-            .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
-        let out = view[..bytes as usize].to_vec();
-        drop(view);
-        staging.unmap();
-        Ok(out)
+        submit_and_read(&self.device, &self.queue, what, encoder, output, bytes)
     }
+}
+
+/// Binds `buffers` at `0, 1, …` of `layout`, dispatches `pipeline` on a
+/// `grid` of workgroups, waits for it, and returns the first `bytes` of
+/// `output` (one of `buffers`, a storage buffer that can be copied from).
+/// `what` names the kernel in errors.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn dispatch_and_read(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    what: &str,
+    pipeline: &wgpu::ComputePipeline,
+    layout: &wgpu::BindGroupLayout,
+    buffers: &[&wgpu::Buffer],
+    grid: (u32, u32),
+    output: &wgpu::Buffer,
+    bytes: u64,
+) -> Result<Vec<u8>, GpuError> {
+    let entries: Vec<_> = buffers
+        .iter()
+        .enumerate()
+        .map(|(i, buffer)| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: buffer.as_entire_binding(),
+        })
+        .collect();
+    let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(what),
+        layout,
+        entries: &entries,
+    });
+    let mut encoder =
+        device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(what),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &bind, &[]);
+        pass.dispatch_workgroups(grid.0, grid.1, 1);
+    }
+    submit_and_read(device, queue, what, encoder, output, bytes)
+}
+
+/// Submits `encoder`'s commands, then copies the first `bytes` of `output`
+/// back once they have run.
+pub(crate) fn submit_and_read(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    what: &str,
+    mut encoder: wgpu::CommandEncoder,
+    output: &wgpu::Buffer,
+    bytes: u64,
+) -> Result<Vec<u8>, GpuError> {
+    let size = padded(bytes);
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    encoder.copy_buffer_to_buffer(output, 0, &staging, 0, size);
+    let index = queue.submit([encoder.finish()]);
+    let (tx, rx) = mpsc::channel();
+    staging
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, move |r| drop(tx.send(r)));
+    device
+        .poll(wgpu::PollType::Wait {
+            submission_index: Some(index),
+            timeout: None,
+        })
+        .map_err(|e| GpuError::Device(format!("waiting for the {what} kernel: {e}")))?;
+    rx.recv()
+        .map_err(|_| GpuError::Device("the result buffer was never mapped".into()))?
+        .map_err(|e| GpuError::Device(format!("mapping the result buffer: {e}")))?;
+    let view = staging
+        .get_mapped_range(..)
+        .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
+    let out = view[..bytes as usize].to_vec();
+    drop(view);
+    staging.unmap();
+    Ok(out)
 }

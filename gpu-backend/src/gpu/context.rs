@@ -6,8 +6,11 @@ use core::fmt;
 use std::sync::OnceLock;
 
 use super::adapter::{AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe};
+use super::compute;
 use crate::GpuError;
+use crate::semantics::DeviceSemantics;
 use crate::shader::{self, Kernel, Tiling};
+use crate::wgsl::SourceTransform;
 
 /// A wgpu device with the matmul and row-kernel pipelines compiled.
 ///
@@ -38,6 +41,8 @@ pub struct Gpu {
     pub(crate) max_texture: u32,
     /// How the tile kernels divide `C`.
     pub(crate) tiling: Tiling,
+    /// What the device does to floating-point arithmetic.
+    semantics: DeviceSemantics,
 }
 
 impl fmt::Debug for Gpu {
@@ -62,13 +67,17 @@ impl Gpu {
     }
 
     /// A new context on the adapter `options` choose, with its pipelines
-    /// compiled. The adapter is recorded (key `gpu.adapter`) in the report
-    /// of every later dual-delta run of this process.
+    /// compiled and the device probed ([`Gpu::semantics`]). The adapter
+    /// (key `gpu.adapter`), the probe's one-line summary (`gpu.semantics`)
+    /// and, where there are any, its caveats (`gpu.caveats`) are recorded
+    /// in the report of every later dual-delta run of this process.
     pub fn new(options: &GpuOptions) -> Result<Gpu, GpuError> {
         let (adapter, native) = choose_adapter(options)?;
         let info = adapter.get_info();
         let limits = adapter.limits();
-        let tiling = if options.subgroups == Subgroups::Auto
+        let tiling = if options.tiling.shared_on(info.device_type) {
+            Tiling::Shared
+        } else if options.subgroups == Subgroups::Auto
             && adapter.features().contains(wgpu::Features::SUBGROUP)
             && info.subgroup_min_size >= shader::TILE_WORKGROUP
         {
@@ -76,22 +85,30 @@ impl Gpu {
         } else {
             Tiling::Lanes
         };
-        let subgroup = match tiling {
-            Tiling::Subgroup => wgpu::Features::SUBGROUP,
-            Tiling::Lanes => wgpu::Features::empty(),
-        };
+        // The probe measures native f16 and subgroups wherever the adapter
+        // has them, whichever path the kernels take.
+        let features = adapter.features() & (wgpu::Features::SHADER_F16 | wgpu::Features::SUBGROUP);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("dual-delta matmul"),
-            required_features: subgroup
-                | if native {
-                    wgpu::Features::SHADER_F16
-                } else {
-                    wgpu::Features::empty()
-                },
+            required_features: features,
             required_limits: limits.clone(),
             ..Default::default()
         }))
         .map_err(|e| GpuError::RequestDevice(format!("{}: {e}", describe(&info))))?;
+        let transform = if options.strip_round_trips {
+            SourceTransform::StripRoundTrips
+        } else {
+            SourceTransform::AsWritten
+        };
+        let semantics = crate::semantics::probe(
+            &device,
+            &queue,
+            transform,
+            features.contains(wgpu::Features::SHADER_F16),
+            features
+                .contains(wgpu::Features::SUBGROUP)
+                .then_some((info.subgroup_min_size, info.subgroup_max_size)),
+        )?;
 
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
             binding,
@@ -151,24 +168,14 @@ impl Gpu {
                 Kernel::ReduceSplits => &pipeline_layout,
                 Kernel::TileF32 | Kernel::TileF16 => &tile_pipeline_layout,
             };
-            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("matmul"),
-                source: wgpu::ShaderSource::Wgsl(shader::source(kernel, native, tiling).into()),
-            });
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("matmul"),
-                layout: Some(pipeline_layout),
-                module: &module,
-                entry_point: Some("main"),
-                compilation_options: Default::default(),
-                cache: None,
-            })
+            let source = shader::source(kernel, native, tiling);
+            compute::pipeline(&device, pipeline_layout, "matmul", &source, transform)
         };
         let tile_f32 = pipeline(Kernel::TileF32);
         let tile_f16 = pipeline(Kernel::TileF16);
         let reduce = pipeline(Kernel::ReduceSplits);
-        let rows = crate::rows::RowPipelines::new(&device, native);
-        let lowp = crate::lowp::LowpPipelines::new(&device);
+        let rows = crate::rows::RowPipelines::new(&device, native, transform);
+        let lowp = crate::lowp::LowpPipelines::new(&device, transform);
 
         let summary = AdapterSummary {
             name: info.name.clone(),
@@ -178,8 +185,14 @@ impl Gpu {
             driver_info: info.driver_info.clone(),
             shader_f16: native,
             subgroups: tiling == Tiling::Subgroup,
+            shared_tiles: tiling == Tiling::Shared,
         };
         dual_delta_runtime::record_environment("gpu.adapter", summary.to_string());
+        dual_delta_runtime::record_environment("gpu.semantics", semantics.to_string());
+        let caveats = semantics.caveats();
+        if !caveats.is_empty() {
+            dual_delta_runtime::record_environment("gpu.caveats", caveats.join("; "));
+        }
         Ok(Gpu {
             device,
             queue,
@@ -189,7 +202,7 @@ impl Gpu {
             tile_f16,
             reduce,
             rows,
-            lazy: crate::launch::LazyPipelines::new(native),
+            lazy: crate::launch::LazyPipelines::new(native, transform),
             lowp,
             summary,
             max_binding: limits
@@ -198,11 +211,18 @@ impl Gpu {
             max_dispatch: limits.max_compute_workgroups_per_dimension,
             max_texture: limits.max_texture_dimension_2d,
             tiling,
+            semantics,
         })
     }
 
     /// The adapter this context runs on and the `f16` path in use.
     pub fn adapter_info(&self) -> &AdapterSummary {
         &self.summary
+    }
+
+    /// What the device does to floating-point arithmetic, as the probe run
+    /// when this context was created measured it.
+    pub fn semantics(&self) -> &DeviceSemantics {
+        &self.semantics
     }
 }

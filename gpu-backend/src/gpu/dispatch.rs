@@ -108,7 +108,7 @@ impl Gpu {
         let tiles_m = m.div_ceil(rows_per as usize) as u64;
         let tiles_n = n.div_ceil(cols_per as usize) as u64;
         let items_per = tiles_m * tiles_n * s64;
-        let max_items = u64::from(self.max_dispatch).pow(2) * u64::from(shader::TILE_WORKGROUP);
+        let max_items = u64::from(self.max_dispatch).pow(2) * u64::from(self.tiling.workgroup());
         let group = (limit / largest)
             .min(max_items / items_per.max(1))
             .min(max_items / (m64 * n64))
@@ -234,7 +234,7 @@ impl Gpu {
                 * u64::from(p.tiles_n)
                 * u64::from(p.splits)
                 * u64::from(self.tiling.invocations());
-            let (x, y) = self.grid(items, shader::TILE_WORKGROUP);
+            let (x, y) = self.grid(items, self.tiling.workgroup());
             pass.dispatch_workgroups(x, y, 1);
             if let Some(reduce_group) = &reduce_group {
                 pass.set_pipeline(&self.reduce);

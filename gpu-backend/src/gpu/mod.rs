@@ -11,7 +11,7 @@ pub(crate) mod compute;
 mod context;
 mod dispatch;
 
-pub use self::adapter::{AdapterSummary, F16Path, GpuOptions, Subgroups};
+pub use self::adapter::{AdapterSummary, F16Path, GpuOptions, MatmulTiling, Subgroups};
 pub use self::context::Gpu;
 use crate::GpuError;
 
@@ -27,6 +27,14 @@ pub const ENV_F16: &str = "DUAL_DELTA_GPU_F16";
 /// Environment variable: whether the matmul kernels use subgroup
 /// operations (`auto`, the default, or `off`). See [`Subgroups`].
 pub const ENV_SUBGROUPS: &str = "DUAL_DELTA_GPU_SUBGROUPS";
+/// Environment variable: which tile kernels the matmuls use (`auto`, the
+/// default, `registers` or `shared`). See [`MatmulTiling`].
+pub const ENV_TILING: &str = "DUAL_DELTA_GPU_TILING";
+/// Environment variable: `strip` compiles every shader with its conversion
+/// round trips removed, as NVIDIA's Vulkan driver does (`keep`, the
+/// default, compiles them as written). See
+/// [`GpuOptions::strip_round_trips`].
+pub const ENV_ROUND_TRIPS: &str = "DUAL_DELTA_GPU_ROUND_TRIPS";
 
 /// What to do when no GPU is usable, from `DUAL_DELTA_GPU`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

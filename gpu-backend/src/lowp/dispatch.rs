@@ -105,7 +105,7 @@ impl Gpu {
     }
 
     /// Every value rounded to `bf16` by the kernels' own conversion (the
-    /// shaders' `rbf`, on the bits): nearest, ties to even, overflow to
+    /// shaders' `rbf` of `crate::wgsl`, on the bits): nearest, ties to even, overflow to
     /// `±∞`, subnormals kept, a NaN kept a quiet NaN with its sign and top
     /// payload bits. It equals `half::bf16::from_f32`, which the emulations
     /// use; this entry point is how that is checked.

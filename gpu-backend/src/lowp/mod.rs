@@ -24,7 +24,7 @@ mod hopper;
 mod input;
 mod pipelines;
 mod reference;
-mod shader;
+pub(crate) mod shader;
 
 use core::fmt;
 

@@ -21,6 +21,7 @@ use core::fmt::Write as _;
 
 use super::hopper::{limited_helpers, limited_loop};
 use super::{Bf16Accumulation, FP8_MMA_K, LOWP_TILE};
+use crate::wgsl::ROUND_BF16;
 
 /// Invocations per workgroup of the tile kernels (one llvmpipe SIMD vector).
 pub(crate) const TILE_WORKGROUP: u32 = 8;
@@ -85,15 +86,6 @@ const HEADER: &str = "struct LowpParams {
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
 @group(0) @binding(4) var<storage, read> scales: array<f32>;
 
-// f32 -> bf16 bits, nearest, ties to even; a NaN stays a quiet NaN.
-fn rbf(v: f32) -> u32 {
-    let x = bitcast<u32>(v);
-    if ((x & 0x7fffffffu) > 0x7f800000u) { return (x >> 16u) | 0x40u; }
-    var r = x >> 16u;
-    if ((x & 0x8000u) != 0u && (x & 0x17fffu) != 0u) { r = r + 1u; }
-    return r;
-}
-fn r16(v: f32) -> f32 { return bitcast<f32>(rbf(v) << 16u); }
 fn bf_a(i: u32) -> f32 { return bitcast<f32>(((a[i >> 1u] >> ((i & 1u) << 4u)) & 0xffffu) << 16u); }
 fn bf_b(i: u32) -> f32 { return bitcast<f32>(((b[i >> 1u] >> ((i & 1u) << 4u)) & 0xffffu) << 16u); }
 fn q_a(i: u32) -> u32 { return (a[i >> 2u] >> ((i & 3u) << 3u)) & 0xffu; }
@@ -120,6 +112,7 @@ fn aexp(c: f32) -> i32 {
 /// The WGSL source of `kernel`.
 pub(crate) fn source(kernel: LowpKernel) -> String {
     let mut s = String::from(HEADER);
+    s.push_str(ROUND_BF16);
     match kernel {
         LowpKernel::Bf16Round => {
             let _ = writeln!(
@@ -204,7 +197,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             match acc {
                 Bf16Accumulation::F32 => each(s, "        s{i}_{j} = x{i} * y{j} + s{i}_{j};"),
                 Bf16Accumulation::Bf16 => {
-                    each(s, "        s{i}_{j} = r16(x{i} * y{j} + s{i}_{j});")
+                    each(s, "        s{i}_{j} = roundbf16(x{i} * y{j} + s{i}_{j});")
                 }
             }
             s.push_str("    }\n");

@@ -1,11 +1,11 @@
-//! [`Gpu::layer_norm`] and [`Gpu::layer_norm_batch`].
+//! [`Gpu::layer_norm`], [`Gpu::rms_norm`] and their batches.
 
 use std::borrow::Borrow;
 
 use half::f16;
 
 use super::shader::{HAS_BIAS, HAS_WEIGHT};
-use super::{LayerNormVariant, MAX_NORM_LEN};
+use super::{LayerNormVariant, MAX_NORM_LEN, NormKernel, RmsNormVariant};
 use crate::launch::{Launch, LazyKernel};
 use crate::{Gpu, GpuError, NormInput};
 
@@ -44,6 +44,37 @@ impl Gpu {
         inputs: &[I],
         variant: LayerNormVariant,
     ) -> Result<Vec<Vec<f16>>, GpuError> {
+        self.norm_batch(inputs, NormKernel::Layer(variant))
+    }
+
+    /// The RMSNorm of every row of `input` with the given variant,
+    /// `rows × len` row-major `f16`; bit for bit
+    /// [`rms_norm_emulated`](crate::rms_norm_emulated). Rows may hold up to
+    /// [`MAX_NORM_LEN`](crate::MAX_NORM_LEN) elements.
+    pub fn rms_norm(
+        &self,
+        input: &NormInput<f16>,
+        variant: RmsNormVariant,
+    ) -> Result<Vec<f16>, GpuError> {
+        let mut out = self.rms_norm_batch(core::slice::from_ref(input), variant)?;
+        Ok(out.pop().expect("one input gives one output"))
+    }
+
+    /// [`Gpu::rms_norm`] of many inputs in one submission, with the
+    /// conditions of [`Gpu::layer_norm_batch`].
+    pub fn rms_norm_batch<I: Borrow<NormInput<f16>>>(
+        &self,
+        inputs: &[I],
+        variant: RmsNormVariant,
+    ) -> Result<Vec<Vec<f16>>, GpuError> {
+        self.norm_batch(inputs, NormKernel::Rms(variant))
+    }
+
+    fn norm_batch<I: Borrow<NormInput<f16>>>(
+        &self,
+        inputs: &[I],
+        kernel: NormKernel,
+    ) -> Result<Vec<Vec<f16>>, GpuError> {
         let Some(first) = inputs.first().map(Borrow::borrow) else {
             return Ok(Vec::new());
         };
@@ -72,7 +103,7 @@ impl Gpu {
         }
         if len > MAX_NORM_LEN {
             return Err(GpuError::InvalidInput(format!(
-                "the LayerNorm kernels take rows of up to {MAX_NORM_LEN} elements, got {len}"
+                "the normalisation kernels take rows of up to {MAX_NORM_LEN} elements, got {len}"
             )));
         }
         let rows: usize = inputs.iter().map(|x| x.borrow().x().rows()).sum();
@@ -106,7 +137,7 @@ impl Gpu {
         } | if first.bias().is_some() { HAS_BIAS } else { 0 };
         let eps = first.eps() as f32;
         let values = self.launch(&Launch {
-            kernel: LazyKernel::Norm(variant),
+            kernel: LazyKernel::Norm(kernel),
             params: [rows as u32, len as u32, flags, eps.to_bits(), 0, 0, 0, 0],
             inputs: [&x, &weight, &bias],
             outputs: elements,

@@ -1,8 +1,9 @@
-//! The LayerNorm kernels replayed on the CPU, operation for operation.
+//! The LayerNorm and RMSNorm kernels replayed on the CPU, operation for
+//! operation.
 
 use half::f16;
 
-use super::LayerNormVariant;
+use super::{LayerNormVariant, RmsNormVariant};
 use crate::NormInput;
 use crate::rows::{strided, tree};
 
@@ -10,6 +11,31 @@ use crate::rows::{strided, tree};
 /// `variant`, replayed on the CPU: the same `f32` operations (never fused)
 /// in the same order, bit for bit the GPU's result.
 pub fn layer_norm_emulated(input: &NormInput<f16>, variant: LayerNormVariant) -> Vec<f16> {
+    normalise(input, |row, n| match variant {
+        LayerNormVariant::OnePass => one_pass(row, n),
+        LayerNormVariant::TwoPass => two_pass(row, n),
+        LayerNormVariant::Welford => welford(row, n),
+    })
+}
+
+/// What [`Gpu::rms_norm`](crate::Gpu::rms_norm) computes with `variant`,
+/// replayed on the CPU: bit for bit the GPU's result.
+pub fn rms_norm_emulated(input: &NormInput<f16>, variant: RmsNormVariant) -> Vec<f16> {
+    normalise(input, |row, n| {
+        let round = match variant {
+            RmsNormVariant::F32 => |v: f32| v,
+            RmsNormVariant::F16Accumulation => |v: f32| f16::from_f32(v).to_f32(),
+        };
+        let slots = strided(row, 0.0, |s, v| round(s + v * v));
+        // The mean square stands for the variance, around a mean of 0
+        // (`x − 0` is `x`, exactly).
+        (0.0, tree(slots, |a, b| round(a + b)) / n)
+    })
+}
+
+/// The normalisation of every row of `input` by `(x − μ) / √(σ² + ε)`, then
+/// the weight and bias, with `(μ, σ²)` from `stats(row, n)`.
+fn normalise(input: &NormInput<f16>, stats: impl Fn(&[f32], f32) -> (f32, f32)) -> Vec<f16> {
     let x = input.x();
     let n = x.row_len() as f32;
     let eps = input.eps() as f32;
@@ -18,11 +44,7 @@ pub fn layer_norm_emulated(input: &NormInput<f16>, variant: LayerNormVariant) ->
     let mut out = Vec::with_capacity(x.data().len());
     for row in x.row_iter() {
         let row: Vec<f32> = row.iter().map(|v| v.to_f32()).collect();
-        let (mu, var) = match variant {
-            LayerNormVariant::OnePass => one_pass(&row, n),
-            LayerNormVariant::TwoPass => two_pass(&row, n),
-            LayerNormVariant::Welford => welford(&row, n),
-        };
+        let (mu, var) = stats(&row, n);
         let sd = (var + eps).sqrt();
         out.extend(row.iter().enumerate().map(|(j, &v)| {
             let mut y = (v - mu) / sd;

@@ -1,13 +1,23 @@
 //! LayerNorm kernels on [`NormInput<f16>`](crate::NormInput): the one-pass
 //! variance that cancels catastrophically, and two careful variants, each
 //! with a CPU emulation that gives the GPU's result bit for bit
-//! ([`layer_norm_emulated`]).
+//! ([`layer_norm_emulated`]); and RMSNorm kernels, a careful one and one
+//! that accumulates the sum of squares in `f16` ([`RmsNormVariant`],
+//! [`rms_norm_emulated`]).
+//!
+//! RMSNorm, for each row `x` of length `n`: the sum of squares `Σ x²` as
+//! the [`RmsNormVariant`] says (per-invocation strided sums, then the
+//! tree), `ms = Σ x² / n`, `r = √(ms + ε)`, and
+//! `yⱼ = round_f16((xⱼ / r) · γⱼ + βⱼ)`, every division and the square root
+//! correctly rounded.
 //!
 //! For each row `x` of length `n`, with `ε` rounded to `f32` and every
 //! operation in `f32`:
 //!
 //! * statistics `μ` and `σ²` as the [`LayerNormVariant`] says;
-//! * `σ = √(σ² + ε)` (the correctly rounded square root);
+//! * `σ = √(σ² + ε)` (the correctly rounded square root, and every
+//!   division correctly rounded, on any device within three ulps of it:
+//!   `sqrt_rn` and `div_rn` of `crate::wgsl`);
 //! * `yⱼ = round_f16(((xⱼ − μ) / σ) · γⱼ + βⱼ)`, skipping `· γⱼ` and `+ βⱼ`
 //!   where absent: one rounding to `f16` per output.
 //!
@@ -25,8 +35,8 @@ mod shader;
 
 use core::fmt;
 
-pub use self::emulate::layer_norm_emulated;
-pub(crate) use self::shader::source;
+pub use self::emulate::{layer_norm_emulated, rms_norm_emulated};
+pub(crate) use self::shader::{NormKernel, source};
 
 /// The longest row [`Gpu::layer_norm`](crate::Gpu::layer_norm) accepts.
 /// llvmpipe ends an invocation after 65535 loop iterations in all (its
@@ -75,6 +85,35 @@ impl fmt::Display for LayerNormVariant {
             LayerNormVariant::OnePass => "one-pass E[x²] − E[x]²",
             LayerNormVariant::TwoPass => "two-pass",
             LayerNormVariant::Welford => "Welford",
+        })
+    }
+}
+
+/// How [`Gpu::rms_norm`](crate::Gpu::rms_norm) sums the squares of each
+/// row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RmsNormVariant {
+    /// In `f32`: each invocation sums the squares of its strided slice,
+    /// then an `f32` tree (the careful one).
+    F32,
+    /// In `f16`, as a kernel whose accumulator has the input's type:
+    /// `s ← round_f16(s + x²)` (the square, exact, and the sum in `f32`),
+    /// per invocation, and `round_f16(a + b)` in the tree. The sum of squares of a row of 1024 `randn` values
+    /// is about 1024, where `f16` values are 1 apart, and it overflows to
+    /// infinity past 65504 (all outputs then 0).
+    F16Accumulation,
+}
+
+impl RmsNormVariant {
+    /// Every variant.
+    pub const ALL: [RmsNormVariant; 2] = [RmsNormVariant::F32, RmsNormVariant::F16Accumulation];
+}
+
+impl fmt::Display for RmsNormVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RmsNormVariant::F32 => "f32 sum of squares",
+            RmsNormVariant::F16Accumulation => "f16 sum of squares",
         })
     }
 }

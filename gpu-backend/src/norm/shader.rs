@@ -8,7 +8,7 @@
 
 use core::fmt::Write as _;
 
-use super::LayerNormVariant;
+use super::{LayerNormVariant, RmsNormVariant};
 use crate::ROW_THREADS;
 use crate::launch::prelude;
 use crate::rows::shader::c;
@@ -18,8 +18,17 @@ pub(super) const HAS_WEIGHT: u32 = 1;
 /// Flag bit: a bias is present.
 pub(super) const HAS_BIAS: u32 = 2;
 
-/// The WGSL source of `variant` for the native-`f16` path or the fallback.
-pub(crate) fn source(variant: LayerNormVariant, native: bool) -> String {
+/// A normalisation kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum NormKernel {
+    /// LayerNorm.
+    Layer(LayerNormVariant),
+    /// RMSNorm.
+    Rms(RmsNormVariant),
+}
+
+/// The WGSL source of `kernel` for the native-`f16` path or the fallback.
+pub(crate) fn source(kernel: NormKernel, native: bool) -> String {
     let mut s = prelude(native);
     s.push_str("struct Params { rows: u32, len: u32, flags: u32, eps: f32, pad: vec4<u32> }\n");
     let _ = writeln!(
@@ -36,16 +45,18 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let base = row * p.len;
     let n = f32(p.len);"
     );
-    match variant {
-        LayerNormVariant::OnePass => one_pass(&mut s),
-        LayerNormVariant::TwoPass => two_pass(&mut s),
-        LayerNormVariant::Welford => welford(&mut s),
-    }
+    // The statistics, then each output's numerator before the division.
+    let numerator = match kernel {
+        NormKernel::Layer(LayerNormVariant::OnePass) => one_pass(&mut s),
+        NormKernel::Layer(LayerNormVariant::TwoPass) => two_pass(&mut s),
+        NormKernel::Layer(LayerNormVariant::Welford) => welford(&mut s),
+        NormKernel::Rms(variant) => mean_square(&mut s, variant),
+    };
     let _ = writeln!(
         s,
-        "    let sd = sqrt(var_ + p.eps);
+        "    let sd = sqrt_rn(var_ + p.eps);
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
-        var y = (ld1(base + j) - mu) / sd;
+        var y = div_rn({numerator}, sd);
         if ((p.flags & {HAS_WEIGHT}u) != 0u) {{ y = y * ld2(base + j); }}
         if ((p.flags & {HAS_BIAS}u) != 0u) {{ y = y + ld3(base + j); }}
         st(base + j, y);
@@ -53,6 +64,30 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 }}"
     );
     s
+}
+
+/// What LayerNorm divides by `σ`.
+const CENTRED: &str = "ld1(base + j) - mu";
+
+/// RMSNorm's statistics: the mean square as `var_` (the output's divisor
+/// is then `√(var_ + ε)`, as for LayerNorm); the numerator is `x` itself.
+fn mean_square(s: &mut String, variant: RmsNormVariant) -> &'static str {
+    let round = match variant {
+        RmsNormVariant::F32 => "",
+        RmsNormVariant::F16Accumulation => "round16",
+    };
+    let _ = writeln!(
+        s,
+        "    var s2 = 0.0;
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
+        let v = ld1(base + j);
+        s2 = {round}(s2 + v * v);
+    }}
+    wa[t] = s2;"
+    );
+    tree(s, &format!("wa[t] = {round}(wa[t] + wa[t + h]);"));
+    s.push_str("    let var_ = div_rn(wa[0], n);\n");
+    "ld1(base + j)"
 }
 
 /// The tree over the slots: at step `h`, invocation `t < h` runs `body`
@@ -69,7 +104,7 @@ fn tree(s: &mut String, body: &str) {
     );
 }
 
-fn one_pass(s: &mut String) {
+fn one_pass(s: &mut String) -> &'static str {
     let _ = writeln!(
         s,
         "    var s1 = 0.0;
@@ -85,13 +120,14 @@ fn one_pass(s: &mut String) {
     tree(s, "wa[t] = wa[t] + wa[t + h]; wb[t] = wb[t] + wb[t + h];");
     let _ = writeln!(
         s,
-        "    let mu = wa[0] / n;
-    let var_ = max(wb[0] / n - mu * mu, {});",
+        "    let mu = div_rn(wa[0], n);
+    let var_ = max(div_rn(wb[0], n) - mu * mu, {});",
         c(0.0)
     );
+    CENTRED
 }
 
-fn two_pass(s: &mut String) {
+fn two_pass(s: &mut String) -> &'static str {
     let _ = writeln!(
         s,
         "    var s1 = 0.0;
@@ -101,7 +137,7 @@ fn two_pass(s: &mut String) {
     tree(s, "wa[t] = wa[t] + wa[t + h];");
     let _ = writeln!(
         s,
-        "    let mu = wa[0] / n;
+        "    let mu = div_rn(wa[0], n);
     workgroupBarrier();
     var s2 = 0.0;
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
@@ -111,10 +147,11 @@ fn two_pass(s: &mut String) {
     wa[t] = s2;"
     );
     tree(s, "wa[t] = wa[t] + wa[t + h];");
-    s.push_str("    let var_ = wa[0] / n;\n");
+    s.push_str("    let var_ = div_rn(wa[0], n);\n");
+    CENTRED
 }
 
-fn welford(s: &mut String) {
+fn welford(s: &mut String) -> &'static str {
     let _ = writeln!(
         s,
         "    var cnt = 0.0;
@@ -124,7 +161,7 @@ fn welford(s: &mut String) {
         let v = ld1(base + j);
         cnt = cnt + 1.0;
         let d = v - m;
-        m = m + d / cnt;
+        m = m + div_rn(d, cnt);
         m2 = m2 + d * (v - m);
     }}
     wa[t] = cnt;
@@ -137,12 +174,13 @@ fn welford(s: &mut String) {
             if (nb > 0.0) {
                 let nn = na + nb;
                 let d = wb[t + h] - wb[t];
-                wb[t] = wb[t] + d * (nb / nn);
-                wc[t] = (wc[t] + wc[t + h]) + (d * d) * ((na * nb) / nn);
+                wb[t] = wb[t] + d * div_rn(nb, nn);
+                wc[t] = (wc[t] + wc[t + h]) + (d * d) * div_rn(na * nb, nn);
                 wa[t] = nn;
             }",
     );
-    s.push_str("    let mu = wb[0];\n    let var_ = wc[0] / n;\n");
+    s.push_str("    let mu = wb[0];\n    let var_ = div_rn(wc[0], n);\n");
+    CENTRED
 }
 
 #[cfg(test)]
@@ -151,7 +189,11 @@ mod tests {
 
     #[test]
     fn sources_use_neither_fma_nor_exp() {
-        for variant in LayerNormVariant::ALL {
+        let kernels = LayerNormVariant::ALL
+            .map(NormKernel::Layer)
+            .into_iter()
+            .chain(RmsNormVariant::ALL.map(NormKernel::Rms));
+        for variant in kernels {
             for native in [true, false] {
                 let src = source(variant, native);
                 assert!(src.contains("struct Params"));

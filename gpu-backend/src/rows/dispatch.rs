@@ -9,6 +9,7 @@ use half::f16;
 use super::shader::{self, RowKernel, RowParams};
 use super::{MAX_ROW_LEN, MAX_SERIAL_LEN, ReduceStrategy, SoftmaxVariant};
 use crate::gpu::compute::{self, Binding};
+use crate::wgsl::SourceTransform;
 use crate::{Gpu, GpuError, RowsInput};
 
 /// The bind group layout and one compiled pipeline per row kernel.
@@ -18,8 +19,9 @@ pub(crate) struct RowPipelines {
 }
 
 impl RowPipelines {
-    /// Compiles every row kernel for the native path or the fallback.
-    pub(crate) fn new(device: &wgpu::Device, native: bool) -> Self {
+    /// Compiles every row kernel for the native path or the fallback, after
+    /// `transform`.
+    pub(crate) fn new(device: &wgpu::Device, native: bool, transform: SourceTransform) -> Self {
         use Binding::{ReadWrite, Uniform};
         let (layout, pipeline_layout) = compute::layouts(
             device,
@@ -33,7 +35,8 @@ impl RowPipelines {
         let pipelines = kernels
             .map(|kernel| {
                 let source = shader::source(kernel, native);
-                let pipeline = compute::pipeline(device, &pipeline_layout, "rows", &source);
+                let pipeline =
+                    compute::pipeline(device, &pipeline_layout, "rows", &source, transform);
                 (kernel, pipeline)
             })
             .collect();

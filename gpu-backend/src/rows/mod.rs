@@ -13,9 +13,13 @@
 //! `exp` is [`kernel_exp`], implemented in the shader with multiplies,
 //! adds, `floor` and bit operations only, so the CPU reproduces it exactly
 //! (the WGSL builtin `exp` is the driver's own approximation). No operation
-//! is written as `fma`: lavapipe does not fuse it. Bit-identity is checked
-//! on lavapipe; a driver that contracts `a·b + c` into one rounding would
-//! differ in the last bits of `f32` intermediates.
+//! is written as `fma`: lavapipe does not fuse it. Every division is
+//! `div_rn`, correctly rounded on any device whose own division is within
+//! three ulps (Vulkan allows 2.5), and every rounding to `f16` is done on
+//! the bits (see `crate::wgsl`). Bit-identity is checked on lavapipe; a
+//! driver that contracts `a·b + c` into one rounding, or flushes `f32`
+//! subnormals, could differ in the last bits of `f32` intermediates (the
+//! probe, [`Gpu::semantics`](crate::Gpu::semantics), says which).
 
 mod dispatch;
 mod emulate;

@@ -13,8 +13,10 @@
 //! native path; on the fallback path inputs are `f16` pairs packed in
 //! `array<u32>` and outputs one `u32` per element (low half). Arithmetic is
 //! `f32`; "`f16` arithmetic" is an `f32` operation rounded to `f16` at once
-//! (`r16`), which equals the `f16` operation for `+` (the `f32` sum of two
-//! `f16` values rounded to `f16` is the correctly rounded `f16` sum).
+//! on the bits (`round16`, see `crate::wgsl`: never a conversion round
+//! trip, which drivers may remove), which equals the `f16` operation for
+//! `+` (the `f32` sum of two `f16` values rounded to `f16` is the correctly
+//! rounded `f16` sum).
 //!
 //! Workgroup `row` (flattened over a 2-D dispatch) handles one row with
 //! [`ROW_THREADS`] invocations; invocation `t` visits the elements
@@ -26,6 +28,7 @@ use core::fmt::Write as _;
 
 use super::emulate::{EXP_C, EXP_HI, EXP_LO, LN2_HI, LN2_LO, LOG2E};
 use super::{ROW_THREADS, ReduceStrategy, SoftmaxVariant};
+use crate::wgsl::{EXACT, ROUND16};
 
 /// The layout of the uniform `RowParams` (four `u32`).
 #[repr(C)]
@@ -73,16 +76,16 @@ var<workgroup> wb: array<f32, {ROW_THREADS}>;
     if native {
         s.push_str(
             "fn ld(i: u32) -> f32 { return f32(x[i]); }\n\
-             fn st(i: u32, v: f32) { out[i] = f16(v); }\n\
-             fn r16(v: f32) -> f32 { return f32(f16(v)); }\n",
+             fn st(i: u32, v: f32) { out[i] = f16(v); }\n",
         );
     } else {
         s.push_str(
             "fn ld(i: u32) -> f32 { return unpack2x16float(x[i >> 1u] >> ((i & 1u) << 4u)).x; }\n\
-             fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n\
-             fn r16(v: f32) -> f32 { return unpack2x16float(pack2x16float(vec2<f32>(v, 0.0))).x; }\n",
+             fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n",
         );
     }
+    s.push_str(ROUND16);
+    s.push_str(EXACT);
     exp_fn(&mut s);
     let _ = writeln!(
         s,
@@ -143,8 +146,8 @@ fn tree(s: &mut String, op: &str) {
 
 fn strided_sum(s: &mut String, strategy: ReduceStrategy) {
     let (threads, round) = match strategy {
-        ReduceStrategy::F16Serial => (1, "r16"),
-        ReduceStrategy::F16 => (ROW_THREADS, "r16"),
+        ReduceStrategy::F16Serial => (1, "round16"),
+        ReduceStrategy::F16 => (ROW_THREADS, "round16"),
         _ => (ROW_THREADS, ""),
     };
     let _ = writeln!(
@@ -211,7 +214,7 @@ fn softmax(s: &mut String, variant: SoftmaxVariant) {
     }}
     let mx = wa[0];
     let den = wb[0];
-    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, ex(ld(base + j) - mx) / den); }}",
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, div_rn(ex(ld(base + j) - mx), den)); }}",
             half = ROW_THREADS / 2
         );
         return;
@@ -231,8 +234,8 @@ fn softmax(s: &mut String, variant: SoftmaxVariant) {
     // The exponential of element j, and how the denominator accumulates.
     let (e, round) = match variant {
         SoftmaxVariant::Careful => ("ex(ld(base + j) - mx)", ""),
-        SoftmaxVariant::NoMaxSubtraction => ("r16(ex(ld(base + j)))", ""),
-        _ => ("r16(ex(ld(base + j) - mx))", "r16"),
+        SoftmaxVariant::NoMaxSubtraction => ("round16(ex(ld(base + j)))", ""),
+        _ => ("round16(ex(ld(base + j) - mx))", "round16"),
     };
     let _ = writeln!(
         s,
@@ -244,7 +247,7 @@ fn softmax(s: &mut String, variant: SoftmaxVariant) {
     let _ = writeln!(
         s,
         "    let den = wa[0];
-    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, {e} / den); }}"
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ st(base + j, div_rn({e}, den)); }}"
     );
 }
 

@@ -53,18 +53,22 @@
 //! row/column, so the inner loop has no bounds checks; stores outside `C`
 //! are skipped.
 
+mod shared;
 mod tile;
 
 use core::fmt::Write as _;
 
 use crate::cpu::K_BLOCK;
+use crate::wgsl::ROUND16;
 
-/// Invocations per workgroup of the tile kernels. llvmpipe runs each
+pub(crate) use self::shared::{SHARED_TILE, SHARED_WORKGROUP};
+
+/// Invocations per workgroup of the register-block tile kernels
+/// ([`Tiling::Lanes`], [`Tiling::Subgroup`]). llvmpipe runs each
 /// workgroup on one thread, eight invocations per 256-bit SIMD vector, so
 /// small workgroups spread the few blocks of a `128 × 128` output over
-/// every core. On a GPU a workgroup of 8 fills a quarter of a warp; the
-/// kernels are tuned for llvmpipe, which is what CI runs, and stay correct
-/// (if not fast) on GPUs.
+/// every core. On a GPU a workgroup of 8 fills a quarter of a warp: GPUs
+/// get [`Tiling::Shared`] instead.
 pub(crate) const TILE_WORKGROUP: u32 = 8;
 
 /// Invocations per workgroup of the split-K reduction (one output element
@@ -119,12 +123,18 @@ pub(crate) enum Tiling {
     /// `8·SUBGROUP_TM × SUBGROUP_TN` block, sharing `B` through
     /// `subgroupBroadcast`.
     Subgroup,
+    /// One workgroup of [`SHARED_WORKGROUP`] invocations per
+    /// [`SHARED_TILE`]` × `[`SHARED_TILE`] block, `A` and `B` staged in
+    /// workgroup memory 32 products at a time (the GPUs' kernel, see
+    /// `shared`).
+    Shared,
 }
 
 impl Tiling {
     /// Rows and columns of `C` per work item of `kernel`.
     pub(crate) fn block(self, kernel: Kernel) -> (u32, u32) {
         let (tm, tn) = match (self, kernel) {
+            (Tiling::Shared, _) => return (SHARED_TILE, SHARED_TILE),
             (_, Kernel::TileF16) => (F16_TM, F16_TN),
             (Tiling::Lanes, _) => (TM, TN),
             (Tiling::Subgroup, _) => (SUBGROUP_TM, SUBGROUP_TN),
@@ -137,6 +147,15 @@ impl Tiling {
         match self {
             Tiling::Lanes => 1,
             Tiling::Subgroup => TILE_WORKGROUP,
+            Tiling::Shared => SHARED_WORKGROUP,
+        }
+    }
+
+    /// Invocations per workgroup.
+    pub(crate) fn workgroup(self) -> u32 {
+        match self {
+            Tiling::Lanes | Tiling::Subgroup => TILE_WORKGROUP,
+            Tiling::Shared => SHARED_WORKGROUP,
         }
     }
 }
@@ -206,35 +225,31 @@ pub(crate) fn source(kernel: Kernel, native_f16: bool, tiling: Tiling) -> String
     }
     s.push_str(PARAMS);
     match kernel {
+        Kernel::TileF32 | Kernel::TileF16 if tiling == Tiling::Shared => {
+            shared::tile(&mut s, kernel, native_f16)
+        }
         Kernel::TileF32 | Kernel::TileF16 => tile::tile(&mut s, kernel, native_f16, tiling),
         Kernel::ReduceSplits => reduce(&mut s, native_f16),
     }
     s
 }
 
-/// `round16(v)`: the `f16` nearest to `v` (ties to even; beyond 65504
-/// infinity; NaN and infinities unchanged), as an `f32`: what
-/// `f32(f16(v))` gives, computed with integer operations on the bits, which
-/// llvmpipe runs faster than its own conversion (a longer software
-/// sequence): the `f16`-accumulating kernel takes 26 ms at `128×4096×128`
-/// instead of 39 ms (AVX2 path).
-const ROUND16: &str = "fn round16(v: f32) -> f32 {
-    let u = bitcast<u32>(v);
-    let a = u & 0x7fffffffu;
-    // Normal f16 results: drop 13 fraction bits, ties to even (a carry into
-    // the exponent is the right result); past 65504, infinity.
-    let rn = (a + 0xfffu + ((a >> 13u) & 1u)) & 0xffffe000u;
-    let normal = select(rn, 0x7f800000u, rn > 0x477fe000u);
-    // Subnormal f16 results (below 2^-14): multiples of 2^-24, ties to even.
-    let e = a >> 23u;
-    let d = min(126u - min(e, 112u), 25u);
-    let m = (a & 0x7fffffu) | 0x800000u;
-    let q = (m + (1u << (d - 1u)) - 1u + ((m >> d) & 1u)) >> d;
-    let sub = bitcast<u32>(f32(q) * 5.9604644775390625e-8);
-    let r = select(normal, sub, e < 113u) | (u & 0x80000000u);
-    return select(bitcast<f32>(r), v, a >= 0x7f800000u);
+/// The texture bindings `ta` (`A`) and `tb` (`B`) with their loaders
+/// `lda` and `ldb`, then the output's ([`storage_decls`]).
+fn texture_decls(s: &mut String, native: bool) {
+    let w = TEXTURE_WIDTH;
+    let shift = w.trailing_zeros();
+    let _ = writeln!(
+        s,
+        "@group(0) @binding(1) var ta: texture_2d<u32>;
+@group(0) @binding(2) var tb: texture_2d<u32>;
+fn lda(i: u32, l: u32) -> vec4<u32> {{ let t = i + l * p.la; return textureLoad(ta, vec2<u32>(t & {}u, t >> {shift}u), 0); }}
+fn ldb(i: u32, l: u32) -> vec4<u32> {{ let t = i + l * p.lb; return textureLoad(tb, vec2<u32>(t & {}u, t >> {shift}u), 0); }}",
+        w - 1,
+        w - 1
+    );
+    storage_decls(s, native, &[], "out");
 }
-";
 
 fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &str) {
     let elem = if native { "f16" } else { "u32" };
@@ -290,7 +305,7 @@ mod tests {
     #[test]
     fn sources_are_generated_for_every_kernel_and_path() {
         for native in [true, false] {
-            for tiling in [Tiling::Lanes, Tiling::Subgroup] {
+            for tiling in [Tiling::Lanes, Tiling::Subgroup, Tiling::Shared] {
                 for kernel in [Kernel::TileF32, Kernel::TileF16, Kernel::ReduceSplits] {
                     let src = source(kernel, native, tiling);
                     assert_eq!(src.starts_with("enable f16;"), native);
@@ -315,6 +330,8 @@ mod tests {
             (8 * F16_TM, F16_TN)
         );
         assert_eq!(Tiling::Subgroup.invocations(), TILE_WORKGROUP);
+        assert_eq!(Tiling::Shared.block(Kernel::TileF16), (16, 16));
+        assert_eq!(Tiling::Shared.invocations(), Tiling::Shared.workgroup());
         assert_eq!(TN % 8, 0);
         assert_eq!(SUBGROUP_TN % 8, 0);
         assert_eq!(F16_TN % 8, 0);

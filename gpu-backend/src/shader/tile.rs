@@ -3,24 +3,15 @@
 
 use core::fmt::Write as _;
 
-use super::{K_BLOCK, Kernel, TEXTURE_WIDTH, TILE_WORKGROUP, Tiling, storage_decls};
+use super::{K_BLOCK, Kernel, TILE_WORKGROUP, Tiling, texture_decls};
 
-fn texture_decls(s: &mut String, native: bool) {
-    let w = TEXTURE_WIDTH;
-    let shift = w.trailing_zeros();
-    let _ = writeln!(
-        s,
-        "@group(0) @binding(1) var ta: texture_2d<u32>;
-@group(0) @binding(2) var tb: texture_2d<u32>;
-fn lda(i: u32, l: u32) -> vec4<u32> {{ let t = i + l * p.la; return textureLoad(ta, vec2<u32>(t & {}u, t >> {shift}u), 0); }}
-fn ldb(i: u32, l: u32) -> vec4<u32> {{ let t = i + l * p.lb; return textureLoad(tb, vec2<u32>(t & {}u, t >> {shift}u), 0); }}",
-        w - 1,
-        w - 1
-    );
-    storage_decls(s, native, &[], "out");
-}
-
+/// The kernel for [`Tiling::Lanes`] or [`Tiling::Subgroup`] (the shared
+/// tiling has its own generator, `shared`).
 pub(super) fn tile(s: &mut String, kernel: Kernel, native: bool, tiling: Tiling) {
+    assert!(
+        tiling != Tiling::Shared,
+        "the shared tiling has its own generator"
+    );
     texture_decls(s, native);
     let wg = TILE_WORKGROUP;
     let ((rows, tn), f16_acc) = (tiling.block(kernel), kernel == Kernel::TileF16);
@@ -37,6 +28,7 @@ pub(super) fn tile(s: &mut String, kernel: Kernel, native: bool, tiling: Tiling)
             "wid.x + wid.y * nwg.x".to_owned(),
             format!("tm * {rows}u + lane * {tm}u"),
         ),
+        Tiling::Shared => unreachable!("asserted above"),
     };
     let _ = writeln!(
         s,
@@ -125,6 +117,7 @@ fn main({signature}) {{
             }
             Box::new(|kk, j| format!("b{kk}_{j}"))
         }
+        Tiling::Shared => unreachable!("asserted above"),
     };
     // The f32 sums row by row, each sum's eight products in a row: a sum
     // stays in a register for its eight steps (the sums do not fit in a

@@ -1,0 +1,33 @@
+//! What the shared adapter does to floating-point arithmetic: the adapter,
+//! then one line per probe, the one-line summary recorded in every report
+//! (`gpu.semantics`) and the caveats (`gpu.caveats`).
+//!
+//! ```text
+//! cargo run --release -p gpu-backend --example probe
+//! ```
+//!
+//! `DUAL_DELTA_ADAPTER` picks another adapter, as for the tests.
+
+use gpu_backend::Gpu;
+
+fn main() -> Result<(), gpu_backend::GpuError> {
+    let gpu = Gpu::shared()?;
+    let semantics = gpu.semantics();
+    println!("adapter: {}", gpu.adapter_info());
+    println!();
+    let rows = semantics.table();
+    let width = rows.iter().map(|(what, _)| what.chars().count()).max();
+    for (what, found) in &rows {
+        println!("{what:<w$}  {found}", w = width.unwrap_or(0));
+    }
+    println!();
+    println!("summary: {semantics}");
+    let caveats = semantics.caveats();
+    if caveats.is_empty() {
+        println!("caveats: none (every assumption of the CPU emulations holds)");
+    }
+    for caveat in caveats {
+        println!("caveat: {caveat}");
+    }
+    Ok(())
+}

@@ -1,0 +1,156 @@
+//! The kernels compiled as NVIDIA's Vulkan driver compiles them, every
+//! conversion round trip removed ([`GpuOptions::strip_round_trips`]), give
+//! the bits they give as written: they round on the bits, so the `f16`
+//! mistakes stay visible on such a device. The probe of the same contexts
+//! sees the round trips removed, which shows that the transformation
+//! reaches the shaders.
+
+mod common;
+
+use common::{assert_identical, gpus, path};
+use dual_delta_runtime::TrialRng;
+use gpu_backend::semantics::RoundTrip;
+use gpu_backend::{
+    Accumulation, AttentionShape, AttentionVariant, Gpu, GpuOptions, LayerNormVariant,
+    ReduceStrategy, RmsNormVariant, RowsInput, SoftmaxVariant, f16, random_attention_input,
+    random_matmul_input, random_offset_norm_input, random_outlier_rows, random_rows,
+};
+
+fn rng(trial: usize) -> TrialRng {
+    TrialRng::for_trial(0x0057_121b, trial)
+}
+
+/// A context like `gpu` (same adapter, `f16` path and tiling) whose
+/// shaders have their round trips stripped.
+fn stripped_like(gpu: &Gpu) -> Gpu {
+    let info = gpu.adapter_info();
+    let options = GpuOptions::from_env().expect("valid settings");
+    Gpu::new(&GpuOptions {
+        adapter: Some(info.name.clone()),
+        f16: if info.shader_f16 {
+            gpu_backend::F16Path::Native
+        } else {
+            gpu_backend::F16Path::Fallback
+        },
+        subgroups: if info.subgroups {
+            options.subgroups
+        } else {
+            gpu_backend::Subgroups::Off
+        },
+        tiling: if info.shared_tiles {
+            gpu_backend::MatmulTiling::Shared
+        } else {
+            gpu_backend::MatmulTiling::Registers
+        },
+        strip_round_trips: true,
+    })
+    .expect("a context with round trips stripped")
+}
+
+/// Each context with its stripped twin.
+fn pairs() -> Vec<(&'static Gpu, Gpu)> {
+    gpus().into_iter().map(|g| (g, stripped_like(g))).collect()
+}
+
+#[test]
+fn the_probe_sees_the_round_trips_removed() {
+    for (gpu, stripped) in pairs() {
+        let s = stripped.semantics();
+        assert_eq!(s.round_trip_packed(), RoundTrip::Removed, "{s}");
+        if s.f16_arithmetic().is_some() {
+            assert_eq!(s.round_trip_f16(), Some(RoundTrip::Removed), "{s}");
+        }
+        assert!(s.to_string().contains("round trips removed"), "{s}");
+        assert!(
+            s.caveats().iter().any(|c| c.contains("round trip")),
+            "{:?}",
+            s.caveats()
+        );
+        // Genuine f16 arithmetic is no round trip: it still rounds.
+        assert_eq!(s.f16_arithmetic(), gpu.semantics().f16_arithmetic());
+    }
+}
+
+#[test]
+fn f16_serial_sum_of_4096_ones_is_still_2048() {
+    let x = RowsInput::new(1, 4096, vec![f16::ONE; 4096]).unwrap();
+    for (gpu, stripped) in pairs() {
+        let sum = |s| stripped.reduce_sum(&x, s).unwrap()[0].to_f32();
+        assert_eq!(sum(ReduceStrategy::F16Serial), 2048.0, "{}", path(gpu));
+        assert_eq!(sum(ReduceStrategy::F32), 4096.0, "{}", path(gpu));
+    }
+}
+
+/// The inputs of the case studies (`dual-delta-tests`' `kernels`), a few
+/// trials each: their verdicts follow from these outputs.
+#[test]
+fn every_kernel_gives_the_same_bits_with_round_trips_stripped() {
+    let sums: Vec<RowsInput<f16>> = (0..3).map(|t| random_rows(4, 4096)(&mut rng(t))).collect();
+    let mut softmax_inputs: Vec<RowsInput<f16>> = (0..3)
+        .map(|t| random_rows(4, 1024)(&mut rng(10 + t)))
+        .collect();
+    softmax_inputs.extend((0..3).map(|t| random_outlier_rows(4, 1024, 4, 20.0)(&mut rng(20 + t))));
+    let norms: Vec<_> = (0..2)
+        .map(|t| random_offset_norm_input(4, 1024, 1000.0, 1.0, true, 1e-5)(&mut rng(30 + t)))
+        .collect();
+    let head = AttentionShape {
+        heads: 1,
+        seq_q: 64,
+        seq_k: 1024,
+        d: 64,
+        d_v: 64,
+    };
+    let attention: Vec<_> = (0..2)
+        .map(|t| random_attention_input(head, false)(&mut rng(40 + t)))
+        .collect();
+    let matmul = random_matmul_input(64, 256, 64)(&mut rng(50));
+    for (gpu, stripped) in pairs() {
+        let at = |what: String| format!("{what} on the {} path, round trips stripped", path(gpu));
+        for s in ReduceStrategy::ALL {
+            let (a, b) = (
+                gpu.reduce_sum_batch(&sums, s),
+                stripped.reduce_sum_batch(&sums, s),
+            );
+            for (a, b) in a.unwrap().iter().zip(&b.unwrap()) {
+                assert_identical(b, a, &at(format!("{s} sum")));
+            }
+        }
+        for v in SoftmaxVariant::ALL {
+            let a = gpu.softmax_batch(&softmax_inputs, v).unwrap();
+            let b = stripped.softmax_batch(&softmax_inputs, v).unwrap();
+            for (a, b) in a.iter().zip(&b) {
+                assert_identical(b, a, &at(format!("softmax ({v})")));
+            }
+        }
+        for v in LayerNormVariant::ALL {
+            let a = gpu.layer_norm_batch(&norms, v).unwrap();
+            let b = stripped.layer_norm_batch(&norms, v).unwrap();
+            for (a, b) in a.iter().zip(&b) {
+                assert_identical(b, a, &at(format!("{v} LayerNorm")));
+            }
+        }
+        for v in RmsNormVariant::ALL {
+            let a = gpu.rms_norm_batch(&norms, v).unwrap();
+            let b = stripped.rms_norm_batch(&norms, v).unwrap();
+            for (a, b) in a.iter().zip(&b) {
+                assert_identical(b, a, &at(format!("{v} RMSNorm")));
+            }
+        }
+        for v in AttentionVariant::ALL {
+            let a = gpu.attention_batch(&attention, v).unwrap();
+            let b = stripped.attention_batch(&attention, v).unwrap();
+            for (a, b) in a.iter().zip(&b) {
+                assert_identical(b, a, &at(format!("{v} attention")));
+            }
+        }
+        for acc in [
+            Accumulation::F32,
+            Accumulation::split_k(),
+            Accumulation::F16,
+        ] {
+            let a = gpu.matmul(&matmul, acc).unwrap();
+            let b = stripped.matmul(&matmul, acc).unwrap();
+            assert_identical(&b, &a, &at(format!("{acc:?} matmul")));
+        }
+    }
+}
