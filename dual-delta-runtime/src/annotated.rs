@@ -82,6 +82,17 @@ pub fn run_test<I: Send + Sync>(
         Ok(o) => o,
         Err(crate::error::RunError::Skipped { role, reason }) => {
             eprintln!("dual-delta test `{test}` skipped by the {role}: {reason}");
+            // Counted, never hidden: the suite summary lists it.
+            let written = crate::config::report_root()
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+                .and_then(|root| {
+                    crate::suite::write_skipped(&root, &test, &role.to_string(), &reason)
+                });
+            if let Err(e) = written {
+                warn(&format!(
+                    "warning: dual-delta test `{test}`: skip not recorded: {e}"
+                ));
+            }
             return;
         }
         Err(e) => panic!(

@@ -88,6 +88,7 @@ mod rng;
 mod schedule;
 pub mod screen;
 pub mod stats;
+pub mod suite;
 mod trial;
 mod verdict;
 

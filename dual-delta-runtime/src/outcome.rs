@@ -350,9 +350,31 @@ impl Outcome {
             out.push(' ');
             out.push_str(&r.sentence());
         }
+        let device = self.device_sentence();
+        if !device.is_empty() {
+            out.push(' ');
+            out.push_str(&device);
+        }
         out.push(' ');
         out.push_str(&self.verdict.stability_sentence(&n.candidate, &n.baseline));
         out
+    }
+
+    /// What the GPU this process used does to floating-point arithmetic,
+    /// where it differs from lavapipe (`gpu.caveats`, recorded by the GPU
+    /// backend's probe), in one sentence; empty where nothing was recorded.
+    pub fn device_sentence(&self) -> String {
+        match self.environment.get("gpu.caveats") {
+            Some(c) if !c.is_empty() => {
+                let adapter = self
+                    .environment
+                    .get("gpu.adapter")
+                    .map(|a| format!(" ({})", a.split(" (").next().unwrap_or(a)))
+                    .unwrap_or_default();
+                format!("Device{adapter}: {c}.")
+            }
+            _ => String::new(),
+        }
     }
 
     /// The inputs on which the candidate ran: the trials run and the

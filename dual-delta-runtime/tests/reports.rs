@@ -312,12 +312,13 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
 
 fn check_csv(text: &str, o: &Outcome) {
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("index,seed,delta1,delta2"));
+    assert_eq!(lines.next(), Some("index,seed,delta1,delta2,fingerprint"));
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), o.delta1.len());
     for (i, row) in rows.iter().enumerate() {
         let cells: Vec<&str> = row.split(',').collect();
-        assert_eq!(cells.len(), 4, "{row}");
+        assert_eq!(cells.len(), 5, "{row}");
+        assert_eq!(cells[4], format!("{:016x}", o.fingerprints[i]));
         assert_eq!(cells[0].parse::<usize>().unwrap(), i);
         assert_eq!(cells[1].parse::<u64>().unwrap(), o.trial_seed(i));
         let d1: f64 = cells[2].parse().unwrap();

@@ -105,7 +105,7 @@ impl Regression {
 
 /// Compares the candidate's errors now (`delta1`, trial `i` with seed
 /// `trial_seed(settings.seed, i)`, oracle fingerprints `fingerprints`) with
-/// `baseline`.
+/// `baseline`, at the run's α and margin.
 ///
 /// # Errors
 ///
@@ -117,6 +117,32 @@ pub(crate) fn compare(
     delta1: &[f64],
     fingerprints: &[u64],
 ) -> Result<Regression, RunError> {
+    compare_errors(
+        baseline,
+        settings.seed,
+        settings.alpha,
+        settings.margin,
+        delta1,
+        fingerprints,
+    )
+}
+
+/// [`compare`] from a stored run's numbers: its base seed, α, margin, the
+/// candidate's error on each trial and each trial's oracle fingerprint (as
+/// `deltas.csv` holds them).
+///
+/// # Errors
+///
+/// [`RunError::BaselineMismatch`] when a paired trial's fingerprint
+/// differs; [`RunError::Stats`] for an invalid α or margin.
+pub fn compare_errors(
+    baseline: &Baseline,
+    seed: u64,
+    alpha: f64,
+    margin: f64,
+    delta1: &[f64],
+    fingerprints: &[u64],
+) -> Result<Regression, RunError> {
     let then: std::collections::HashMap<&str, &super::BaselineTrial> = baseline
         .trials
         .iter()
@@ -125,7 +151,7 @@ pub(crate) fn compare(
     let mut now_errors = Vec::new();
     let mut then_errors = Vec::new();
     for (i, (&d, &f)) in delta1.iter().zip(fingerprints).enumerate() {
-        let trial = TrialId::of(settings.seed, i);
+        let trial = TrialId::of(seed, i);
         let Some(t) = then.get(hex(trial.seed).as_str()) else {
             continue;
         };
@@ -142,8 +168,7 @@ pub(crate) fn compare(
     }
     let pairs = now_errors.len();
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let margin = settings.margin;
-    let needed = AccuracyTest::Wilcoxon.min_trials(settings.alpha);
+    let needed = AccuracyTest::Wilcoxon.min_trials(alpha);
     let mut result = Regression {
         baseline: baseline.name.clone(),
         commit: baseline.commit.clone(),
@@ -169,8 +194,8 @@ pub(crate) fn compare(
     )
     .ok()
     .map(|t| t.p_value);
-    let split = alpha_split(Expect::NoWorse, settings.alpha);
-    let mut sequential = Sequential::new(Expect::NoWorse, settings.alpha, margin)
+    let split = alpha_split(Expect::NoWorse, alpha);
+    let mut sequential = Sequential::new(Expect::NoWorse, alpha, margin)
         .and_then(|s| s.with_fixed_margin(margin))
         .map_err(RunError::Stats)?;
     sequential

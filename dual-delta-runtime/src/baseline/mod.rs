@@ -48,7 +48,7 @@
 
 mod compare;
 
-pub use self::compare::{Regression, RegressionDecision};
+pub use self::compare::{Regression, RegressionDecision, compare_errors};
 
 use std::collections::BTreeMap;
 use std::io;

@@ -1,8 +1,8 @@
 //! `deltas.csv`: one row per trial.
 //!
 //! ```text
-//! index,seed,delta1,delta2
-//! 0,11400714819323198485,1.1920929e-7,0
+//! index,seed,delta1,delta2,fingerprint
+//! 0,11400714819323198485,1.1920929e-7,0,9d2a60c1b4e3f7a8
 //! ```
 //!
 //! - `index`: the trial's index, from 0.
@@ -13,13 +13,16 @@
 //!   run's metric. Written with the fewest digits that read back as the same
 //!   `f64` (scientific notation outside `1e-4 ..= 1e15`); non-finite values
 //!   as `inf`, `-inf` and `nan`.
+//! - `fingerprint`: a hash of the trial's oracle output bits, 16
+//!   hexadecimal digits (see [`crate::baseline`]): `cargo dual-delta
+//!   compare` pairs a stored run with a baseline by it.
 
 use std::fmt::Write as _;
 
 use crate::outcome::Outcome;
 
 /// The header row.
-pub const HEADER: &str = "index,seed,delta1,delta2";
+pub const HEADER: &str = "index,seed,delta1,delta2,fingerprint";
 
 /// The run's `deltas.csv`.
 pub fn to_string(outcome: &Outcome) -> String {
@@ -30,10 +33,11 @@ pub fn to_string(outcome: &Outcome) -> String {
     for (i, (&a, &b)) in outcome.delta1.iter().zip(&outcome.delta2).enumerate() {
         let _ = writeln!(
             out,
-            "{i},{},{},{}",
+            "{i},{},{},{},{:016x}",
             outcome.trial_seed(i),
             float(a),
-            float(b)
+            float(b),
+            outcome.fingerprints.get(i).copied().unwrap_or(0)
         );
     }
     out

@@ -8,7 +8,7 @@
 //!   <test dir>/                see test_dir_name()
 //!     index.html               the tables, the verdict and the plots
 //!     summary.json             every number of the run (see json, summary)
-//!     deltas.csv               one row per trial: index,seed,delta1,delta2
+//!     deltas.csv               one row per trial: index,seed,delta1,delta2,fingerprint
 //!     histogram.svg            overlapping histograms of Δ1 and Δ2
 //!     boxplot.svg              box plots of Δ1 and Δ2 side by side
 //!     qq.svg                   quantiles of Δ1 against quantiles of Δ2

@@ -74,7 +74,15 @@ fn ends_with_table(text: &str) -> bool {
 
 /// The outcome's row.
 pub fn row(o: &Outcome, report: ReportAt<'_>) -> String {
-    let verdict = o.verdict_sentence().replace('|', "\\|");
+    let mut verdict = o.verdict_sentence();
+    if let Some(adapter) = o.environment.get("gpu.adapter") {
+        verdict.push_str(&format!(" Adapter: {adapter}"));
+        if let Some(semantics) = o.environment.get("gpu.semantics") {
+            verdict.push_str(&format!("; {semantics}"));
+        }
+        verdict.push('.');
+    }
+    let verdict = verdict.replace('|', "\\|");
     format!(
         "| `{}` | {} | {} | {} | {} | {} | {} | {} |\n",
         o.names.test,

@@ -100,6 +100,14 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
         "dual-delta {}: {} (candidate) vs {} (baseline), oracle {}, metric {}, n = {}, α = {}",
         n.test, n.candidate, n.baseline, n.oracle, s.metric, s.n, s.alpha
     );
+    if let Some(adapter) = o.environment.get("gpu.adapter") {
+        let semantics = o
+            .environment
+            .get("gpu.semantics")
+            .map(|s| format!("; {s}"))
+            .unwrap_or_default();
+        let _ = writeln!(out, "  adapter: {adapter}{semantics}");
+    }
     let _ = writeln!(
         out,
         "  {:<26} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}",

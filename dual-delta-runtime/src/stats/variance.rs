@@ -236,12 +236,12 @@ fn correlation(d1: &[f64], d2: &[f64]) -> Option<Correlation> {
     for (&x, &y) in d1.iter().zip(d2) {
         let (a, b) = (scale(x).sub_dd(m1), scale(y).sub_dd(m2));
         let (s, t) = (a + b, a.sub_dd(b));
-        aa = aa + a.mul_dd(a);
-        bb = bb + b.mul_dd(b);
-        ab = ab + a.mul_dd(b);
-        ss = ss + s.mul_dd(s);
-        tt = tt + t.mul_dd(t);
-        st = st + s.mul_dd(t);
+        aa += a.mul_dd(a);
+        bb += b.mul_dd(b);
+        ab += a.mul_dd(b);
+        ss += s.mul_dd(s);
+        tt += t.mul_dd(t);
+        st += s.mul_dd(t);
     }
     let det = aa.mul_dd(bb).sub_dd(ab.mul_dd(ab)).to_f64().max(0.0);
     let (ss, tt, st) = (ss.to_f64(), tt.to_f64(), st.to_f64());

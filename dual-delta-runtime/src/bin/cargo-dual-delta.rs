@@ -1,0 +1,277 @@
+//! `cargo dual-delta`: the stored runs, baselines and suites of
+//! dual-delta tests, from the files the tests wrote.
+//!
+//! ```sh
+//! cargo install dual-delta-runtime --features cli
+//! cargo dual-delta list
+//! cargo dual-delta show summation::sum_naive
+//! cargo dual-delta compare summation::sum_naive --baseline main
+//! cargo dual-delta baseline list
+//! cargo dual-delta merge shard-1/ shard-2/ --out merged/
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use dual_delta_runtime::baseline::{Baseline, baseline_file, compare_errors, list};
+use dual_delta_runtime::report::summary::RunSummary;
+use dual_delta_runtime::report::{report_root, test_dir_name};
+use dual_delta_runtime::suite::{self, Stored};
+
+/// Cargo calls `cargo-dual-delta dual-delta <args>`.
+#[derive(Parser)]
+#[command(name = "cargo", bin_name = "cargo")]
+enum Cargo {
+    /// Stored runs, baselines and suites of dual-delta tests.
+    #[command(name = "dual-delta", version)]
+    DualDelta(Cli),
+}
+
+#[derive(Args)]
+struct Cli {
+    /// The report directory (default: `DUAL_DELTA_HOME`, else
+    /// `target/dual-delta` of the workspace).
+    #[arg(long, global = true)]
+    dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every stored run with its verdict, and every skipped test.
+    List,
+    /// The verdict, distributions and replay command of a stored run.
+    Show {
+        /// The test's path (`module::function`) or report directory name.
+        test: String,
+    },
+    /// A stored run against a saved baseline, paired by trial seed.
+    Compare {
+        /// The test's path or report directory name.
+        test: String,
+        /// The baseline's name.
+        #[arg(long)]
+        baseline: String,
+        /// Where baselines are kept (default: `DUAL_DELTA_BASELINE_DIR`,
+        /// else `baselines/` under the report directory).
+        #[arg(long)]
+        baseline_dir: Option<PathBuf>,
+    },
+    /// Saved baselines.
+    Baseline {
+        #[command(subcommand)]
+        command: BaselineCommand,
+    },
+    /// The report directories of several CI shards merged into one: one
+    /// index, `suite.json` and `summary.md`.
+    Merge {
+        /// The shards' report directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Where the merged reports go.
+        #[arg(long)]
+        out: PathBuf,
+        /// A suite-level budget: failures are sifted by e-BH at this level
+        /// (default: `DUAL_DELTA_SUITE_ALPHA`, else none).
+        #[arg(long, env = "DUAL_DELTA_SUITE_ALPHA", value_parser = probability)]
+        suite_alpha: Option<f64>,
+    },
+}
+
+#[derive(Subcommand)]
+enum BaselineCommand {
+    /// Every saved baseline: name and test.
+    List {
+        /// Where baselines are kept.
+        #[arg(long)]
+        baseline_dir: Option<PathBuf>,
+    },
+}
+
+fn probability(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(a) if a > 0.0 && a < 1.0 => Ok(a),
+        _ => Err(format!(
+            "expected a number strictly between 0 and 1, got {s:?}"
+        )),
+    }
+}
+
+fn main() -> ExitCode {
+    let Cargo::DualDelta(cli) = Cargo::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    let dir = match cli.dir {
+        Some(d) => d,
+        None => report_root().map_err(|e| e.to_string())?,
+    };
+    match cli.command {
+        Command::List => {
+            let stored = suite::scan(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let s = suite::summarise(&stored, None);
+            for t in &s.tests {
+                println!("{:<9} {}  {}", t.result, t.test, t.sentence);
+            }
+            println!(
+                "{} passed, {} failed, {} regressed, {} skipped",
+                s.passed, s.failed, s.regressed, s.skipped
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Show { test } => {
+            let r = stored_run(&dir, &test)?;
+            print!("{}", show(&r));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Compare {
+            test,
+            baseline,
+            baseline_dir,
+        } => {
+            let r = stored_run(&dir, &test)?;
+            let bdir = baseline_dir
+                .or_else(|| std::env::var_os("DUAL_DELTA_BASELINE_DIR").map(PathBuf::from))
+                .unwrap_or_else(|| dir.join("baselines"));
+            let file = baseline_file(&bdir, &baseline, &r.names.test);
+            let b = Baseline::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let (delta1, fingerprints) = deltas(&dir.join(test_dir_name(&r.names.test)))?;
+            let g = compare_errors(
+                &b,
+                r.settings.seed,
+                r.settings.alpha,
+                r.settings.margin,
+                &delta1,
+                &fingerprints,
+            )
+            .map_err(|e| e.to_string())?;
+            println!("{}: {}", r.names.test, g.sentence());
+            Ok(if g.regressed {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Baseline {
+            command: BaselineCommand::List { baseline_dir },
+        } => {
+            let bdir = baseline_dir.unwrap_or_else(|| dir.join("baselines"));
+            for (name, test) in list(&bdir).map_err(|e| format!("{}: {e}", bdir.display()))? {
+                println!("{name}  {test}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Merge {
+            dirs,
+            out,
+            suite_alpha,
+        } => {
+            let s = suite::merge(&dirs, &out, suite_alpha)
+                .map_err(|e| format!("merge into {}: {e}", out.display()))?;
+            println!(
+                "{} tests: {} passed, {} failed, {} regressed, {} skipped; index {}",
+                s.tests.len(),
+                s.passed,
+                s.failed,
+                s.regressed,
+                s.skipped,
+                out.join("index.html").display()
+            );
+            Ok(if s.failures_kept == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+    }
+}
+
+/// The stored run of `test` (a path or a directory name) under `dir`.
+fn stored_run(dir: &Path, test: &str) -> Result<RunSummary, String> {
+    let stored = suite::scan(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let found = stored
+        .get(&test_dir_name(test))
+        .or_else(|| stored.get(test))
+        .or_else(|| stored.values().find(|s| s.test() == test));
+    match found {
+        Some(Stored::Run(r)) => Ok((**r).clone()),
+        Some(Stored::Skipped(k)) => Err(format!("`{test}` was skipped: {}", k.reason)),
+        None => Err(format!("no stored run of `{test}` under {}", dir.display())),
+    }
+}
+
+/// A stored run as the terminal shows it.
+fn show(r: &RunSummary) -> String {
+    let c = &r.summaries.candidate;
+    let b = &r.summaries.baseline;
+    let mut out = format!(
+        "dual-delta {}: {} (candidate) vs {} (baseline), oracle {}, metric {}, {} of at most {} \
+         trials, α = {}\n",
+        r.names.test,
+        r.names.candidate,
+        r.names.baseline,
+        r.names.oracle,
+        r.settings.metric,
+        r.trials_run,
+        r.settings.n,
+        r.settings.alpha
+    );
+    out.push_str(&format!(
+        "  {:<10} {:>12} {:>12} {:>12} {:>12}\n",
+        "error", "mean", "median", "P99", "max"
+    ));
+    for (label, s) in [("Δ1", c), ("Δ2", b)] {
+        out.push_str(&format!(
+            "  {label:<10} {:>12.4e} {:>12.4e} {:>12.4e} {:>12.4e}\n",
+            s.mean, s.median, s.p99, s.max
+        ));
+    }
+    out.push_str(&format!(
+        "  {}: {}\n  replay: {} cargo test {}\n",
+        if r.passed { "passed" } else { "FAILED" },
+        r.verdict.sentence,
+        r.replay,
+        r.names.test
+    ));
+    out
+}
+
+/// The candidate's error and the oracle fingerprint of each trial, from a
+/// report's `deltas.csv`.
+fn deltas(report: &Path) -> Result<(Vec<f64>, Vec<u64>), String> {
+    let path = report.join("deltas.csv");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    if lines.next() != Some("index,seed,delta1,delta2,fingerprint") {
+        return Err(format!(
+            "{}: no fingerprint column (written by an older version: run the test again)",
+            path.display()
+        ));
+    }
+    let mut d = Vec::new();
+    let mut f = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        let bad = || {
+            format!(
+                "{}: row {i} is not index,seed,delta1,delta2,fingerprint",
+                path.display()
+            )
+        };
+        let [_, _, d1, _, fp] = cells[..] else {
+            return Err(bad());
+        };
+        d.push(d1.parse::<f64>().map_err(|_| bad())?);
+        f.push(u64::from_str_radix(fp, 16).map_err(|_| bad())?);
+    }
+    Ok((d, f))
+}

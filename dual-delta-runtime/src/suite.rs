@@ -1,0 +1,383 @@
+//! A whole suite's reports: the stored runs under a report directory, the
+//! tests skipped for want of a device, several CI shards merged into one
+//! directory with one index, one suite summary and one Markdown table, and
+//! the suite's error control. `cargo dual-delta` (the `cli` feature) is a
+//! thin front end over this module.
+//!
+//! # Skipped tests
+//!
+//! A test whose run is skipped (see [`crate::skip`], e.g. no GPU and
+//! `DUAL_DELTA_GPU=skip`) writes `<test dir>/skipped.json` (`test`,
+//! `role`, `reason`, `timestamp_ms`) instead of a report, so that a green
+//! suite shows how many tests did not run: they are counted and listed,
+//! never hidden.
+//!
+//! # Error control over a suite
+//!
+//! Each test's false failures are at most its α, so a suite of `m` passing
+//! or failing tests at α expects up to `m · α` false failures when nothing
+//! is wrong: the summary states that number. With a suite-level budget
+//! `A` (`--suite-alpha`, or `DUAL_DELTA_SUITE_ALPHA` read by the command),
+//! the failures are sifted by the e-Benjamini-Hochberg procedure (Wang and
+//! Ramdas, J. R. Stat. Soc. B 2022): each test's evidence against "no
+//! worse" is an e-value (the sequential test's fail-side e-value where it
+//! decided, else `1 / (2 √p)` from the fixed-N p-value, a valid p-to-e
+//! calibrator), and the `k` largest are kept where `e_(k) ≥ m / (A k)`.
+//! e-BH controls the false discovery rate at `A` under any dependence
+//! between the tests: among the failures it keeps, the expected share of
+//! false ones is at most `A`. Regressions and gate failures (NaN, panics,
+//! gross errors) are always kept: they are not statistical.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::report::summary::RunSummary;
+use crate::report::{SUMMARY_FILE, rebuild_index};
+
+/// The file a skipped test leaves in its directory.
+pub const SKIPPED_FILE: &str = "skipped.json";
+/// The suite summary `merge` writes.
+pub const SUITE_FILE: &str = "suite.json";
+/// The Markdown table `merge` writes, for a CI job summary.
+pub const MARKDOWN_FILE: &str = "summary.md";
+
+/// A test that did not run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// The test's path.
+    pub test: String,
+    /// The function that skipped it (`candidate`, ...).
+    pub role: String,
+    /// Why.
+    pub reason: String,
+    /// When, in Unix milliseconds.
+    pub timestamp_ms: u64,
+}
+
+/// One test's stored run, or its skip.
+#[derive(Clone, Debug)]
+pub enum Stored {
+    /// A run with its `summary.json`.
+    Run(Box<RunSummary>),
+    /// A skipped test.
+    Skipped(Skipped),
+}
+
+impl Stored {
+    /// The test's path.
+    pub fn test(&self) -> &str {
+        match self {
+            Stored::Run(s) => &s.names.test,
+            Stored::Skipped(s) => &s.test,
+        }
+    }
+
+    fn timestamp_ms(&self) -> u64 {
+        match self {
+            Stored::Run(s) => s.timestamp_ms,
+            Stored::Skipped(s) => s.timestamp_ms,
+        }
+    }
+}
+
+/// Records that `test` was skipped by `role` for `reason`, under `root`.
+///
+/// # Errors
+///
+/// When the file cannot be written.
+pub fn write_skipped(root: &Path, test: &str, role: &str, reason: &str) -> io::Result<PathBuf> {
+    let dir = root.join(crate::report::test_dir_name(test));
+    fs::create_dir_all(&dir)?;
+    let skipped = Skipped {
+        test: test.to_owned(),
+        role: role.to_owned(),
+        reason: reason.to_owned(),
+        timestamp_ms: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
+    };
+    let path = dir.join(SKIPPED_FILE);
+    let text = serde_json::to_string_pretty(&skipped).map_err(io::Error::other)?;
+    fs::write(&path, text + "\n")?;
+    // A run written before, under the same directory, is stale now.
+    let _ = fs::remove_file(dir.join(SUMMARY_FILE));
+    Ok(path)
+}
+
+/// Every test stored directly under `root`, by directory name, the newer
+/// of a run and a skip where a directory holds both.
+pub fn scan(root: &Path) -> io::Result<BTreeMap<String, Stored>> {
+    let mut out = BTreeMap::new();
+    let entries = match fs::read_dir(root) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(e),
+    };
+    for entry in entries.flatten() {
+        let dir = entry.file_name().to_string_lossy().into_owned();
+        if dir.starts_with('.') || !entry.path().is_dir() {
+            continue;
+        }
+        let run = fs::read_to_string(entry.path().join(SUMMARY_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str::<RunSummary>(&t).ok())
+            .map(|s| Stored::Run(Box::new(s)));
+        let skip = fs::read_to_string(entry.path().join(SKIPPED_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Skipped>(&t).ok())
+            .map(Stored::Skipped);
+        let newest = match (run, skip) {
+            (Some(r), Some(s)) if s.timestamp_ms() > r.timestamp_ms() => Some(s),
+            (Some(r), _) => Some(r),
+            (None, s) => s,
+        };
+        if let Some(s) = newest {
+            out.insert(dir, s);
+        }
+    }
+    Ok(out)
+}
+
+/// One line of the suite.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteTest {
+    /// The test's path.
+    pub test: String,
+    /// `passed`, `failed`, `regressed` or `skipped`.
+    pub result: String,
+    /// The verdict in words, or why it was skipped.
+    pub sentence: String,
+    /// The test's α (`null` for a skipped test).
+    pub alpha: Option<f64>,
+    /// The evidence against "no worse" as an e-value (`null` where none).
+    pub e_value: Option<f64>,
+    /// Whether a failure survives the suite-level budget (`null` without
+    /// one, and for tests that did not fail).
+    pub kept_by_suite_alpha: Option<bool>,
+    /// The report's directory, relative to the suite's.
+    pub dir: String,
+}
+
+/// The suite summary (`suite.json`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SuiteSummary {
+    /// Tests that passed.
+    pub passed: usize,
+    /// Tests that failed (regressions not included).
+    pub failed: usize,
+    /// Tests that regressed against their baseline.
+    pub regressed: usize,
+    /// Tests skipped for want of a device or feature.
+    pub skipped: usize,
+    /// False failures expected when nothing is wrong: the sum of the α of
+    /// the tests that ran.
+    pub expected_false_failures: f64,
+    /// The suite-level budget, if one was given.
+    pub suite_alpha: Option<f64>,
+    /// Failures that survive the budget (all failures without one).
+    pub failures_kept: usize,
+    /// Every test, sorted by path.
+    pub tests: Vec<SuiteTest>,
+}
+
+/// The evidence against "no worse" of a run: the sequential fail-side
+/// e-value where it decided, else `1 / (2 √p)` from the fixed-N p-value of
+/// "less accurate".
+fn e_value(s: &RunSummary) -> Option<f64> {
+    if s.sequential.decision == "fail" {
+        return s.sequential.evidence;
+    }
+    let p = match &s.tests.get("worse")?.result {
+        crate::report::summary::Fallible::Ok(t) => t.p_value,
+        crate::report::summary::Fallible::Err { .. } => return None,
+    };
+    Some(if p > 0.0 {
+        0.5 / p.sqrt()
+    } else {
+        f64::INFINITY
+    })
+}
+
+/// The suite of the tests in `stored`, with the failures sifted at
+/// `suite_alpha` by e-BH when given.
+pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) -> SuiteSummary {
+    let mut summary = SuiteSummary {
+        suite_alpha,
+        ..SuiteSummary::default()
+    };
+    for (dir, s) in stored {
+        let t = match s {
+            Stored::Run(r) => {
+                let regressed = r.regression.as_ref().is_some_and(|g| g.regressed);
+                let gate = r
+                    .judgement
+                    .as_ref()
+                    .is_some_and(|j| matches!(j.decided_by.as_str(), "non_finite" | "gross_error"));
+                let result = if r.passed {
+                    "passed"
+                } else if regressed {
+                    "regressed"
+                } else {
+                    "failed"
+                };
+                summary.expected_false_failures += r.settings.alpha;
+                SuiteTest {
+                    test: r.names.test.clone(),
+                    result: result.to_owned(),
+                    sentence: r.verdict.sentence.clone(),
+                    alpha: Some(r.settings.alpha),
+                    e_value: if regressed || gate {
+                        Some(f64::INFINITY)
+                    } else {
+                        e_value(r)
+                    },
+                    kept_by_suite_alpha: None,
+                    dir: dir.clone(),
+                }
+            }
+            Stored::Skipped(k) => SuiteTest {
+                test: k.test.clone(),
+                result: "skipped".to_owned(),
+                sentence: format!("skipped by the {}: {}", k.role, k.reason),
+                alpha: None,
+                e_value: None,
+                kept_by_suite_alpha: None,
+                dir: dir.clone(),
+            },
+        };
+        match t.result.as_str() {
+            "passed" => summary.passed += 1,
+            "failed" => summary.failed += 1,
+            "regressed" => summary.regressed += 1,
+            _ => summary.skipped += 1,
+        }
+        summary.tests.push(t);
+    }
+    summary.tests.sort_by(|a, b| a.test.cmp(&b.test));
+    let failing = |t: &SuiteTest| matches!(t.result.as_str(), "failed" | "regressed");
+    summary.failures_kept = summary.failed + summary.regressed;
+    if let Some(a) = suite_alpha {
+        let ran: Vec<f64> = summary
+            .tests
+            .iter()
+            .filter(|t| t.result != "skipped")
+            .map(|t| {
+                if failing(t) {
+                    t.e_value.unwrap_or(1.0)
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let kept = e_bh(&ran, a);
+        let threshold = kept.map_or(f64::INFINITY, |(_, e)| e);
+        summary.failures_kept = 0;
+        for t in summary.tests.iter_mut().filter(|t| failing(t)) {
+            let keep = t.e_value.unwrap_or(1.0) >= threshold;
+            t.kept_by_suite_alpha = Some(keep);
+            summary.failures_kept += usize::from(keep);
+        }
+    }
+    summary
+}
+
+/// e-BH at level `a` over `e` (one e-value per test, `0` for tests that
+/// did not fail): the number `k` of rejections and the smallest e-value
+/// rejected, or `None` when nothing is rejected.
+pub fn e_bh(e: &[f64], a: f64) -> Option<(usize, f64)> {
+    let m = e.len() as f64;
+    let mut sorted: Vec<f64> = e.to_vec();
+    sorted.sort_by(|x, y| y.total_cmp(x));
+    (1..=sorted.len())
+        .rev()
+        .find(|&k| sorted[k - 1] >= m / (a * k as f64))
+        .map(|k| (k, sorted[k - 1]))
+}
+
+/// The suite as a Markdown table, for a CI job summary: counts first, then
+/// one row per test that did not pass.
+pub fn markdown(s: &SuiteSummary) -> String {
+    let mut out = format!(
+        "### dual-delta suite\n\n{} passed, {} failed, {} regressed, {} skipped ({} tests); up \
+         to {:.2} false failures expected at the tests' α{}\n\n",
+        s.passed,
+        s.failed,
+        s.regressed,
+        s.skipped,
+        s.tests.len(),
+        s.expected_false_failures,
+        s.suite_alpha
+            .map(|a| format!(
+                "; {} failures kept by e-BH at suite α = {a}",
+                s.failures_kept
+            ))
+            .unwrap_or_default()
+    );
+    out.push_str("| test | result | verdict |\n| --- | --- | --- |\n");
+    for t in s.tests.iter().filter(|t| t.result != "passed") {
+        out.push_str(&format!(
+            "| `{}` | {} | {} |\n",
+            t.test,
+            t.result,
+            t.sentence.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
+/// Copies the report directories of each shard under `shards` into `out`
+/// (the newest where a test appears in several), then writes one index,
+/// `suite.json` and `summary.md` there.
+///
+/// # Errors
+///
+/// When a shard cannot be read or `out` cannot be written.
+pub fn merge(shards: &[PathBuf], out: &Path, suite_alpha: Option<f64>) -> io::Result<SuiteSummary> {
+    fs::create_dir_all(out)?;
+    let mut chosen: BTreeMap<String, (u64, PathBuf)> = BTreeMap::new();
+    for shard in shards {
+        if !shard.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{} is not a report directory", shard.display()),
+            ));
+        }
+        for (dir, s) in scan(shard)? {
+            let stamp = s.timestamp_ms();
+            if chosen.get(&dir).is_none_or(|(t, _)| stamp > *t) {
+                chosen.insert(dir.clone(), (stamp, shard.join(&dir)));
+            }
+        }
+    }
+    for (dir, (_, from)) in &chosen {
+        let to = out.join(dir);
+        if to != *from {
+            let _ = fs::remove_dir_all(&to);
+            copy_dir(from, &to)?;
+        }
+    }
+    rebuild_index(out)?;
+    let summary = summarise(&scan(out)?, suite_alpha);
+    let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
+    fs::write(out.join(SUITE_FILE), text + "\n")?;
+    fs::write(out.join(MARKDOWN_FILE), markdown(&summary))?;
+    Ok(summary)
+}
+
+fn copy_dir(from: &Path, to: &Path) -> io::Result<()> {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}

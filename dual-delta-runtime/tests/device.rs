@@ -1,0 +1,62 @@
+//! The facts a GPU backend records about its device reach every report:
+//! the adapter line of the terminal table, the verdict in words (where the
+//! device rounds differently from lavapipe), `summary.json`'s environment
+//! and the step summary's row.
+
+#![allow(clippy::ptr_arg)]
+
+use dual_delta_runtime::prelude::*;
+use dual_delta_runtime::record_environment;
+use dual_delta_runtime::report::{json, step_summary};
+
+fn input(rng: &mut TrialRng) -> Vec<f32> {
+    (0..64).map(|_| rng.random_range(0.0f32..1.0)).collect()
+}
+
+fn exact(x: &Vec<f32>) -> f64 {
+    x.iter().map(|&v| f64::from(v)).sum()
+}
+
+fn naive(x: &Vec<f32>) -> f32 {
+    x.iter().fold(0.0, |s, &v| s + v)
+}
+
+#[test]
+fn the_device_and_its_caveats_are_in_every_report() {
+    record_environment("gpu.adapter", "NVIDIA H100 80GB HBM3 (vulkan, DiscreteGpu)");
+    record_environment("gpu.semantics", "f16 rounds per op, round trips removed");
+    record_environment(
+        "gpu.caveats",
+        "on this device f32 subnormals are flushed to zero; a kernel that relies on them may be \
+         less accurate here than on lavapipe",
+    );
+    let o = DualDelta::new(naive, naive, exact, input)
+        .n(20)
+        .run()
+        .unwrap();
+    let table = o.table();
+    assert!(
+        table.contains(
+            "  adapter: NVIDIA H100 80GB HBM3 (vulkan, DiscreteGpu); f16 rounds per op, round \
+             trips removed\n"
+        ),
+        "{table}"
+    );
+    let sentence = o.verdict_sentence();
+    assert!(
+        sentence.contains(
+            "Device (NVIDIA H100 80GB HBM3): on this device f32 subnormals are flushed to zero"
+        ),
+        "{sentence}"
+    );
+    let summary = json::to_value(&o, std::time::SystemTime::now());
+    assert_eq!(
+        summary["environment"]["gpu.semantics"],
+        "f16 rounds per op, round trips removed"
+    );
+    let row = step_summary::row(&o, Err("not asked"));
+    assert!(
+        row.contains("Adapter: NVIDIA H100 80GB HBM3 (vulkan, DiscreteGpu); f16 rounds per op"),
+        "{row}"
+    );
+}
