@@ -44,6 +44,7 @@
 //! | `DUAL_DELTA_BASELINE_ANY_DEVICE` | `1`/`true` compares with a baseline saved on another GPU | `0` |
 //! | `GITHUB_STEP_SUMMARY` | a Markdown file each test appends its row to | none |
 //! | `GITHUB_SHA` | the commit a saved baseline records (else `git rev-parse HEAD`) | none |
+//! | `DUAL_DELTA_SUITE_ALPHA` | `cargo dual-delta merge`'s suite-level budget ([`suite`]) | none |
 //!
 //! `CI` (set and not empty) hides the progress line unless
 //! `DUAL_DELTA_PROGRESS` says otherwise. The GPU backend reads its own

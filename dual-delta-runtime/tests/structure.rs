@@ -222,6 +222,7 @@ fn one_table_of_variables_in_the_crate_docs_and_the_readme_in_step() {
         &std::fs::read_to_string(root.join("src/lib.rs")).unwrap(),
         "//!",
     );
+    // The library and the `cargo dual-delta` command (src/bin).
     let read = variables_in_code(&root.join("src"));
     assert!(read.len() >= 8, "{read:?}");
     for v in &read {
@@ -245,6 +246,12 @@ fn one_table_of_variables_in_the_crate_docs_and_the_readme_in_step() {
         assert!(
             docs.contains(v) || gpu.contains(v),
             "the README lists {v}, which nothing reads"
+        );
+    }
+    for v in &gpu {
+        assert!(
+            readme.contains(v),
+            "gpu-backend reads {v}, the README omits it"
         );
     }
 }
