@@ -58,6 +58,12 @@ pub struct Regression {
     /// Whether the candidate is significantly less accurate than at the
     /// baseline: the test fails.
     pub regressed: bool,
+    /// The candidate's errors now, on the paired trials (in trial order).
+    #[serde(skip)]
+    pub now: Vec<f64>,
+    /// Its errors at the baseline, on the same trials.
+    #[serde(skip)]
+    pub then: Vec<f64>,
 }
 
 impl Regression {
@@ -180,6 +186,8 @@ pub fn compare_errors(
         margin,
         decision: RegressionDecision::TooFewTrials { needed },
         regressed: false,
+        now: Vec::new(),
+        then: Vec::new(),
     };
     if pairs < needed {
         return Ok(result);
@@ -201,6 +209,8 @@ pub fn compare_errors(
     sequential
         .observe(&now_errors, &then_errors)
         .map_err(RunError::Stats)?;
+    result.now = now_errors;
+    result.then = then_errors;
     (result.decision, result.regressed) = match sequential.decision() {
         Decision::Fail { after, .. } => (RegressionDecision::Sequential { after }, true),
         _ => (

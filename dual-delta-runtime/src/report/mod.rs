@@ -55,6 +55,9 @@ pub const SUMMARY_FILE: &str = "summary.json";
 pub const DELTAS_FILE: &str = "deltas.csv";
 /// The names of the plots, in the order they appear on the page.
 pub const PLOT_FILES: [&str; 4] = ["histogram.svg", "boxplot.svg", "qq.svg", "scatter.svg"];
+/// The name of the box plot of the candidate's errors now and at the
+/// baseline it was compared with (only with a baseline).
+pub const REGRESSION_FILE: &str = "regression.svg";
 /// The name of the plot of the sequential test's evidence against the
 /// trials run.
 pub const EVIDENCE_FILE: &str = "evidence.svg";
@@ -137,7 +140,7 @@ fn render(
         metric: outcome.settings.metric.name(),
     };
     let (d1, d2) = (&outcome.delta1, &outcome.delta2);
-    vec![
+    let mut files = vec![
         (SUMMARY_FILE, json::to_string(outcome, written)),
         (DELTAS_FILE, csv::to_string(outcome)),
         (PLOT_FILES[0], plot::histogram(d1, d2, &labels)),
@@ -149,7 +152,20 @@ fn render(
             INDEX_FILE,
             html::test_page(outcome, written, Some(page), back_link),
         ),
-    ]
+    ];
+    if let Some(r) = outcome.regression.as_ref().filter(|r| !r.now.is_empty()) {
+        // The baseline as a third sample: the candidate's errors now
+        // against its errors at the baseline, on the paired trials.
+        let then = format!("{} at baseline `{}`", outcome.names.candidate, r.baseline);
+        let now = format!("{} now", outcome.names.candidate);
+        let labels = plot::Labels {
+            candidate: &now,
+            baseline: &then,
+            metric: outcome.settings.metric.name(),
+        };
+        files.push((REGRESSION_FILE, plot::boxplot(&r.now, &r.then, &labels)));
+    }
+    files
 }
 
 /// The sequential test's evidence against the trials run.

@@ -7,7 +7,9 @@ use std::time::SystemTime;
 use askama::Template;
 
 use super::super::terminal::{num, pval};
-use super::super::{DELTAS_FILE, EVIDENCE_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
+use super::super::{
+    DELTAS_FILE, EVIDENCE_FILE, INDEX_FILE, PLOT_FILES, REGRESSION_FILE, SUMMARY_FILE,
+};
 use super::VERSION;
 use crate::config::{ENV_SEED, Settings};
 use crate::judgement::Ending;
