@@ -86,7 +86,7 @@ pub fn run_test<I: Send + Sync>(
             let written = crate::config::report_root()
                 .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
                 .and_then(|root| {
-                    crate::suite::write_skipped(&root, &test, &role.to_string(), &reason)
+                    crate::report::write_skipped(&root, &test, &role.to_string(), &reason)
                 });
             if let Err(e) = written {
                 warn(&format!(

@@ -8,9 +8,9 @@
 //!
 //! A test whose run is skipped (see [`crate::skip`], e.g. no GPU and
 //! `DUAL_DELTA_GPU=skip`) writes `<test dir>/skipped.json` (`test`,
-//! `role`, `reason`, `timestamp_ms`) instead of a report, so that a green
-//! suite shows how many tests did not run: they are counted and listed,
-//! never hidden.
+//! `role`, `reason`, `timestamp_ms`; [`crate::report::write_skipped`])
+//! instead of a report, so that a green suite shows how many tests did not
+//! run: they are counted and listed, never hidden, here and in the index.
 //!
 //! # Error control over a suite
 //!
@@ -36,27 +36,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::report::summary::RunSummary;
-use crate::report::{SUMMARY_FILE, rebuild_index};
+use crate::report::{SKIPPED_FILE, SUMMARY_FILE, Skipped, rebuild_index};
 
-/// The file a skipped test leaves in its directory.
-pub const SKIPPED_FILE: &str = "skipped.json";
 /// The suite summary `merge` writes.
 pub const SUITE_FILE: &str = "suite.json";
 /// The Markdown table `merge` writes, for a CI job summary.
 pub const MARKDOWN_FILE: &str = "summary.md";
-
-/// A test that did not run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Skipped {
-    /// The test's path.
-    pub test: String,
-    /// The function that skipped it (`candidate`, ...).
-    pub role: String,
-    /// Why.
-    pub reason: String,
-    /// When, in Unix milliseconds.
-    pub timestamp_ms: u64,
-}
 
 /// One test's stored run, or its skip.
 #[derive(Clone, Debug)]
@@ -82,30 +67,6 @@ impl Stored {
             Stored::Skipped(s) => s.timestamp_ms,
         }
     }
-}
-
-/// Records that `test` was skipped by `role` for `reason`, under `root`.
-///
-/// # Errors
-///
-/// When the file cannot be written.
-pub fn write_skipped(root: &Path, test: &str, role: &str, reason: &str) -> io::Result<PathBuf> {
-    let dir = root.join(crate::report::test_dir_name(test));
-    fs::create_dir_all(&dir)?;
-    let skipped = Skipped {
-        test: test.to_owned(),
-        role: role.to_owned(),
-        reason: reason.to_owned(),
-        timestamp_ms: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64),
-    };
-    let path = dir.join(SKIPPED_FILE);
-    let text = serde_json::to_string_pretty(&skipped).map_err(io::Error::other)?;
-    fs::write(&path, text + "\n")?;
-    // A run written before, under the same directory, is stale now.
-    let _ = fs::remove_file(dir.join(SUMMARY_FILE));
-    Ok(path)
 }
 
 /// Every test stored directly under `root`, by directory name, the newer

@@ -59,7 +59,8 @@ fn two_shards_merge_into_one_index_with_every_test_once() {
     std::thread::sleep(std::time::Duration::from_millis(5));
     write_under(&pass("suite::three"), &b).unwrap();
     write_under(&fail, &b).unwrap();
-    suite::write_skipped(&b, "suite::gpu_only", "candidate", "no GPU adapter").unwrap();
+    dual_delta_runtime::report::write_skipped(&b, "suite::gpu_only", "candidate", "no GPU adapter")
+        .unwrap();
 
     let s = suite::merge(&[a.clone(), b.clone()], &out, None).unwrap();
     assert_eq!(
@@ -87,6 +88,9 @@ fn two_shards_merge_into_one_index_with_every_test_once() {
             "{t} in {index}"
         );
     }
+    // The skipped test is listed in the index, unlinked.
+    assert!(index.contains("1 failed, 1 skipped"), "{index}");
+    assert_eq!(index.matches("SKIPPED").count(), 1, "{index}");
     let md = std::fs::read_to_string(out.join(suite::MARKDOWN_FILE)).unwrap();
     assert!(
         md.contains("3 passed, 1 failed, 0 regressed, 1 skipped (5 tests)"),

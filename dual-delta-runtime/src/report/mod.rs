@@ -33,6 +33,7 @@ pub mod csv;
 mod html;
 pub mod json;
 pub mod plot;
+mod skipped;
 pub mod step_summary;
 pub mod summary;
 pub mod terminal;
@@ -43,6 +44,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
+pub use self::skipped::{SKIPPED_FILE, Skipped, write_skipped};
 pub use crate::config::{report_root, report_root_with};
 pub use crate::dirname::test_dir_name;
 use crate::outcome::Outcome;

@@ -7,7 +7,7 @@ use std::path::Path;
 use askama::Template;
 
 use super::super::summary::RunSummary;
-use super::super::{INDEX_FILE, SUMMARY_FILE};
+use super::super::{INDEX_FILE, SKIPPED_FILE, SUMMARY_FILE, Skipped};
 use super::{VERSION, url_segment};
 
 /// What the top-level index shows of one report (read back from its
@@ -24,6 +24,8 @@ pub(crate) struct ReportEntry {
     pub(crate) metric: String,
     pub(crate) n: usize,
     pub(crate) passed: bool,
+    /// The test did not run (its directory holds a `skipped.json`).
+    pub(crate) skipped: bool,
     pub(crate) sentence: String,
 }
 
@@ -40,7 +42,26 @@ impl ReportEntry {
             metric: s.settings.metric,
             n: s.settings.n,
             passed: s.passed,
+            skipped: false,
             sentence: s.verdict.accuracy_sentence,
+        }
+    }
+
+    /// The entry of a skipped test in directory `dir`.
+    fn skipped(dir: String, s: Skipped) -> Self {
+        let secs = s.timestamp_ms / 1000;
+        ReportEntry {
+            dir,
+            timestamp_ms: s.timestamp_ms,
+            time_utc: crate::clock::utc(secs),
+            test: s.test,
+            candidate: String::new(),
+            baseline: String::new(),
+            metric: String::new(),
+            n: 0,
+            passed: false,
+            skipped: true,
+            sentence: format!("skipped by the {}: {}", s.role, s.reason),
         }
     }
 
@@ -71,13 +92,17 @@ pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
         if dir.starts_with('.') || !entry.path().is_dir() {
             continue;
         }
-        let Ok(text) = fs::read_to_string(entry.path().join(SUMMARY_FILE)) else {
-            continue;
-        };
-        let Ok(summary) = serde_json::from_str::<RunSummary>(&text) else {
-            continue;
-        };
-        out.push(ReportEntry::new(dir, summary));
+        let read = |file: &str| fs::read_to_string(entry.path().join(file)).ok();
+        let run = read(SUMMARY_FILE).and_then(|t| serde_json::from_str::<RunSummary>(&t).ok());
+        let skip = read(SKIPPED_FILE).and_then(|t| serde_json::from_str::<Skipped>(&t).ok());
+        match (run, skip) {
+            (Some(r), Some(k)) if k.timestamp_ms > r.timestamp_ms => {
+                out.push(ReportEntry::skipped(dir, k));
+            }
+            (Some(r), _) => out.push(ReportEntry::new(dir, r)),
+            (None, Some(k)) => out.push(ReportEntry::skipped(dir, k)),
+            (None, None) => {}
+        }
     }
     out.sort_by(|a, b| {
         b.timestamp_ms
@@ -92,13 +117,15 @@ pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
 struct IndexPage<'a> {
     reports: &'a [ReportEntry],
     failed: usize,
+    skipped: usize,
 }
 
 /// The top-level index: every report, newest first.
 pub(crate) fn index_page(reports: &[ReportEntry]) -> String {
     super::render(&IndexPage {
         reports,
-        failed: reports.iter().filter(|r| !r.passed).count(),
+        failed: reports.iter().filter(|r| !r.passed && !r.skipped).count(),
+        skipped: reports.iter().filter(|r| r.skipped).count(),
     })
 }
 
