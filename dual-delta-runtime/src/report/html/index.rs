@@ -145,6 +145,7 @@ mod tests {
             metric: "max_hybrid".to_owned(),
             n: 10,
             passed,
+            skipped: false,
             sentence: "s".to_owned(),
         };
         let page = index_page(&[e("new", 2, false), e("old", 1, true)]);
