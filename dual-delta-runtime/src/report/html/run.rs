@@ -71,6 +71,7 @@ fn sequential_paragraph(o: &Outcome) -> String {
             .as_ref()
             .map(|r| r.sentence())
             .unwrap_or_default(),
+        o.device_sentence(),
     ] {
         if !extra.is_empty() {
             paragraph.push(' ');
