@@ -28,7 +28,7 @@
 //! over each `f64`'s bits): cheap, generic, and it changes when the input
 //! generator or the oracle does. When the fingerprints of a trial seed
 //! differ, the comparison would pair different inputs: the run fails with
-//! [`RunError::BaselineMismatch`](crate::RunError::BaselineMismatch) naming
+//! [`RunError::BaselineMismatch`](crate::RunError) naming
 //! the first such trial. A baseline saved on another GPU (its
 //! `gpu.adapter` differs) is compared only with
 //! `DUAL_DELTA_BASELINE_ANY_DEVICE=1`. A test with no baseline file under
