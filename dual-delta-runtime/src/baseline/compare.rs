@@ -133,8 +133,9 @@ pub(crate) fn compare(
     )
 }
 
-/// The comparison a run makes with a baseline, from a stored run's numbers: its base seed, α, margin, the
-/// candidate's error on each trial and each trial's oracle fingerprint (as
+/// The comparison a run makes with a baseline, from a stored run's
+/// numbers: its base seed, α, margin, the candidate's error on each trial
+/// and each trial's oracle fingerprint (as
 /// `deltas.csv` holds them).
 ///
 /// # Errors
