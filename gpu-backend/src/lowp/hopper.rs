@@ -9,7 +9,7 @@ use core::fmt::Write as _;
 
 use dual_delta_runtime::E4m3;
 
-use super::shader::{each, rows_cols};
+use super::unroll::{each, rows_cols};
 use super::{FP8_ACCUMULATOR_FRACTION_BITS, FP8_MMA_K};
 
 /// An E4M3 value as `sig/8 · 2^exp`: `sig` a signed integer (`|sig| ≤ 15`,

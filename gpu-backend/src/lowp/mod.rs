@@ -25,6 +25,7 @@ mod input;
 mod pipelines;
 mod reference;
 pub(crate) mod shader;
+mod unroll;
 
 use core::fmt;
 
