@@ -3,9 +3,13 @@
 
 use dual_delta_runtime::{E4m3, TrialRng};
 use gpu_backend::{
-    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16, bf16_matmul_emulated,
-    bf16_matmul_f64, fp8_matmul_emulated, fp8_matmul_f64, random_bf16_matmul_input,
-    random_fp8_matmul_input, require_gpu,
+    bf16,
+    lowp::{
+        Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16_matmul_emulated,
+        bf16_matmul_f64, fp8_matmul_emulated, fp8_matmul_f64, random_bf16_matmul_input,
+        random_fp8_matmul_input,
+    },
+    require_gpu,
 };
 
 /// Shapes off the 8 × 8 tile, K off the 32-product group and the

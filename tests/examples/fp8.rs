@@ -31,7 +31,7 @@ use std::time::Instant;
 use dual_delta_runtime::report::terminal::num;
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, Names, Outcome, TrialRng};
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
-use gpu_backend::{
+use gpu_backend::lowp::{
     Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16_matmul_cpu,
     bf16_matmul_f64, fp8_matmul_cpu, fp8_matmul_f64,
 };

@@ -13,7 +13,7 @@
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
-use gpu_backend::{
+use gpu_backend::lowp::{
     Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16_matmul_cpu,
     bf16_matmul_f64, fp8_matmul_cpu, fp8_matmul_f64,
 };

@@ -19,7 +19,7 @@ struct Job {
 impl Gpu {
     /// `C = A · B` for `bf16` inputs with the given accumulation, `m × n`
     /// `bf16`, row-major; bit for bit
-    /// [`bf16_matmul_emulated`](crate::bf16_matmul_emulated) on lavapipe.
+    /// [`bf16_matmul_emulated`](crate::lowp::bf16_matmul_emulated) on lavapipe.
     pub fn bf16_matmul(
         &self,
         x: &Bf16MatmulInput,
@@ -54,11 +54,11 @@ impl Gpu {
 
     /// The FP8 GEMM `C = scale_a·scale_b · (A · B)` with E4M3 inputs and the
     /// given accumulation, `m × n` `f32`, row-major; bit for bit
-    /// [`fp8_matmul_emulated`](crate::fp8_matmul_emulated) on lavapipe.
+    /// [`fp8_matmul_emulated`](crate::lowp::fp8_matmul_emulated) on lavapipe.
     ///
     /// ```no_run
     /// use dual_delta_runtime::TrialRng;
-    /// use gpu_backend::{Fp8Accumulation, Gpu, fp8_matmul_f64, random_fp8_matmul_input};
+    /// use gpu_backend::{Gpu, lowp::{Fp8Accumulation, fp8_matmul_f64, random_fp8_matmul_input}};
     ///
     /// let x = random_fp8_matmul_input(128, 4096, 128)(&mut TrialRng::for_trial(1, 0));
     /// let limited = Gpu::shared()?.fp8_matmul(&x, Fp8Accumulation::Limited)?;

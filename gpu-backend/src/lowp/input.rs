@@ -235,7 +235,7 @@ pub fn random_bf16_matmul_input(
 ///
 /// ```
 /// use dual_delta_runtime::TrialRng;
-/// use gpu_backend::random_fp8_matmul_input;
+/// use gpu_backend::lowp::random_fp8_matmul_input;
 ///
 /// let x = random_fp8_matmul_input(4, 64, 3)(&mut TrialRng::for_trial(1, 0));
 /// let amax = x.a().iter().map(|v| v.to_f32().abs()).fold(0.0, f32::max);
