@@ -146,14 +146,14 @@
 //!   (naive with `f16` scores, flash with `f32` or `f16` accumulation), one
 //!   invocation per (head, query); emulation [`attention_emulated`](attention::attention_emulated).
 //!   These two families compile their pipelines on first use.
-//! * `bf16` matmul, [`Gpu::bf16_matmul`]: [`Bf16Accumulation`](lowp::Bf16Accumulation) (`f32`,
-//!   `bf16`); emulation [`bf16_matmul_emulated`](lowp::bf16_matmul_emulated); oracle
-//!   [`bf16_matmul_f64`](lowp::bf16_matmul_f64), baseline [`bf16_matmul_cpu`](lowp::bf16_matmul_cpu).
-//! * FP8 GEMM, E4M3 × E4M3 with per-tensor scales, [`Gpu::fp8_matmul`]:
+//! * `bf16` matmul, [`Gpu::matmul_bf16`]: [`Bf16Accumulation`](lowp::Bf16Accumulation) (`f32`,
+//!   `bf16`); emulation [`matmul_emulated_bf16`](lowp::matmul_emulated_bf16); oracle
+//!   [`matmul_f64_bf16`](lowp::matmul_f64_bf16), baseline [`matmul_cpu_bf16`](lowp::matmul_cpu_bf16).
+//! * FP8 GEMM, E4M3 × E4M3 with per-tensor scales, [`Gpu::matmul_fp8`]:
 //!   [`Fp8Accumulation`](lowp::Fp8Accumulation) (`f32`; the limited accumulation of Hopper's FP8
 //!   tensor cores, [`fp8_fused_dot_add`](lowp::fp8_fused_dot_add); that promoted to `f32` every 128
-//!   products); emulation [`fp8_matmul_emulated`](lowp::fp8_matmul_emulated); oracle
-//!   [`fp8_matmul_f64`](lowp::fp8_matmul_f64), baseline [`fp8_matmul_cpu`](lowp::fp8_matmul_cpu).
+//!   products); emulation [`matmul_emulated_fp8`](lowp::matmul_emulated_fp8); oracle
+//!   [`matmul_f64_fp8`](lowp::matmul_f64_fp8), baseline [`matmul_cpu_fp8`](lowp::matmul_cpu_fp8).
 //!
 //! Every rounding to `f16` (or `bf16`) inside a kernel is done with integer
 //! operations on the bits, never as a conversion round trip
