@@ -16,8 +16,11 @@ mod timing;
 
 use dual_delta_runtime::TrialRng;
 use gpu_backend::{
-    Accumulation, F16Path, Gpu, GpuOptions, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16,
-    matmul_f64, random_matmul_input,
+    F16Path, Gpu, GpuOptions,
+    matmul::{
+        Accumulation, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
+        random_matmul_input,
+    },
 };
 use timing::{max_hybrid, median_ms};
 

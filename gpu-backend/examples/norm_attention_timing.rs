@@ -10,8 +10,14 @@ mod timing;
 
 use dual_delta_runtime::TrialRng;
 use gpu_backend::{
-    AttentionShape, AttentionVariant, Gpu, LayerNormVariant, attention_cpu, attention_f64, f16,
-    layer_norm_cpu, layer_norm_f64, random_attention_input, random_offset_norm_input,
+    Gpu,
+    attention::AttentionVariant,
+    f16,
+    norm::LayerNormVariant,
+    reference::{
+        AttentionShape, attention_cpu, attention_f64, layer_norm_cpu, layer_norm_f64,
+        random_attention_input, random_offset_norm_input,
+    },
 };
 use timing::{max_hybrid, median_ms};
 

@@ -10,7 +10,7 @@ use core::fmt;
 pub enum Accumulation {
     /// Accumulate in `f32` over the whole of `k`, round once to `f16`.
     ///
-    /// The products are summed in blocks of [`K_BLOCK`](crate::K_BLOCK) (16)
+    /// The products are summed in blocks of [`K_BLOCK`](crate::matmul::K_BLOCK) (16)
     /// consecutive `k`, each block's sum then added to the `f32`
     /// accumulator, as a tensor core does: one `f16` MMA instruction sums
     /// 16 products before adding them to its `f32` accumulator. Summing all
@@ -22,7 +22,7 @@ pub enum Accumulation {
     /// What cuBLAS does with `CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION`,
     /// PyTorch on CUDA with
     /// `torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False`,
-    /// and PyTorch's CPU half matmul (see [`matmul_cpu_f16`](crate::matmul_cpu_f16)).
+    /// and PyTorch's CPU half matmul (see [`matmul_cpu_f16`](crate::matmul::matmul_cpu_f16)).
     F32,
     /// Split-K with a reduced-precision reduction, what cuBLAS picks for
     /// FP16 GEMMs with a deep `k` and a small output when PyTorch's default
@@ -86,7 +86,7 @@ impl fmt::Display for Accumulation {
 /// `torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction`.
 ///
 /// ```
-/// use gpu_backend::{Accumulation, GemmConfig};
+/// use gpu_backend::matmul::{Accumulation, GemmConfig};
 ///
 /// let pytorch = GemmConfig::default();
 /// assert_eq!(pytorch.strategy_for(128, 128, 128), Accumulation::F32);

@@ -20,7 +20,7 @@ use std::cell::RefCell;
 use half::f16;
 use half::slice::HalfFloatSliceExt as _;
 
-use crate::{Accumulation, MatmulInput};
+use crate::matmul::{Accumulation, MatmulInput};
 
 /// `C = A · B` computed like PyTorch's CPU half matmul: the `f16` inputs are
 /// widened to `f32`, the products accumulated in `f32` (aten

@@ -4,17 +4,17 @@
 //!
 //! It reproduces the three FP16 matmul case studies of the Dual-Delta
 //! Testing paper, with inputs `torch.randn(...).half()`
-//! ([`random_matmul_input`]), the oracle in `f64` ([`matmul_f64`]) and
-//! PyTorch's CPU half matmul as the baseline ([`matmul_cpu_f16`]):
+//! ([`random_matmul_input`](matmul::random_matmul_input)), the oracle in `f64` ([`matmul_f64`](matmul::matmul_f64)) and
+//! PyTorch's CPU half matmul as the baseline ([`matmul_cpu_f16`](matmul::matmul_cpu_f16)):
 //!
-//! | case | shape | GPU strategy ([`GemmConfig::strategy_for`]) | GPU vs CPU |
+//! | case | shape | GPU strategy ([`GemmConfig::strategy_for`](matmul::GemmConfig::strategy_for)) | GPU vs CPU |
 //! |------|-------|-----------------------------------------------|------------|
-//! | 1 | `128×128 @ 128×128` | [`Accumulation::F32`] | equal |
-//! | 2 | `128×4096 @ 4096×128`, PyTorch's default | [`Accumulation::SplitK`] (8 splits) | worse: ≈3.1e-2 against ≈4.8e-4 |
-//! | 3 | the same, `allow_fp16_reduced_precision_reduction = False` | [`Accumulation::F32`] | equal again |
+//! | 1 | `128×128 @ 128×128` | [`Accumulation::F32`](matmul::Accumulation::F32) | equal |
+//! | 2 | `128×4096 @ 4096×128`, PyTorch's default | [`Accumulation::SplitK`](matmul::Accumulation::SplitK) (8 splits) | worse: ≈3.1e-2 against ≈4.8e-4 |
+//! | 3 | the same, `allow_fp16_reduced_precision_reduction = False` | [`Accumulation::F32`](matmul::Accumulation::F32) | equal again |
 //!
 //! ```no_run
-//! use gpu_backend::{Accumulation, GemmConfig, matmul_cpu_f16, matmul_f64, random_matmul_input};
+//! use gpu_backend::matmul::{Accumulation, GemmConfig, matmul_cpu_f16, matmul_f64, random_matmul_input};
 //! use dual_delta_runtime::TrialRng;
 //!
 //! let gpu = gpu_backend::Gpu::shared()?;
@@ -58,7 +58,7 @@
 //! buffers); without it, or when forced, a fallback keeps the same `f16`
 //! bits packed two per `u32` and converts with `unpack2x16float` /
 //! `pack2x16float` ([`F16Path`]). Both give identical results for
-//! [`Accumulation::F32`] and [`Accumulation::SplitK`]. With wgpu's
+//! [`Accumulation::F32`](matmul::Accumulation::F32) and [`Accumulation::SplitK`](matmul::Accumulation::SplitK). With wgpu's
 //! `SUBGROUP` and subgroups of at least eight invocations (llvmpipe at 256
 //! bits has exactly eight), the matmul kernels' workgroups read each row of
 //! `B` once and share it with `subgroupBroadcast`; elsewhere, or with
@@ -80,13 +80,14 @@
 //! | `DUAL_DELTA_GPU_TILING` | `auto` (default), `registers`, `shared` | The matmul tile kernels ([`MatmulTiling`]): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
 //! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` (default), `strip` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
 //!
-//! wgpu's own variables (`WGPU_BACKEND`, ...) apply as well.
+//! Their names are the constants of [`env`](mod@env). wgpu's own variables
+//! (`WGPU_BACKEND`, ...) apply as well.
 //!
 //! # Kernels
 //!
 //! `C = A · B` with `A` `m × k` and `B` `k × n` row-major `f16`, `C`
-//! `m × n` `f16`, any `m, k, n ≥ 1`. [`Accumulation`] documents each
-//! strategy and the hardware behaviour it stands for; [`GemmConfig`]
+//! `m × n` `f16`, any `m, k, n ≥ 1`. [`Accumulation`](matmul::Accumulation) documents each
+//! strategy and the hardware behaviour it stands for; [`GemmConfig`](matmul::GemmConfig)
 //! mirrors PyTorch's `allow_fp16_reduced_precision_reduction` flag and
 //! documents when it splits.
 //!
@@ -108,7 +109,7 @@
 //! for AVX2 (`GALLIUM_OVERRIDE_CPU_CAPS=avx`, as on AVX2-only CI
 //! machines), medians of 11: 3.7 ms with subgroups, 5.2 ms without,
 //! against 34 ms for the first kernels (`16 × 16` blocks, one `f16` per
-//! storage load) and 1.43 ms for [`matmul_cpu_f16`]; split-K 4.5 ms,
+//! storage load) and 1.43 ms for [`matmul_cpu_f16`](matmul::matmul_cpu_f16); split-K 4.5 ms,
 //! `f16` accumulation 25 ms (see `examples/matmul_timing.rs` and the
 //! README's Speed section). Other lane blocks, against `8 × 16`: `8 × 8`
 //! about as fast, `4 × 16` 1.2× slower, `16 × 16` 1.3×, `4 × 8` 2.2×;
@@ -127,32 +128,32 @@
 //! Kernel families, each with a CPU emulation that gives the GPU's result
 //! bit for bit on lavapipe:
 //!
-//! * Matmul, [`Gpu::matmul`]: [`Accumulation`] (`f32`, split-K, `f16`);
-//!   emulation [`matmul_cpu_emulated`].
-//! * Row sums, [`Gpu::reduce_sum`]: [`ReduceStrategy`] (serial `f16`,
+//! * Matmul, [`Gpu::matmul`]: [`Accumulation`](matmul::Accumulation) (`f32`, split-K, `f16`);
+//!   emulation [`matmul_cpu_emulated`](matmul::matmul_cpu_emulated).
+//! * Row sums, [`Gpu::reduce_sum`]: [`ReduceStrategy`](rows::ReduceStrategy) (serial `f16`,
 //!   strided `f16`, strided `f32`, pairwise `f32`); emulation
-//!   [`reduce_sum_emulated`].
-//! * Softmax over the last axis, [`Gpu::softmax`]: [`SoftmaxVariant`]
+//!   [`reduce_sum_emulated`](rows::reduce_sum_emulated).
+//! * Softmax over the last axis, [`Gpu::softmax`]: [`SoftmaxVariant`](rows::SoftmaxVariant)
 //!   (careful, no max subtraction, `f16` denominator, online); emulation
-//!   [`softmax_emulated`], with `exp` computed as [`kernel_exp`].
-//! * LayerNorm over the last axis, [`Gpu::layer_norm`]: [`LayerNormVariant`]
+//!   [`softmax_emulated`](rows::softmax_emulated), with `exp` computed as [`kernel_exp`](rows::kernel_exp).
+//! * LayerNorm over the last axis, [`Gpu::layer_norm`]: [`LayerNormVariant`](norm::LayerNormVariant)
 //!   (one-pass `E[x²] − E[x]²`, two-pass, Welford), one workgroup per row
-//!   like the row kernels; emulation [`layer_norm_emulated`].
-//! * RMSNorm over the last axis, [`Gpu::rms_norm`]: [`RmsNormVariant`]
+//!   like the row kernels; emulation [`layer_norm_emulated`](norm::layer_norm_emulated).
+//! * RMSNorm over the last axis, [`Gpu::rms_norm`]: [`RmsNormVariant`](norm::RmsNormVariant)
 //!   (sum of squares in `f32`, or accumulated in `f16`); emulation
-//!   [`rms_norm_emulated`].
-//! * Scaled-dot-product attention, [`Gpu::attention`]: [`AttentionVariant`]
+//!   [`rms_norm_emulated`](norm::rms_norm_emulated).
+//! * Scaled-dot-product attention, [`Gpu::attention`]: [`AttentionVariant`](attention::AttentionVariant)
 //!   (naive with `f16` scores, flash with `f32` or `f16` accumulation), one
-//!   invocation per (head, query); emulation [`attention_emulated`].
+//!   invocation per (head, query); emulation [`attention_emulated`](attention::attention_emulated).
 //!   These two families compile their pipelines on first use.
-//! * `bf16` matmul, [`Gpu::bf16_matmul`]: [`Bf16Accumulation`] (`f32`,
-//!   `bf16`); emulation [`bf16_matmul_emulated`]; oracle
-//!   [`bf16_matmul_f64`], baseline [`bf16_matmul_cpu`].
-//! * FP8 GEMM, E4M3 × E4M3 with per-tensor scales, [`Gpu::fp8_matmul`]:
-//!   [`Fp8Accumulation`] (`f32`; the limited accumulation of Hopper's FP8
-//!   tensor cores, [`fp8_fused_dot_add`]; that promoted to `f32` every 128
-//!   products); emulation [`fp8_matmul_emulated`]; oracle
-//!   [`fp8_matmul_f64`], baseline [`fp8_matmul_cpu`].
+//! * `bf16` matmul, [`Gpu::matmul_bf16`]: [`Bf16Accumulation`](lowp::Bf16Accumulation) (`f32`,
+//!   `bf16`); emulation [`matmul_emulated_bf16`](lowp::matmul_emulated_bf16); oracle
+//!   [`matmul_f64_bf16`](lowp::matmul_f64_bf16), baseline [`matmul_cpu_bf16`](lowp::matmul_cpu_bf16).
+//! * FP8 GEMM, E4M3 × E4M3 with per-tensor scales, [`Gpu::matmul_fp8`]:
+//!   [`Fp8Accumulation`](lowp::Fp8Accumulation) (`f32`; the limited accumulation of Hopper's FP8
+//!   tensor cores, [`fp8_fused_dot_add`](lowp::fp8_fused_dot_add); that promoted to `f32` every 128
+//!   products); emulation [`matmul_emulated_fp8`](lowp::matmul_emulated_fp8); oracle
+//!   [`matmul_f64_fp8`](lowp::matmul_f64_fp8), baseline [`matmul_cpu_fp8`](lowp::matmul_cpu_fp8).
 //!
 //! Every rounding to `f16` (or `bf16`) inside a kernel is done with integer
 //! operations on the bits, never as a conversion round trip
@@ -161,85 +162,99 @@
 //! `DUAL_DELTA_GPU_ROUND_TRIPS=strip` shows on lavapipe what such a driver
 //! would give ([`GpuOptions::strip_round_trips`]).
 //!
-//! The row kernels run one workgroup of [`ROW_THREADS`] invocations per
+//! The row kernels run one workgroup of [`ROW_THREADS`](rows::ROW_THREADS) invocations per
 //! row, each invocation over a strided slice, combined by a fixed tree
-//! (documented on [`ReduceStrategy`]); `*_batch` versions take many inputs
+//! (documented on [`ReduceStrategy`](rows::ReduceStrategy)); `*_batch` versions take many inputs
 //! of one row length in one submission.
 //!
 //! # CPU references
 //!
-//! * [`matmul_cpu_f16`]: PyTorch's CPU half matmul (`f32` accumulation,
+//! * [`matmul_cpu_f16`](matmul::matmul_cpu_f16): PyTorch's CPU half matmul (`f32` accumulation,
 //!   one rounding), through the `gemm` crate's `f32` kernel.
-//! * [`matmul_f64`]: the oracle, on the exact input values, through the
+//! * [`matmul_f64`](matmul::matmul_f64): the oracle, on the exact input values, through the
 //!   `gemm` crate's `f64` kernel.
-//! * [`matmul_cpu_emulated`] and [`matmul_cpu_split_k`]: the GPU kernels'
+//! * [`matmul_cpu_emulated`](matmul::matmul_cpu_emulated) and [`matmul_cpu_split_k`](matmul::matmul_cpu_split_k): the GPU kernels'
 //!   arithmetic replayed on the CPU, step for step.
 //!
 //! The kernels shipped beyond matmul have their references in
-//! [`reference`](mod@reference), re-exported here: reductions ([`sum_f64`], [`mean_f64`],
-//! [`dot_f64`]), [`softmax_f64`] and [`log_softmax_f64`], [`layer_norm_f64`]
-//! and [`rms_norm_f64`], and scaled-dot-product [`attention_f64`], each with
-//! its `f32`-accumulating CPU baseline (`sum_cpu`, ..., [`attention_cpu`]),
-//! generic over `f16`, `bf16` and `f32` inputs ([`KernelElement`]).
+//! [`reference`](mod@reference): reductions ([`sum_f64`](reference::sum_f64), [`mean_f64`](reference::mean_f64),
+//! [`dot_f64`](reference::dot_f64)), [`softmax_f64`](reference::softmax_f64) and [`log_softmax_f64`](reference::log_softmax_f64), [`layer_norm_f64`](reference::layer_norm_f64)
+//! and [`rms_norm_f64`](reference::rms_norm_f64), and scaled-dot-product [`attention_f64`](reference::attention_f64), each with
+//! its `f32`-accumulating CPU baseline (`sum_cpu`, ..., [`attention_cpu`](reference::attention_cpu)),
+//! generic over `f16`, `bf16` and `f32` inputs ([`KernelElement`](reference::KernelElement)).
+//!
+//! # Modules
+//!
+//! The root holds the device and what chooses and reports it: [`Gpu`] with
+//! every kernel as a method, its options ([`GpuOptions`], [`F16Path`],
+//! [`Subgroups`], [`MatmulTiling`]), what it found ([`AdapterSummary`]), its
+//! errors ([`GpuError`], [`LAVAPIPE_INSTALL`]), the policy for tests without
+//! a GPU ([`GpuPolicy`], [`require_gpu`], [`shared_or_skip`]), and the
+//! element types [`f16`](struct@f16) and [`bf16`]. Everything else lives in one module,
+//! under one path:
+//!
+//! | module | contents |
+//! |--------|----------|
+//! | [`matmul`] | the `f16` matmul: [`Accumulation`](matmul::Accumulation), [`GemmConfig`](matmul::GemmConfig), its input, CPU baseline, oracle and emulations |
+//! | [`rows`] | row sums and softmax: [`ReduceStrategy`](rows::ReduceStrategy), [`SoftmaxVariant`](rows::SoftmaxVariant), their emulations and limits |
+//! | [`norm`] | LayerNorm and RMSNorm: [`LayerNormVariant`](norm::LayerNormVariant), [`RmsNormVariant`](norm::RmsNormVariant), their emulations and limits |
+//! | [`attention`] | scaled-dot-product attention: [`AttentionVariant`](attention::AttentionVariant), its emulation and limits |
+//! | [`lowp`] | the `bf16` and FP8 matmuls: strategies, inputs, emulations, baselines and oracles |
+//! | [`reference`](mod@reference) | the CPU references and baselines of the row, norm and attention kernels, and their inputs |
+//! | [`oracle`] | the double-double matmul oracle and matmul inputs from the runtime's generators |
+//! | [`semantics`] | the probe of the device's floating-point arithmetic |
+//! | [`env`](mod@env) | the names of the environment variables |
 //!
 //! [wgpu]: https://wgpu.rs
 
 #![warn(missing_docs)]
 
 mod accumulation;
-mod attention;
+pub mod attention;
 mod cpu;
 mod error;
 mod gpu;
 mod input;
 mod launch;
-mod lowp;
-mod norm;
-mod rows;
+pub mod lowp;
+pub mod norm;
+pub mod oracle;
+pub mod reference;
+pub mod rows;
+pub mod semantics;
 mod shader;
 mod wgsl;
 
-pub use crate::accumulation::{Accumulation, GemmConfig};
-pub use crate::attention::{
-    ATTENTION_THREADS, AttentionVariant, FLASH_BLOCK, MAX_HEAD_DIM, MAX_KEYS, attention_emulated,
-};
-pub use crate::cpu::{
-    K_BLOCK, matmul_cpu_emulated, matmul_cpu_f16, matmul_cpu_split_k, matmul_f64,
-};
 pub use crate::error::{GpuError, LAVAPIPE_INSTALL};
 pub use crate::gpu::{
-    AdapterSummary, ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
-    F16Path, Gpu, GpuOptions, GpuPolicy, MatmulTiling, Subgroups, require_gpu, shared_or_skip,
-};
-pub use crate::input::{MatmulInput, random_matmul_input};
-pub use crate::lowp::{
-    Bf16Accumulation, Bf16MatmulInput, FP8_ACCUMULATOR_FRACTION_BITS, FP8_MMA_K,
-    FP8_PROMOTION_INTERVAL, Fp8Accumulation, Fp8MatmulInput, LOWP_TILE, bf16_matmul_cpu,
-    bf16_matmul_emulated, bf16_matmul_f64, fp8_fused_dot_add, fp8_matmul_cpu, fp8_matmul_emulated,
-    fp8_matmul_f64, random_bf16_matmul_input, random_fp8_matmul_input,
-};
-pub use crate::norm::{
-    LayerNormVariant, MAX_NORM_LEN, RmsNormVariant, layer_norm_emulated, rms_norm_emulated,
-};
-pub use crate::rows::{
-    MAX_ROW_LEN, MAX_SERIAL_LEN, ROW_THREADS, ReduceStrategy, SoftmaxVariant, kernel_exp,
-    reduce_sum_emulated, softmax_emulated,
+    AdapterSummary, F16Path, Gpu, GpuOptions, GpuPolicy, MatmulTiling, Subgroups, require_gpu,
+    shared_or_skip,
 };
 
 /// `f16`, the element type of inputs and outputs (re-exported from `half`).
 pub use half::f16;
 
-pub mod oracle;
-pub mod reference;
-pub mod semantics;
-
-pub use crate::reference::{
-    AttentionInput, AttentionShape, DotInput, KernelElement, NormInput, RowsInput, attention_cpu,
-    attention_f64, dot_cpu, dot_f64, layer_norm_cpu, layer_norm_f64, log_softmax_cpu,
-    log_softmax_f64, mean_cpu, mean_f64, random_attention_input, random_dot_input,
-    random_norm_input, random_offset_norm_input, random_offset_rows, random_outlier_rows,
-    random_rows, rms_norm_cpu, rms_norm_f64, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
-};
-
 /// `bf16`, an element type of the references (re-exported from `half`).
 pub use half::bf16;
+
+/// The `f16` matmul family: its strategies ([`Accumulation`](matmul::Accumulation),
+/// [`GemmConfig`](matmul::GemmConfig)), its input ([`MatmulInput`](matmul::MatmulInput),
+/// [`random_matmul_input`](matmul::random_matmul_input)), the CPU baseline
+/// [`matmul_cpu_f16`](matmul::matmul_cpu_f16), the oracle [`matmul_f64`](matmul::matmul_f64),
+/// and the emulations of the kernels ([`matmul_cpu_emulated`](matmul::matmul_cpu_emulated),
+/// [`matmul_cpu_split_k`](matmul::matmul_cpu_split_k)). The kernel is [`Gpu::matmul`](crate::Gpu::matmul).
+pub mod matmul {
+    pub use crate::accumulation::{Accumulation, GemmConfig};
+    pub use crate::cpu::{
+        K_BLOCK, matmul_cpu_emulated, matmul_cpu_f16, matmul_cpu_split_k, matmul_f64,
+    };
+    pub use crate::input::{MatmulInput, random_matmul_input};
+}
+
+/// The names of the environment variables that choose the device and its
+/// paths (see the crate documentation's table).
+pub mod env {
+    pub use crate::gpu::{
+        ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
+    };
+}

@@ -9,7 +9,7 @@
 //! ```
 //! use dual_delta_runtime::oracle::Separation;
 //! use gpu_backend::oracle::{matmul_dd, matmul_input};
-//! use gpu_backend::{matmul_cpu_f16, matmul_f64};
+//! use gpu_backend::matmul::{matmul_cpu_f16, matmul_f64};
 //! use dual_delta_runtime::generate::normal;
 //! use gpu_backend::f16;
 //!
@@ -21,24 +21,24 @@
 //! assert!(report.passed, "{report}");
 //! ```
 //!
-//! [`matmul_f64`]: crate::matmul_f64
+//! [`matmul_f64`]: crate::matmul::matmul_f64
 
 use dual_delta_runtime::TrialRng;
 use dual_delta_runtime::generate::{MatrixPair, Shape, Values, matrix_pair};
 use half::f16;
 
-use crate::{GpuError, MatmulInput};
+use crate::{GpuError, matmul::MatmulInput};
 
 /// `C = A · B` with every element accumulated in double-double arithmetic
 /// and rounded once to `f64`: the higher-precision oracle for checking
-/// [`matmul_f64`](crate::matmul_f64).
+/// [`matmul_f64`](crate::matmul::matmul_f64).
 ///
 /// The products of two `f16` values are exact in `f64`; they are summed in
 /// double-double ([`dual_delta_runtime::oracle::matmul`]), so each element is
 /// within `u·|c| + 3k·u²·Σₚ|aᵢₚ·bₚⱼ|` of the exact value `c` (`u = 2⁻⁵³`):
 /// the exact product correctly rounded to `f64`, give or take one unit in
 /// the last place, unless the products cancel by a factor beyond about
-/// `2⁵⁰/k`. About 10 to 20 times slower than [`matmul_f64`](crate::matmul_f64).
+/// `2⁵⁰/k`. About 10 to 20 times slower than [`matmul_f64`](crate::matmul::matmul_f64).
 pub fn matmul_dd(input: &MatmulInput) -> Vec<f64> {
     let (m, k, n) = input.shape();
     dual_delta_runtime::oracle::matmul(input.a(), input.b(), m, k, n)
@@ -91,7 +91,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{matmul_f64, random_matmul_input};
+    use crate::matmul::{matmul_f64, random_matmul_input};
     use dual_delta_runtime::generate::{Matrix, normal};
 
     #[test]

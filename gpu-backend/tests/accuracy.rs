@@ -14,7 +14,9 @@ mod common;
 use common::{max_hybrid, mean_std};
 use dual_delta_runtime::TrialRng;
 use gpu_backend::{
-    Accumulation, GemmConfig, MatmulInput, matmul_cpu_f16, matmul_f64, random_matmul_input,
+    matmul::{
+        Accumulation, GemmConfig, MatmulInput, matmul_cpu_f16, matmul_f64, random_matmul_input,
+    },
     require_gpu,
 };
 

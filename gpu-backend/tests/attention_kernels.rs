@@ -6,8 +6,10 @@ mod common;
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
 use dual_delta_runtime::TrialRng;
 use gpu_backend::{
-    AttentionInput, AttentionShape, AttentionVariant, GpuError, MAX_HEAD_DIM, MAX_KEYS,
-    attention_emulated, attention_f64, f16, random_attention_input,
+    GpuError,
+    attention::{AttentionVariant, MAX_HEAD_DIM, MAX_KEYS, attention_emulated},
+    f16,
+    reference::{AttentionInput, AttentionShape, attention_f64, random_attention_input},
 };
 
 fn rng(trial: usize) -> TrialRng {

@@ -16,8 +16,11 @@ use gpu_backend::oracle::{matmul_dd, matmul_input};
 use std::sync::OnceLock;
 
 use gpu_backend::{
-    Accumulation, F16Path, GemmConfig, Gpu, GpuOptions, MatmulInput, f16, matmul_cpu_emulated,
-    matmul_cpu_f16, matmul_f64, require_gpu,
+    F16Path, Gpu, GpuOptions, f16,
+    matmul::{
+        Accumulation, GemmConfig, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
+    },
+    require_gpu,
 };
 
 /// The kinds of input whose running sums overflow `f16`.

@@ -5,8 +5,12 @@ mod common;
 use common::{assert_identical, gpus, path, ulps};
 use dual_delta_runtime::{NumberFormat, TrialRng};
 use gpu_backend::{
-    Accumulation, F16Path, Gpu, GpuError, GpuOptions, MatmulInput, MatmulTiling, Subgroups, f16,
-    matmul_cpu_emulated, matmul_cpu_f16, matmul_f64, random_matmul_input, require_gpu,
+    F16Path, Gpu, GpuError, GpuOptions, MatmulTiling, Subgroups, f16,
+    matmul::{
+        Accumulation, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
+        random_matmul_input,
+    },
+    require_gpu,
 };
 
 const SHAPES: [(usize, usize, usize); 4] =

@@ -3,9 +3,13 @@
 
 use dual_delta_runtime::{E4m3, TrialRng};
 use gpu_backend::{
-    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16, bf16_matmul_emulated,
-    bf16_matmul_f64, fp8_matmul_emulated, fp8_matmul_f64, random_bf16_matmul_input,
-    random_fp8_matmul_input, require_gpu,
+    bf16,
+    lowp::{
+        Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, matmul_emulated_bf16,
+        matmul_emulated_fp8, matmul_f64_bf16, matmul_f64_fp8, random_matmul_input_bf16,
+        random_matmul_input_fp8,
+    },
+    require_gpu,
 };
 
 /// Shapes off the 8 × 8 tile, K off the 32-product group and the
@@ -21,11 +25,11 @@ const SHAPES: [(usize, usize, usize); 5] = [
 const SEEDS: [usize; 3] = [0, 1, 2];
 
 fn fp8(m: usize, k: usize, n: usize, trial: usize) -> Fp8MatmulInput {
-    random_fp8_matmul_input(m, k, n)(&mut TrialRng::for_trial(0xf8, trial))
+    random_matmul_input_fp8(m, k, n)(&mut TrialRng::for_trial(0xf8, trial))
 }
 
 fn bf(m: usize, k: usize, n: usize, trial: usize) -> Bf16MatmulInput {
-    random_bf16_matmul_input(m, k, n)(&mut TrialRng::for_trial(0xbf, trial))
+    random_matmul_input_bf16(m, k, n)(&mut TrialRng::for_trial(0xbf, trial))
 }
 
 /// Asserts equal bits, naming the first difference.
@@ -55,12 +59,12 @@ fn fp8_kernels_equal_their_emulation_bit_for_bit() {
     for acc in Fp8Accumulation::ALL {
         for (m, k, n) in SHAPES {
             let inputs: Vec<_> = SEEDS.iter().map(|&s| fp8(m, k, n, s)).collect();
-            let batch = gpu.fp8_matmul_batch(&inputs, acc).unwrap();
+            let batch = gpu.matmul_batch_fp8(&inputs, acc).unwrap();
             for (x, got) in inputs.iter().zip(&batch) {
                 let what = format!("{acc} {m}×{k}×{n}");
-                assert_bits(got, &fp8_matmul_emulated(x, acc), f32::to_bits, &what);
+                assert_bits(got, &matmul_emulated_fp8(x, acc), f32::to_bits, &what);
             }
-            assert_eq!(gpu.fp8_matmul(&inputs[0], acc).unwrap(), batch[0]);
+            assert_eq!(gpu.matmul_fp8(&inputs[0], acc).unwrap(), batch[0]);
         }
     }
 }
@@ -71,11 +75,11 @@ fn bf16_kernels_equal_their_emulation_bit_for_bit() {
     for acc in Bf16Accumulation::ALL {
         for (m, k, n) in SHAPES {
             let inputs: Vec<_> = SEEDS.iter().map(|&s| bf(m, k, n, s)).collect();
-            let batch = gpu.bf16_matmul_batch(&inputs, acc).unwrap();
+            let batch = gpu.matmul_batch_bf16(&inputs, acc).unwrap();
             for (x, got) in inputs.iter().zip(&batch) {
                 let what = format!("{acc} {m}×{k}×{n}");
                 let bits = |v: bf16| u32::from(v.to_bits());
-                assert_bits(got, &bf16_matmul_emulated(x, acc), bits, &what);
+                assert_bits(got, &matmul_emulated_bf16(x, acc), bits, &what);
             }
         }
     }
@@ -161,13 +165,13 @@ fn magnitudes(x: &Fp8MatmulInput) -> Vec<f64> {
 fn f32_accumulation_is_within_its_bound_and_limited_is_far_worse_at_large_k() {
     for (k, trial) in [(64, 0), (4096, 1)] {
         let x = fp8(8, k, 8, trial);
-        let oracle = fp8_matmul_f64(&x);
+        let oracle = matmul_f64_fp8(&x);
         let mags = magnitudes(&x);
         // k − 1 additions, the rounding of the scale and of the product by
         // it: each within 2^-24 of the magnitude.
         let bound = |i: usize| (k as f64 + 2.0) * 2f64.powi(-24) * mags[i];
         let err = |c: &[f32], i: usize| (f64::from(c[i]) - oracle[i]).abs();
-        let f32_acc = fp8_matmul_emulated(&x, Fp8Accumulation::F32);
+        let f32_acc = matmul_emulated_fp8(&x, Fp8Accumulation::F32);
         for i in 0..oracle.len() {
             assert!(err(&f32_acc, i) <= bound(i), "k={k} element {i}");
         }
@@ -176,8 +180,8 @@ fn f32_accumulation_is_within_its_bound_and_limited_is_far_worse_at_large_k() {
             // mean error is more than 1000 times f32's.
             let mean =
                 |c: &[f32]| (0..c.len()).map(|i| err(c, i) / mags[i]).sum::<f64>() / c.len() as f64;
-            let limited = fp8_matmul_emulated(&x, Fp8Accumulation::Limited);
-            let promoted = fp8_matmul_emulated(&x, Fp8Accumulation::PromoteEvery128);
+            let limited = matmul_emulated_fp8(&x, Fp8Accumulation::Limited);
+            let promoted = matmul_emulated_fp8(&x, Fp8Accumulation::PromoteEvery128);
             let (l, p, f) = (mean(&limited), mean(&promoted), mean(&f32_acc));
             assert!(l > 1000.0 * f, "limited {l:e}, f32 {f:e}");
             assert!(p < l / 4.0, "promoted {p:e}, limited {l:e}");
@@ -190,13 +194,13 @@ fn bf16_references_and_accumulations() {
     // Sums of ones: f32 accumulation is exact, bf16 accumulation stops at 256.
     let ones = vec![bf16::ONE; 1000];
     let x = Bf16MatmulInput::new(1, 1000, 1, ones.clone(), ones).unwrap();
-    assert_eq!(bf16_matmul_f64(&x), vec![1000.0]);
+    assert_eq!(matmul_f64_bf16(&x), vec![1000.0]);
     assert_eq!(
-        bf16_matmul_emulated(&x, Bf16Accumulation::F32)[0].to_f32(),
+        matmul_emulated_bf16(&x, Bf16Accumulation::F32)[0].to_f32(),
         1000.0
     );
     assert_eq!(
-        bf16_matmul_emulated(&x, Bf16Accumulation::Bf16)[0].to_f32(),
+        matmul_emulated_bf16(&x, Bf16Accumulation::Bf16)[0].to_f32(),
         256.0
     );
     // And an FP8 product with exact per-tensor scales.
@@ -209,7 +213,7 @@ fn bf16_references_and_accumulations() {
         8.0,
     )
     .unwrap();
-    assert_eq!(fp8_matmul_f64(&y), vec![4.0]);
+    assert_eq!(matmul_f64_fp8(&y), vec![4.0]);
 }
 
 /// The shape of case study 4, one input per strategy.
@@ -218,8 +222,8 @@ fn fp8_kernels_equal_their_emulation_at_the_case_study_shape() {
     let Some(gpu) = require_gpu() else { return };
     let x = fp8(128, 4096, 128, 7);
     for acc in Fp8Accumulation::ALL {
-        let got = gpu.fp8_matmul(&x, acc).unwrap();
+        let got = gpu.matmul_fp8(&x, acc).unwrap();
         let what = format!("{acc} 128×4096×128");
-        assert_bits(&got, &fp8_matmul_emulated(&x, acc), f32::to_bits, &what);
+        assert_bits(&got, &matmul_emulated_fp8(&x, acc), f32::to_bits, &what);
     }
 }

@@ -7,8 +7,11 @@ mod common;
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
 use dual_delta_runtime::TrialRng;
 use gpu_backend::{
-    GpuError, LayerNormVariant, MAX_NORM_LEN, NormInput, RowsInput, f16, layer_norm_emulated,
-    layer_norm_f64, random_norm_input, random_offset_norm_input,
+    GpuError, f16,
+    norm::{LayerNormVariant, MAX_NORM_LEN, layer_norm_emulated},
+    reference::{
+        NormInput, RowsInput, layer_norm_f64, random_norm_input, random_offset_norm_input,
+    },
 };
 use rand::RngExt as _;
 

@@ -6,9 +6,14 @@ mod common;
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
 use dual_delta_runtime::{NumberFormat, TrialRng};
 use gpu_backend::{
-    GpuError, MAX_ROW_LEN, MAX_SERIAL_LEN, ReduceStrategy, RowsInput, SoftmaxVariant, f16,
-    random_offset_rows, random_outlier_rows, random_rows, reduce_sum_emulated, softmax_emulated,
-    softmax_f64, sum_f64,
+    GpuError, f16,
+    reference::{
+        RowsInput, random_offset_rows, random_outlier_rows, random_rows, softmax_f64, sum_f64,
+    },
+    rows::{
+        MAX_ROW_LEN, MAX_SERIAL_LEN, ReduceStrategy, SoftmaxVariant, reduce_sum_emulated,
+        softmax_emulated,
+    },
 };
 use rand::RngExt as _;
 

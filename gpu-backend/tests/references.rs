@@ -22,7 +22,7 @@ mod closed_forms;
 #[path = "references/fixtures.rs"]
 mod fixtures;
 
-use gpu_backend::KernelElement;
+use gpu_backend::reference::KernelElement;
 
 /// The spacing of `E`'s values at `x`.
 fn ulp<E: KernelElement>(x: f64) -> f64 {

@@ -7,8 +7,12 @@ mod common;
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, mean_std, path};
 use dual_delta_runtime::TrialRng;
 use gpu_backend::{
-    MAX_NORM_LEN, NormInput, RmsNormVariant, RowsInput, f16, random_norm_input,
-    random_offset_norm_input, rms_norm_cpu, rms_norm_emulated, rms_norm_f64,
+    f16,
+    norm::{MAX_NORM_LEN, RmsNormVariant, rms_norm_emulated},
+    reference::{
+        NormInput, RowsInput, random_norm_input, random_offset_norm_input, rms_norm_cpu,
+        rms_norm_f64,
+    },
 };
 
 fn rng(trial: usize) -> TrialRng {

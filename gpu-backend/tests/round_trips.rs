@@ -11,9 +11,16 @@ use common::{assert_identical, gpus, path};
 use dual_delta_runtime::TrialRng;
 use gpu_backend::semantics::RoundTrip;
 use gpu_backend::{
-    Accumulation, AttentionShape, AttentionVariant, Gpu, GpuOptions, LayerNormVariant,
-    ReduceStrategy, RmsNormVariant, RowsInput, SoftmaxVariant, f16, random_attention_input,
-    random_matmul_input, random_offset_norm_input, random_outlier_rows, random_rows,
+    Gpu, GpuOptions,
+    attention::AttentionVariant,
+    f16,
+    matmul::{Accumulation, random_matmul_input},
+    norm::{LayerNormVariant, RmsNormVariant},
+    reference::{
+        AttentionShape, RowsInput, random_attention_input, random_offset_norm_input,
+        random_outlier_rows, random_rows,
+    },
+    rows::{ReduceStrategy, SoftmaxVariant},
 };
 
 fn rng(trial: usize) -> TrialRng {

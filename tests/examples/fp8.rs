@@ -31,9 +31,9 @@ use std::time::Instant;
 use dual_delta_runtime::report::terminal::num;
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, Names, Outcome, TrialRng};
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
-use gpu_backend::{
-    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16_matmul_cpu,
-    bf16_matmul_f64, fp8_matmul_cpu, fp8_matmul_f64,
+use gpu_backend::lowp::{
+    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, matmul_cpu_bf16,
+    matmul_cpu_fp8, matmul_f64_bf16, matmul_f64_fp8,
 };
 
 fn main() {
@@ -48,9 +48,9 @@ fn main() {
     header("strategy (output)");
     for acc in Fp8Accumulation::ALL {
         let o = DualDelta::batched(
-            |xs: &[Fp8MatmulInput]| gpu.fp8_matmul_batch(xs, acc).expect("GPU FP8 matmul"),
-            fp8_matmul_cpu,
-            fp8_matmul_f64,
+            |xs: &[Fp8MatmulInput]| gpu.matmul_batch_fp8(xs, acc).expect("GPU FP8 matmul"),
+            matmul_cpu_fp8,
+            matmul_f64_fp8,
             fp8_input,
         )
         .names(names(&format!("fp8::{acc:?}"), &format!("{acc} (f32)")))
@@ -63,11 +63,11 @@ fn main() {
     for acc in Fp8Accumulation::ALL {
         let o = DualDelta::batched(
             |xs: &[Fp8MatmulInput]| {
-                let c = gpu.fp8_matmul_batch(xs, acc).expect("GPU FP8 matmul");
+                let c = gpu.matmul_batch_fp8(xs, acc).expect("GPU FP8 matmul");
                 c.into_iter().map(to_bf16).collect::<Vec<_>>()
             },
-            |x: &Fp8MatmulInput| to_bf16(fp8_matmul_cpu(x)),
-            fp8_matmul_f64,
+            |x: &Fp8MatmulInput| to_bf16(matmul_cpu_fp8(x)),
+            matmul_f64_fp8,
             fp8_input,
         )
         .names(names(
@@ -168,12 +168,12 @@ fn sweep(gpu: &gpu_backend::Gpu) {
         let inputs: Vec<Fp8MatmulInput> = (0..count)
             .map(|t| Fp8MatmulInput::random(128, k, 128, &mut TrialRng::for_trial(0x4096, t)))
             .collect();
-        let oracles: Vec<Vec<f64>> = inputs.iter().map(fp8_matmul_f64).collect();
-        let baseline: Vec<Vec<f32>> = inputs.iter().map(fp8_matmul_cpu).collect();
+        let oracles: Vec<Vec<f64>> = inputs.iter().map(matmul_f64_fp8).collect();
+        let baseline: Vec<Vec<f32>> = inputs.iter().map(matmul_cpu_fp8).collect();
         let mut rows = vec![("CPU f32".to_owned(), baseline, String::new())];
         for acc in [Fp8Accumulation::Limited, Fp8Accumulation::PromoteEvery128] {
             let t = Instant::now();
-            let c = gpu.fp8_matmul_batch(&inputs, acc).expect("GPU FP8 matmul");
+            let c = gpu.matmul_batch_fp8(&inputs, acc).expect("GPU FP8 matmul");
             let secs = format!("{:.1} s", t.elapsed().as_secs_f64());
             rows.push((format!("GPU {acc}"), c, secs));
         }
@@ -215,9 +215,9 @@ fn bf16_case() {
     for (case, input) in cases {
         for acc in Bf16Accumulation::ALL {
             let o = DualDelta::new(
-                |x: &Bf16MatmulInput| gpu.bf16_matmul(x, acc).expect("GPU bf16 matmul"),
-                bf16_matmul_cpu,
-                bf16_matmul_f64,
+                |x: &Bf16MatmulInput| gpu.matmul_bf16(x, acc).expect("GPU bf16 matmul"),
+                matmul_cpu_bf16,
+                matmul_f64_bf16,
                 input,
             )
             .names(Names {

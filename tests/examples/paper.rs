@@ -19,7 +19,7 @@ use dual_delta_runtime::report::terminal::{num, p_is};
 use dual_delta_runtime::stats::Summary;
 use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, report};
 use dual_delta_tests::{CASE_STUDIES, CaseStudy, PaperFigures};
-use gpu_backend::{MatmulInput, matmul_cpu_f16, matmul_f64};
+use gpu_backend::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 
 fn main() -> ExitCode {
     let start = Instant::now();
@@ -36,12 +36,13 @@ fn main() -> ExitCode {
     let mut all_as_expected = true;
     let mut reports = Vec::new();
     for case in CASE_STUDIES {
-        let expect =
-            if case.config.strategy_for(case.m, case.k, case.n) == gpu_backend::Accumulation::F32 {
-                Expect::NoWorse
-            } else {
-                Expect::Worse
-            };
+        let expect = if case.config.strategy_for(case.m, case.k, case.n)
+            == gpu_backend::matmul::Accumulation::F32
+        {
+            Expect::NoWorse
+        } else {
+            Expect::Worse
+        };
         // 32 trials' matmuls per GPU submission, while the CPU computes the
         // references of the same trials.
         let outcome = DualDelta::batched(

@@ -17,7 +17,9 @@ use gpu_backend::reference::{
     sum_cpu, sum_f64,
 };
 use gpu_backend::{
-    AttentionVariant, LayerNormVariant, ReduceStrategy, RmsNormVariant, SoftmaxVariant,
+    attention::AttentionVariant,
+    norm::{LayerNormVariant, RmsNormVariant},
+    rows::{ReduceStrategy, SoftmaxVariant},
 };
 use half::f16;
 

@@ -14,7 +14,10 @@ pub mod kernels;
 pub mod lowp;
 
 use dual_delta_runtime::{Equivalence, Outcome};
-use gpu_backend::{Accumulation, GemmConfig, Gpu, MatmulInput};
+use gpu_backend::{
+    Gpu,
+    matmul::{Accumulation, GemmConfig, MatmulInput},
+};
 use half::f16;
 
 /// The figures the paper reports for one implementation.

@@ -2,7 +2,10 @@
 //! annotated tests in `tests/fp8_case_study.rs` and the `fp8` example.
 
 use dual_delta_runtime::TrialRng;
-use gpu_backend::{Bf16MatmulInput, Fp8MatmulInput, bf16};
+use gpu_backend::{
+    bf16,
+    lowp::{Bf16MatmulInput, Fp8MatmulInput},
+};
 
 /// `128×4096 @ 4096×128`, `torch.randn` quantized to E4M3 with per-tensor
 /// scales.

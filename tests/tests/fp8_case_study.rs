@@ -13,19 +13,19 @@
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
-use gpu_backend::{
-    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, bf16_matmul_cpu,
-    bf16_matmul_f64, fp8_matmul_cpu, fp8_matmul_f64,
+use gpu_backend::lowp::{
+    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, matmul_cpu_bf16,
+    matmul_cpu_fp8, matmul_f64_bf16, matmul_f64_fp8,
 };
 
 fn fp8_gpu(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec<f32>> {
     dual_delta_tests::gpu()
-        .fp8_matmul_batch(xs, accumulation)
+        .matmul_batch_fp8(xs, accumulation)
         .expect("GPU FP8 matmul")
 }
 
 fn fp8_cpu_bf16(x: &Fp8MatmulInput) -> Vec<bf16> {
-    to_bf16(fp8_matmul_cpu(x))
+    to_bf16(matmul_cpu_fp8(x))
 }
 
 fn fp8_gpu_bf16(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec<bf16>> {
@@ -36,8 +36,8 @@ fn fp8_gpu_bf16(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec
 /// products, every step truncated to 13 fraction bits): significantly less
 /// accurate than accumulating the same products in `f32`.
 #[dual_delta_test(
-    oracle = fp8_matmul_f64,
-    baseline = fp8_matmul_cpu,
+    oracle = matmul_f64_fp8,
+    baseline = matmul_cpu_fp8,
     input = fp8_input,
     n = 64,
     expect = worse,
@@ -54,7 +54,7 @@ fn fp8_limited_accumulation_is_caught(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>> {
 /// GPU's errors are about 1.3 times the GEMM kernel's, significant at
 /// N = 64.)
 #[dual_delta_test(
-    oracle = fp8_matmul_f64,
+    oracle = matmul_f64_fp8,
     baseline = fp8_cpu_bf16,
     input = fp8_input,
     n = 64,
@@ -66,14 +66,14 @@ fn fp8_f32_accumulation_bf16_output_is_no_worse(xs: &[Fp8MatmulInput]) -> Vec<Ve
 
 fn fp8_limited_one(x: &Fp8MatmulInput) -> Vec<f32> {
     dual_delta_tests::gpu()
-        .fp8_matmul(x, Fp8Accumulation::Limited)
+        .matmul_fp8(x, Fp8Accumulation::Limited)
         .expect("GPU FP8 matmul")
 }
 
 /// DeepSeek-V3's fix, promotion to `f32` every 128 products, against the
 /// limited accumulation it replaces: significantly more accurate.
 #[dual_delta_test(
-    oracle = fp8_matmul_f64,
+    oracle = matmul_f64_fp8,
     baseline = fp8_limited_one,
     input = fp8_input,
     n = 64,
@@ -94,8 +94,8 @@ fn fp8_promotion_every_128_beats_limited(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>>
 /// Against `f32` accumulation it is significantly less accurate (about 5
 /// times the error in the maximum hybrid metric).
 #[dual_delta_test(
-    oracle = fp8_matmul_f64,
-    baseline = fp8_matmul_cpu,
+    oracle = matmul_f64_fp8,
+    baseline = matmul_cpu_fp8,
     input = fp8_input,
     n = 64,
     expect = worse,
@@ -109,7 +109,7 @@ fn fp8_promotion_every_128_is_still_worse_than_f32(xs: &[Fp8MatmulInput]) -> Vec
 /// With a `bf16` output, as DeepSeek-V3's GEMMs write it, the limited
 /// accumulation's error is still far above `bf16`'s rounding: caught.
 #[dual_delta_test(
-    oracle = fp8_matmul_f64,
+    oracle = matmul_f64_fp8,
     baseline = fp8_cpu_bf16,
     input = fp8_input,
     n = 64,
@@ -125,7 +125,7 @@ fn fp8_limited_accumulation_bf16_output_is_caught(xs: &[Fp8MatmulInput]) -> Vec<
 /// does not shrink with the result, and on the outputs near zero it
 /// exceeds half a `bf16` ulp. Less accurate than `f32` accumulation.
 #[dual_delta_test(
-    oracle = fp8_matmul_f64,
+    oracle = matmul_f64_fp8,
     baseline = fp8_cpu_bf16,
     input = fp8_input,
     n = 64,
@@ -139,14 +139,14 @@ fn fp8_promotion_bf16_output_is_still_worse(xs: &[Fp8MatmulInput]) -> Vec<Vec<bf
 
 fn bf16_gpu(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
     dual_delta_tests::gpu()
-        .bf16_matmul(x, accumulation)
+        .matmul_bf16(x, accumulation)
         .expect("GPU bf16 matmul")
 }
 
 /// `bf16` accumulation over K = 4096: caught.
 #[dual_delta_test(
-    oracle = bf16_matmul_f64,
-    baseline = bf16_matmul_cpu,
+    oracle = matmul_f64_bf16,
+    baseline = matmul_cpu_bf16,
     input = bf16_long_k,
     n = 64,
     expect = worse,
@@ -157,15 +157,15 @@ fn bf16_accumulation_long_k_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
 }
 
 /// `f32` accumulation on the GPU: no worse than the CPU's.
-#[dual_delta_test(oracle = bf16_matmul_f64, baseline = bf16_matmul_cpu, input = bf16_long_k, n = 64)]
+#[dual_delta_test(oracle = matmul_f64_bf16, baseline = matmul_cpu_bf16, input = bf16_long_k, n = 64)]
 fn bf16_f32_accumulation_long_k_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {
     bf16_gpu(x, Bf16Accumulation::F32)
 }
 
 /// Row sums of 4096 `bf16` values accumulated in `bf16`: caught.
 #[dual_delta_test(
-    oracle = bf16_matmul_f64,
-    baseline = bf16_matmul_cpu,
+    oracle = matmul_f64_bf16,
+    baseline = matmul_cpu_bf16,
     input = bf16_row_sums,
     n = 64,
     expect = worse,
@@ -177,8 +177,8 @@ fn bf16_accumulation_row_sum_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
 
 /// The same row sums accumulated in `f32`: no worse.
 #[dual_delta_test(
-    oracle = bf16_matmul_f64,
-    baseline = bf16_matmul_cpu,
+    oracle = matmul_f64_bf16,
+    baseline = matmul_cpu_bf16,
     input = bf16_row_sums,
     n = 64
 )]

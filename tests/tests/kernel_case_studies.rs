@@ -8,7 +8,7 @@ use dual_delta_runtime::prelude::*;
 use gpu_backend::reference::{
     RowsInput, random_outlier_rows, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
 };
-use gpu_backend::{ReduceStrategy, SoftmaxVariant};
+use gpu_backend::rows::{ReduceStrategy, SoftmaxVariant};
 
 fn sum(x: &RowsInput<f16>, strategy: ReduceStrategy) -> Vec<f16> {
     dual_delta_tests::gpu()

@@ -10,7 +10,10 @@ use gpu_backend::reference::{
     AttentionInput, NormInput, attention_cpu, attention_f64, layer_norm_cpu, layer_norm_f64,
     random_attention_input, random_offset_norm_input, rms_norm_cpu, rms_norm_f64,
 };
-use gpu_backend::{AttentionVariant, LayerNormVariant, RmsNormVariant};
+use gpu_backend::{
+    attention::AttentionVariant,
+    norm::{LayerNormVariant, RmsNormVariant},
+};
 
 fn rms_norm(x: &NormInput<f16>, variant: RmsNormVariant) -> Vec<f16> {
     dual_delta_tests::gpu()

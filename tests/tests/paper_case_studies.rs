@@ -6,7 +6,7 @@
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_tests::{CASE_1, CASE_2, CASE_3};
-use gpu_backend::{MatmulInput, matmul_cpu_f16, matmul_f64};
+use gpu_backend::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 use half::f16;
 
 fn square_input(rng: &mut TrialRng) -> MatmulInput {

@@ -5,7 +5,8 @@
 
 use dual_delta_runtime::prelude::*;
 use gpu_backend::{
-    Accumulation, MatmulInput, f16, matmul_cpu_f16, matmul_f64, random_matmul_input,
+    f16,
+    matmul::{Accumulation, MatmulInput, matmul_cpu_f16, matmul_f64, random_matmul_input},
 };
 
 #[dual_delta_test(

@@ -5,7 +5,10 @@
 
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, Outcome, TrialRng};
 use gpu_backend::reference::{RowsInput, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64};
-use gpu_backend::{ReduceStrategy, SoftmaxVariant, f16};
+use gpu_backend::{
+    f16,
+    rows::{ReduceStrategy, SoftmaxVariant},
+};
 
 /// NumPy's `allclose(candidate, reference, rtol, atol)`.
 fn allclose(candidate: &[f16], reference: &[f16], rtol: f64, atol: f64) -> bool {

@@ -6,18 +6,21 @@ use half::f16;
 
 use super::{ATTENTION_THREADS, AttentionVariant, MAX_HEAD_DIM, MAX_KEYS};
 use crate::launch::{Launch, LazyKernel};
-use crate::{AttentionInput, AttentionShape, Gpu, GpuError};
+use crate::{
+    Gpu, GpuError,
+    reference::{AttentionInput, AttentionShape},
+};
 
 impl Gpu {
     /// Scaled-dot-product attention of `input` with the given variant,
     /// `[heads, seq_q, d_v]` row-major `f16`; bit for bit
-    /// [`attention_emulated`](crate::attention_emulated). `d` and `d_v` may
-    /// be at most [`MAX_HEAD_DIM`](crate::MAX_HEAD_DIM), `seq_k` at most
-    /// [`MAX_KEYS`](crate::MAX_KEYS).
+    /// [`attention_emulated`](crate::attention::attention_emulated). `d` and `d_v` may
+    /// be at most [`MAX_HEAD_DIM`](crate::attention::MAX_HEAD_DIM), `seq_k` at most
+    /// [`MAX_KEYS`](crate::attention::MAX_KEYS).
     ///
     /// ```no_run
     /// use dual_delta_runtime::TrialRng;
-    /// use gpu_backend::{AttentionShape, AttentionVariant, Gpu, random_attention_input};
+    /// use gpu_backend::{Gpu, reference::{AttentionShape, random_attention_input}, attention::AttentionVariant};
     ///
     /// let gpu = Gpu::shared()?;
     /// let shape = AttentionShape { heads: 1, seq_q: 256, seq_k: 256, d: 64, d_v: 64 };

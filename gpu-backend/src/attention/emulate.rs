@@ -3,7 +3,10 @@
 use half::f16;
 
 use super::{AttentionVariant, FLASH_BLOCK};
-use crate::{AttentionInput, AttentionShape, kernel_exp};
+use crate::{
+    reference::{AttentionInput, AttentionShape},
+    rows::kernel_exp,
+};
 
 /// `v` rounded to `f16` and back.
 fn r16(v: f32) -> f32 {

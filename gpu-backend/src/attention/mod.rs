@@ -1,17 +1,17 @@
 //! Scaled-dot-product attention kernels on
-//! [`AttentionInput<f16>`](crate::AttentionInput), each with a CPU emulation
+//! [`AttentionInput<f16>`](crate::reference::AttentionInput), each with a CPU emulation
 //! that gives the GPU's result bit for bit ([`attention_emulated`]).
 //!
 //! For head `h` and query `i`, over the keys `j` it sees (all, or `j ≤ i`
 //! under the causal mask), with `c = 1 / √d` computed in `f32` as the
-//! baseline [`attention_cpu`](crate::attention_cpu) does:
+//! baseline [`attention_cpu`](crate::reference::attention_cpu) does:
 //!
 //! * scores `sⱼ = (qᵢ₀·kⱼ₀ + qᵢ₁·kⱼ₁ + …) · c`, the dot product summed left
 //!   to right in `f32`;
 //! * `oᵢ = Σⱼ softmax(s)ⱼ · vⱼ`, each output rounded once to `f16`; how the
 //!   softmax and the weighted sum are computed is the [`AttentionVariant`].
 //!
-//! `exp` is [`kernel_exp`](crate::kernel_exp); no operation is fused; every
+//! `exp` is [`kernel_exp`](crate::rows::kernel_exp); no operation is fused; every
 //! division is correctly rounded on any device within three ulps of it
 //! (`div_rn` of `crate::wgsl`), every rounding to `f16` done on the bits.
 //!

@@ -17,14 +17,14 @@ pub enum F16Path {
     /// for [`Accumulation::F16`]); an error when the adapter lacks
     /// `SHADER_F16`.
     ///
-    /// [`Accumulation::F16`]: crate::Accumulation::F16
+    /// [`Accumulation::F16`]: crate::matmul::Accumulation::F16
     Native,
     /// The fallback, even where `SHADER_F16` exists: `f16` bits packed two
     /// per `u32`, converted with `unpack2x16float` / `pack2x16float`, all
     /// arithmetic in `f32` (rounded to `f16` through `pack2x16float` where
     /// [`Accumulation::F16`] needs it).
     ///
-    /// [`Accumulation::F16`]: crate::Accumulation::F16
+    /// [`Accumulation::F16`]: crate::matmul::Accumulation::F16
     Fallback,
 }
 

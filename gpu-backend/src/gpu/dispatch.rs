@@ -7,7 +7,10 @@ use half::f16;
 
 use super::Gpu;
 use crate::shader::{self, Kernel, Params};
-use crate::{Accumulation, GpuError, MatmulInput};
+use crate::{
+    GpuError,
+    matmul::{Accumulation, MatmulInput},
+};
 
 impl Gpu {
     /// `C = A · B` with the given accumulation, `m × n`, row-major.

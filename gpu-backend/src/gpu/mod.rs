@@ -117,7 +117,7 @@ pub fn require_gpu() -> Option<&'static Gpu> {
 /// reason instead of failing it.
 ///
 /// ```no_run
-/// use gpu_backend::{Accumulation, MatmulInput, f16};
+/// use gpu_backend::{f16, matmul::{Accumulation, MatmulInput}};
 ///
 /// fn gpu_matmul(x: &MatmulInput) -> Vec<f16> {
 ///     gpu_backend::shared_or_skip().matmul(x, Accumulation::F32).unwrap()

@@ -19,19 +19,19 @@ struct Job {
 impl Gpu {
     /// `C = A · B` for `bf16` inputs with the given accumulation, `m × n`
     /// `bf16`, row-major; bit for bit
-    /// [`bf16_matmul_emulated`](crate::bf16_matmul_emulated) on lavapipe.
-    pub fn bf16_matmul(
+    /// [`matmul_emulated_bf16`](crate::lowp::matmul_emulated_bf16) on lavapipe.
+    pub fn matmul_bf16(
         &self,
         x: &Bf16MatmulInput,
         accumulation: Bf16Accumulation,
     ) -> Result<Vec<bf16>, GpuError> {
-        let mut out = self.bf16_matmul_batch(core::slice::from_ref(x), accumulation)?;
+        let mut out = self.matmul_batch_bf16(core::slice::from_ref(x), accumulation)?;
         Ok(out.pop().expect("one input gives one output"))
     }
 
     /// Many `bf16` matmuls of one shape in one submission; results in the
-    /// order of `inputs`, each what [`Gpu::bf16_matmul`] returns for it.
-    pub fn bf16_matmul_batch<I: Borrow<Bf16MatmulInput>>(
+    /// order of `inputs`, each what [`Gpu::matmul_bf16`] returns for it.
+    pub fn matmul_batch_bf16<I: Borrow<Bf16MatmulInput>>(
         &self,
         inputs: &[I],
         accumulation: Bf16Accumulation,
@@ -54,30 +54,30 @@ impl Gpu {
 
     /// The FP8 GEMM `C = scale_a·scale_b · (A · B)` with E4M3 inputs and the
     /// given accumulation, `m × n` `f32`, row-major; bit for bit
-    /// [`fp8_matmul_emulated`](crate::fp8_matmul_emulated) on lavapipe.
+    /// [`matmul_emulated_fp8`](crate::lowp::matmul_emulated_fp8) on lavapipe.
     ///
     /// ```no_run
     /// use dual_delta_runtime::TrialRng;
-    /// use gpu_backend::{Fp8Accumulation, Gpu, fp8_matmul_f64, random_fp8_matmul_input};
+    /// use gpu_backend::{Gpu, lowp::{Fp8Accumulation, matmul_f64_fp8, random_matmul_input_fp8}};
     ///
-    /// let x = random_fp8_matmul_input(128, 4096, 128)(&mut TrialRng::for_trial(1, 0));
-    /// let limited = Gpu::shared()?.fp8_matmul(&x, Fp8Accumulation::Limited)?;
-    /// let oracle = fp8_matmul_f64(&x);
+    /// let x = random_matmul_input_fp8(128, 4096, 128)(&mut TrialRng::for_trial(1, 0));
+    /// let limited = Gpu::shared()?.matmul_fp8(&x, Fp8Accumulation::Limited)?;
+    /// let oracle = matmul_f64_fp8(&x);
     /// # let _ = (limited, oracle);
     /// # Ok::<(), gpu_backend::GpuError>(())
     /// ```
-    pub fn fp8_matmul(
+    pub fn matmul_fp8(
         &self,
         x: &Fp8MatmulInput,
         accumulation: Fp8Accumulation,
     ) -> Result<Vec<f32>, GpuError> {
-        let mut out = self.fp8_matmul_batch(core::slice::from_ref(x), accumulation)?;
+        let mut out = self.matmul_batch_fp8(core::slice::from_ref(x), accumulation)?;
         Ok(out.pop().expect("one input gives one output"))
     }
 
     /// Many FP8 GEMMs of one shape in one submission; results in the order
-    /// of `inputs`, each what [`Gpu::fp8_matmul`] returns for it.
-    pub fn fp8_matmul_batch<I: Borrow<Fp8MatmulInput>>(
+    /// of `inputs`, each what [`Gpu::matmul_fp8`] returns for it.
+    pub fn matmul_batch_fp8<I: Borrow<Fp8MatmulInput>>(
         &self,
         inputs: &[I],
         accumulation: Fp8Accumulation,

@@ -8,13 +8,13 @@ use super::hopper::{Decoded, decode, fused_dot_add};
 use super::{Bf16Accumulation, Bf16MatmulInput, FP8_MMA_K, Fp8Accumulation, Fp8MatmulInput};
 
 /// The FP8 kernel for `accumulation`, replayed on the CPU: the result of
-/// [`Gpu::fp8_matmul`](crate::Gpu::fp8_matmul) bit for bit (on lavapipe;
+/// [`Gpu::matmul_fp8`](crate::Gpu::matmul_fp8) bit for bit (on lavapipe;
 /// a driver that reorders `f32` additions would differ for
 /// [`Fp8Accumulation::F32`] and in the promotion sums).
 ///
 /// Slow (no blocking, two passes per 32 products): meant for checking the
 /// kernels and for small shapes.
-pub fn fp8_matmul_emulated(x: &Fp8MatmulInput, accumulation: Fp8Accumulation) -> Vec<f32> {
+pub fn matmul_emulated_fp8(x: &Fp8MatmulInput, accumulation: Fp8Accumulation) -> Vec<f32> {
     let (m, k, n) = x.shape();
     let scale = x.output_scale();
     let Some(chunk) = accumulation.chunk(k) else {
@@ -63,11 +63,11 @@ pub fn fp8_matmul_emulated(x: &Fp8MatmulInput, accumulation: Fp8Accumulation) ->
 }
 
 /// The `bf16` kernel for `accumulation`, replayed on the CPU: the result of
-/// [`Gpu::bf16_matmul`](crate::Gpu::bf16_matmul) bit for bit on lavapipe.
+/// [`Gpu::matmul_bf16`](crate::Gpu::matmul_bf16) bit for bit on lavapipe.
 /// Every step is the exact product plus the accumulator rounded to `f32`
 /// (then to `bf16` for [`Bf16Accumulation::Bf16`]), in increasing `k`
 /// order.
-pub fn bf16_matmul_emulated(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
+pub fn matmul_emulated_bf16(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
     let (_, k, n) = x.shape();
     let b: Vec<f32> = x.b().iter().map(|v| v.to_f32()).collect();
     let mut out = Vec::with_capacity(x.a().len() / k * n);
@@ -113,16 +113,16 @@ mod tests {
         )
         .unwrap();
         for acc in Fp8Accumulation::ALL {
-            assert_eq!(fp8_matmul_emulated(&x, acc), vec![-8.0, -27.0], "{acc}");
+            assert_eq!(matmul_emulated_fp8(&x, acc), vec![-8.0, -27.0], "{acc}");
         }
         // 4096 products of 1 + 2^-3 (1.125² = 1.265625): f32 is exact
         // (5184), the limited accumulation keeps 2^-6 (the products' last
         // bit) only while the accumulator is below 2^8, and ends below.
         let ones = vec![e(1.125); 4096];
         let x = Fp8MatmulInput::new((1, 4096, 1), ones.clone(), ones, 1.0, 1.0).unwrap();
-        assert_eq!(fp8_matmul_emulated(&x, Fp8Accumulation::F32), vec![5184.0]);
-        let limited = fp8_matmul_emulated(&x, Fp8Accumulation::Limited)[0];
-        let promoted = fp8_matmul_emulated(&x, Fp8Accumulation::PromoteEvery128)[0];
+        assert_eq!(matmul_emulated_fp8(&x, Fp8Accumulation::F32), vec![5184.0]);
+        let limited = matmul_emulated_fp8(&x, Fp8Accumulation::Limited)[0];
+        let promoted = matmul_emulated_fp8(&x, Fp8Accumulation::PromoteEvery128)[0];
         assert!(limited < 5184.0, "{limited}");
         assert_eq!(promoted, 5184.0, "every 128-chunk sum is exact here");
     }
@@ -132,11 +132,11 @@ mod tests {
         let ones = vec![bf16::ONE; 4096];
         let x = Bf16MatmulInput::new(1, 4096, 1, ones.clone(), ones).unwrap();
         assert_eq!(
-            bf16_matmul_emulated(&x, Bf16Accumulation::Bf16),
+            matmul_emulated_bf16(&x, Bf16Accumulation::Bf16),
             vec![bf16::from_f32(256.0)]
         );
         assert_eq!(
-            bf16_matmul_emulated(&x, Bf16Accumulation::F32),
+            matmul_emulated_bf16(&x, Bf16Accumulation::F32),
             vec![bf16::from_f32(4096.0)]
         );
     }

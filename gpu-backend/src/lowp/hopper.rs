@@ -9,7 +9,7 @@ use core::fmt::Write as _;
 
 use dual_delta_runtime::E4m3;
 
-use super::shader::{each, rows_cols};
+use super::unroll::{each, rows_cols};
 use super::{FP8_ACCUMULATOR_FRACTION_BITS, FP8_MMA_K};
 
 /// An E4M3 value as `sig/8 · 2^exp`: `sig` a signed integer (`|sig| ≤ 15`,
@@ -118,7 +118,7 @@ pub(crate) fn fused_dot_add(c: f32, x: &[Decoded], y: &[Decoded]) -> f32 {
 ///
 /// ```
 /// use dual_delta_runtime::E4m3;
-/// use gpu_backend::fp8_fused_dot_add;
+/// use gpu_backend::lowp::fp8_fused_dot_add;
 ///
 /// let one = E4m3::ONE;
 /// // 1 is below the last of the 13 fraction bits kept under 2^20: dropped.

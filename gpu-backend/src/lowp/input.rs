@@ -221,7 +221,7 @@ impl Fp8MatmulInput {
 /// # Panics
 ///
 /// Panics (on creation) when a dimension is zero.
-pub fn random_bf16_matmul_input(
+pub fn random_matmul_input_bf16(
     m: usize,
     k: usize,
     n: usize,
@@ -235,9 +235,9 @@ pub fn random_bf16_matmul_input(
 ///
 /// ```
 /// use dual_delta_runtime::TrialRng;
-/// use gpu_backend::random_fp8_matmul_input;
+/// use gpu_backend::lowp::random_matmul_input_fp8;
 ///
-/// let x = random_fp8_matmul_input(4, 64, 3)(&mut TrialRng::for_trial(1, 0));
+/// let x = random_matmul_input_fp8(4, 64, 3)(&mut TrialRng::for_trial(1, 0));
 /// let amax = x.a().iter().map(|v| v.to_f32().abs()).fold(0.0, f32::max);
 /// assert_eq!(amax, 448.0);
 /// ```
@@ -245,7 +245,7 @@ pub fn random_bf16_matmul_input(
 /// # Panics
 ///
 /// Panics (on creation) when a dimension is zero.
-pub fn random_fp8_matmul_input(
+pub fn random_matmul_input_fp8(
     m: usize,
     k: usize,
     n: usize,
@@ -286,7 +286,7 @@ mod tests {
                 / data.len() as f64;
             assert!((var - 1.0).abs() < 0.1, "variance {var}");
         }
-        let y = random_bf16_matmul_input(32, 256, 16)(&mut TrialRng::for_trial(5, 0));
+        let y = random_matmul_input_bf16(32, 256, 16)(&mut TrialRng::for_trial(5, 0));
         let v: Vec<f64> = y.a().iter().chain(y.b()).map(|v| v.to_f64()).collect();
         let var = v.iter().map(|x| x * x).sum::<f64>() / v.len() as f64;
         assert!((var - 1.0).abs() < 0.05, "variance {var}");

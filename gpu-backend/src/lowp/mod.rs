@@ -1,9 +1,9 @@
-//! Matmuls below `f16`: `bf16` inputs ([`Gpu::bf16_matmul`](crate::Gpu::bf16_matmul))
+//! Matmuls below `f16`: `bf16` inputs ([`Gpu::matmul_bf16`](crate::Gpu::matmul_bf16))
 //! and FP8 E4M3 inputs with per-tensor scales
-//! ([`Gpu::fp8_matmul`](crate::Gpu::fp8_matmul)), each with the accumulation
+//! ([`Gpu::matmul_fp8`](crate::Gpu::matmul_fp8)), each with the accumulation
 //! strategies of real hardware and a CPU emulation that gives the GPU's
-//! result bit for bit on lavapipe ([`bf16_matmul_emulated`],
-//! [`fp8_matmul_emulated`]).
+//! result bit for bit on lavapipe ([`matmul_emulated_bf16`],
+//! [`matmul_emulated_fp8`]).
 //!
 //! WGSL has neither `bf16` nor FP8, so both live in `u32` words: two `bf16`
 //! per word, widened to `f32` by shifting their bits into the high half;
@@ -25,16 +25,17 @@ mod input;
 mod pipelines;
 mod reference;
 pub(crate) mod shader;
+mod unroll;
 
 use core::fmt;
 
-pub use self::emulate::{bf16_matmul_emulated, fp8_matmul_emulated};
+pub use self::emulate::{matmul_emulated_bf16, matmul_emulated_fp8};
 pub use self::hopper::fp8_fused_dot_add;
 pub use self::input::{
-    Bf16MatmulInput, Fp8MatmulInput, random_bf16_matmul_input, random_fp8_matmul_input,
+    Bf16MatmulInput, Fp8MatmulInput, random_matmul_input_bf16, random_matmul_input_fp8,
 };
 pub(crate) use self::pipelines::LowpPipelines;
-pub use self::reference::{bf16_matmul_cpu, bf16_matmul_f64, fp8_matmul_cpu, fp8_matmul_f64};
+pub use self::reference::{matmul_cpu_bf16, matmul_cpu_fp8, matmul_f64_bf16, matmul_f64_fp8};
 
 /// Rows and columns of `C` per invocation of the low-precision kernels.
 pub const LOWP_TILE: usize = 8;

@@ -20,6 +20,7 @@
 use core::fmt::Write as _;
 
 use super::hopper::{limited_helpers, limited_loop};
+use super::unroll::{each, rows_cols};
 use super::{Bf16Accumulation, FP8_MMA_K, LOWP_TILE};
 use crate::wgsl::ROUND_BF16;
 
@@ -130,33 +131,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     }
     tile(&mut s, kernel);
     s
-}
-
-/// Emits `line` once per element `(i, j)` of the block, with `{i}` and
-/// `{j}` replaced.
-pub(super) fn each(s: &mut String, line: &str) {
-    for i in 0..LOWP_TILE {
-        for j in 0..LOWP_TILE {
-            let l = line
-                .replace("{i}", &i.to_string())
-                .replace("{j}", &j.to_string());
-            s.push_str(&l);
-            s.push('\n');
-        }
-    }
-}
-
-/// Emits `line` once per row `i` of the block (`{i}` replaced), then once
-/// per column `j` with `line_b` (`{j}` replaced).
-pub(super) fn rows_cols(s: &mut String, line_a: &str, line_b: &str) {
-    for i in 0..LOWP_TILE {
-        s.push_str(&line_a.replace("{i}", &i.to_string()));
-        s.push('\n');
-    }
-    for j in 0..LOWP_TILE {
-        s.push_str(&line_b.replace("{j}", &j.to_string()));
-        s.push('\n');
-    }
 }
 
 fn tile(s: &mut String, kernel: LowpKernel) {

@@ -7,16 +7,16 @@ use half::f16;
 use super::shader::{HAS_BIAS, HAS_WEIGHT};
 use super::{LayerNormVariant, MAX_NORM_LEN, NormKernel, RmsNormVariant};
 use crate::launch::{Launch, LazyKernel};
-use crate::{Gpu, GpuError, NormInput};
+use crate::{Gpu, GpuError, reference::NormInput};
 
 impl Gpu {
     /// The LayerNorm of every row of `input` with the given variant,
     /// `rows × len` row-major `f16`; bit for bit
-    /// [`layer_norm_emulated`](crate::layer_norm_emulated). Rows may hold
-    /// up to [`MAX_NORM_LEN`](crate::MAX_NORM_LEN) elements.
+    /// [`layer_norm_emulated`](crate::norm::layer_norm_emulated). Rows may hold
+    /// up to [`MAX_NORM_LEN`](crate::norm::MAX_NORM_LEN) elements.
     ///
     /// ```no_run
-    /// use gpu_backend::{Gpu, LayerNormVariant, NormInput, RowsInput, f16};
+    /// use gpu_backend::{Gpu, f16, norm::LayerNormVariant, reference::{NormInput, RowsInput}};
     ///
     /// let gpu = Gpu::shared()?;
     /// let row = [1000.0, 1001.0, 999.0, 1000.5].map(f16::from_f32).to_vec();
@@ -49,8 +49,8 @@ impl Gpu {
 
     /// The RMSNorm of every row of `input` with the given variant,
     /// `rows × len` row-major `f16`; bit for bit
-    /// [`rms_norm_emulated`](crate::rms_norm_emulated). Rows may hold up to
-    /// [`MAX_NORM_LEN`](crate::MAX_NORM_LEN) elements.
+    /// [`rms_norm_emulated`](crate::norm::rms_norm_emulated). Rows may hold up to
+    /// [`MAX_NORM_LEN`](crate::norm::MAX_NORM_LEN) elements.
     pub fn rms_norm(
         &self,
         input: &NormInput<f16>,

@@ -4,7 +4,7 @@
 use half::f16;
 
 use super::{LayerNormVariant, RmsNormVariant};
-use crate::NormInput;
+use crate::reference::NormInput;
 use crate::rows::{strided, tree};
 
 /// What [`Gpu::layer_norm`](crate::Gpu::layer_norm) computes with
@@ -103,7 +103,7 @@ fn welford(row: &[f32], n: f32) -> (f32, f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RowsInput;
+    use crate::reference::RowsInput;
 
     fn input(values: &[f32]) -> NormInput<f16> {
         let data = values.iter().map(|&v| f16::from_f32(v)).collect();

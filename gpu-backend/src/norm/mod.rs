@@ -1,4 +1,4 @@
-//! LayerNorm kernels on [`NormInput<f16>`](crate::NormInput): the one-pass
+//! LayerNorm kernels on [`NormInput<f16>`](crate::reference::NormInput): the one-pass
 //! variance that cancels catastrophically, and two careful variants, each
 //! with a CPU emulation that gives the GPU's result bit for bit
 //! ([`layer_norm_emulated`]); and RMSNorm kernels, a careful one and one
@@ -22,7 +22,7 @@
 //!   where absent: one rounding to `f16` per output.
 //!
 //! Work decomposition: that of the row kernels, one workgroup of
-//! [`ROW_THREADS`](crate::ROW_THREADS) invocations per row. Invocation `t`
+//! [`ROW_THREADS`](crate::rows::ROW_THREADS) invocations per row. Invocation `t`
 //! visits elements `t, t + ROW_THREADS, …` (a strided slice) and keeps its
 //! partial statistics in registers; a fixed tree in workgroup memory
 //! combines them (step `h = ROW_THREADS/2, …, 1`: slot `t < h` combines
@@ -41,7 +41,7 @@ pub(crate) use self::shader::{NormKernel, source};
 /// The longest row [`Gpu::layer_norm`](crate::Gpu::layer_norm) accepts.
 /// llvmpipe ends an invocation after 65535 loop iterations in all (its
 /// guard against endless loops); each invocation iterates at most three
-/// times per [`ROW_THREADS`](crate::ROW_THREADS) elements.
+/// times per [`ROW_THREADS`](crate::rows::ROW_THREADS) elements.
 pub const MAX_NORM_LEN: usize = 1 << 20;
 
 /// How [`Gpu::layer_norm`](crate::Gpu::layer_norm) computes the mean `μ`

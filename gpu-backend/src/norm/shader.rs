@@ -9,8 +9,8 @@
 use core::fmt::Write as _;
 
 use super::{LayerNormVariant, RmsNormVariant};
-use crate::ROW_THREADS;
 use crate::launch::prelude;
+use crate::rows::ROW_THREADS;
 use crate::rows::shader::c;
 
 /// Flag bit: a weight is present.

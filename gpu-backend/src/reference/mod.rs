@@ -28,7 +28,7 @@
 //! | LayerNorm over the last axis | [`layer_norm_f64`] | [`layer_norm_cpu`] | [`NormInput`] |
 //! | RMSNorm over the last axis | [`rms_norm_f64`] | [`rms_norm_cpu`] | [`NormInput`] |
 //! | scaled-dot-product attention | [`attention_f64`] | [`attention_cpu`] | [`AttentionInput`] |
-//! | matmul `A · B` (`f16`) | [`matmul_f64`] | [`matmul_cpu_f16`] | [`MatmulInput`](crate::MatmulInput) |
+//! | matmul `A · B` (`f16`) | [`matmul_f64`](crate::matmul::matmul_f64) | [`matmul_cpu_f16`](crate::matmul::matmul_cpu_f16) | [`MatmulInput`](crate::matmul::MatmulInput) |
 //!
 //! Tensors are row-major with explicit shapes. Each input type checks its
 //! shape when it is made and has random generators for dual-delta tests
@@ -77,7 +77,6 @@ pub use self::input::{DotInput, NormInput, RowsInput};
 pub use self::norm::{layer_norm_cpu, layer_norm_f64, rms_norm_cpu, rms_norm_f64};
 pub use self::reduce::{dot_cpu, dot_f64, mean_cpu, mean_f64, sum_cpu, sum_f64};
 pub use self::softmax::{log_softmax_cpu, log_softmax_f64, softmax_cpu, softmax_f64};
-pub use crate::cpu::{matmul_cpu_f16, matmul_f64};
 
 /// An element type the references take and the baselines return: `f16`,
 /// `bf16` or `f32` (sealed).

@@ -10,7 +10,7 @@ use super::shader::{self, RowKernel, RowParams};
 use super::{MAX_ROW_LEN, MAX_SERIAL_LEN, ReduceStrategy, SoftmaxVariant};
 use crate::gpu::compute::{self, Binding};
 use crate::wgsl::SourceTransform;
-use crate::{Gpu, GpuError, RowsInput};
+use crate::{Gpu, GpuError, reference::RowsInput};
 
 /// The bind group layout and one compiled pipeline per row kernel.
 pub(crate) struct RowPipelines {
@@ -46,10 +46,10 @@ impl RowPipelines {
 
 impl Gpu {
     /// The sum of every row of `x` with the given strategy, one `f16` per
-    /// row; bit for bit [`reduce_sum_emulated`](crate::reduce_sum_emulated).
+    /// row; bit for bit [`reduce_sum_emulated`](crate::rows::reduce_sum_emulated).
     ///
     /// ```no_run
-    /// use gpu_backend::{Gpu, ReduceStrategy, RowsInput, SoftmaxVariant, f16};
+    /// use gpu_backend::{Gpu, f16, rows::{ReduceStrategy, SoftmaxVariant}, reference::RowsInput};
     ///
     /// let gpu = Gpu::shared()?;
     /// let ones = RowsInput::new(1, 4096, vec![f16::ONE; 4096])?;
@@ -80,7 +80,7 @@ impl Gpu {
     }
 
     /// The softmax of every row of `x` with the given variant, `rows × len`
-    /// row-major; bit for bit [`softmax_emulated`](crate::softmax_emulated).
+    /// row-major; bit for bit [`softmax_emulated`](crate::rows::softmax_emulated).
     pub fn softmax(
         &self,
         x: &RowsInput<f16>,

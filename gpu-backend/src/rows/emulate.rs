@@ -5,7 +5,7 @@
 use half::f16;
 
 use super::{ROW_THREADS, ReduceStrategy, SoftmaxVariant};
-use crate::RowsInput;
+use crate::reference::RowsInput;
 
 /// `log₂ e` rounded to `f32`.
 pub(crate) const LOG2E: f32 = core::f32::consts::LOG2_E;

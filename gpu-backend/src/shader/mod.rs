@@ -193,7 +193,7 @@ pub(crate) struct Params {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kernel {
     /// Tile kernel accumulating in `f32` over one K chunk, in blocks of
-    /// [`K_BLOCK`] products, rounding once to `f16` (serves both [`Accumulation::F32`](crate::Accumulation::F32)
+    /// [`K_BLOCK`] products, rounding once to `f16` (serves both [`Accumulation::F32`](crate::matmul::Accumulation::F32)
     /// with one chunk, and the split-K partials).
     TileF32,
     /// Tile kernel accumulating in `f16` throughout. Each step is the fused

@@ -41,10 +41,13 @@ fn every_kernel_source() -> Vec<String> {
     use crate::lowp::shader::{self as lowp, LowpKernel};
     use crate::rows::shader::{self as rows, RowKernel};
     use crate::shader::{self as matmul, Kernel, Tiling};
+    use crate::{attention, norm, rows::SoftmaxVariant};
     use crate::{
-        AttentionVariant, Bf16Accumulation, LayerNormVariant, ReduceStrategy, RmsNormVariant,
+        attention::AttentionVariant,
+        lowp::Bf16Accumulation,
+        norm::{LayerNormVariant, RmsNormVariant},
+        rows::ReduceStrategy,
     };
-    use crate::{SoftmaxVariant, attention, norm};
     let mut v = Vec::new();
     for native in [true, false] {
         for kernel in [Kernel::TileF32, Kernel::TileF16, Kernel::ReduceSplits] {

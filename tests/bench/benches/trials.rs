@@ -25,7 +25,7 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dual_delta_runtime::{DualDelta, TrialRng};
 use dual_delta_tests::{CASE_1, CASE_2, CaseStudy};
-use gpu_backend::{MatmulInput, matmul_cpu_f16, matmul_f64};
+use gpu_backend::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 
 fn run_cpu(case: &CaseStudy, trials: usize) {
     let outcome = DualDelta::new(matmul_cpu_f16, matmul_cpu_f16, matmul_f64, |rng| {
