@@ -10,20 +10,12 @@ use dual_delta_runtime::baseline::{Baseline, baseline_file};
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::{Baselines, RunError};
 
-fn input(rng: &mut TrialRng) -> Vec<f32> {
-    (0..64).map(|_| rng.random_range(0.0f32..1.0)).collect()
-}
+mod common;
+
+use common::{binomial_bound, naive, oracle, short_input as input};
 
 fn shifted_input(rng: &mut TrialRng) -> Vec<f32> {
     (0..64).map(|_| rng.random_range(0.0f32..2.0)).collect()
-}
-
-fn oracle(x: &Vec<f32>) -> f64 {
-    x.iter().map(|&v| f64::from(v)).sum()
-}
-
-fn naive(x: &Vec<f32>) -> f32 {
-    x.iter().fold(0.0, |s, &v| s + v)
 }
 
 /// A candidate whose error is `k` × the naive sum's on every input.
@@ -228,9 +220,8 @@ fn false_regressions_of_an_unchanged_noisy_kernel_stay_below_alpha() {
         regressed += usize::from(r.regressed);
         below_5_percent += usize::from(r.p_value.unwrap() < 0.05);
     }
-    // The largest count k with P(Binomial(300, α) >= k) > 1%: 8.
-    assert_eq!(alpha, 0.01);
-    let bound = 8;
+    // 8 for 300 runs at α = 0.01.
+    let bound = binomial_bound(RUNS, alpha);
     println!(
         "unchanged noisy kernel: {regressed} of {RUNS} false regressions (bound {bound}); \
          {below_5_percent} runs with a Wilcoxon p below 0.05"

@@ -9,17 +9,9 @@ use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::record_environment;
 use dual_delta_runtime::report::{json, step_summary};
 
-fn input(rng: &mut TrialRng) -> Vec<f32> {
-    (0..64).map(|_| rng.random_range(0.0f32..1.0)).collect()
-}
+mod common;
 
-fn exact(x: &Vec<f32>) -> f64 {
-    x.iter().map(|&v| f64::from(v)).sum()
-}
-
-fn naive(x: &Vec<f32>) -> f32 {
-    x.iter().fold(0.0, |s, &v| s + v)
-}
+use common::{naive, oracle as exact, short_input as input};
 
 #[test]
 fn the_device_and_its_caveats_are_in_every_report() {

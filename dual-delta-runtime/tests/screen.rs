@@ -12,50 +12,9 @@ use dual_delta_runtime::screen::Screen;
 use dual_delta_runtime::stats::sequential::Decision;
 use dual_delta_runtime::{DecidedBy, RunError, trial_seed};
 
-/// Values summed per input: short, so that a thousand runs take seconds.
-const LEN: usize = 64;
+mod common;
 
-fn input(rng: &mut TrialRng) -> Vec<f32> {
-    (0..LEN).map(|_| rng.random_range(0.0f32..1.0)).collect()
-}
-
-fn kahan(x: &Vec<f32>) -> f32 {
-    let (mut s, mut c) = (0.0f32, 0.0f32);
-    for &v in x {
-        let y = v - c;
-        let t = s + y;
-        c = (t - s) - y;
-        s = t;
-    }
-    s
-}
-
-fn naive(x: &Vec<f32>) -> f32 {
-    x.iter().fold(0.0, |s, &v| s + v)
-}
-
-fn reversed(x: &Vec<f32>) -> f32 {
-    x.iter().rev().fold(0.0, |s, &v| s + v)
-}
-
-fn oracle(x: &Vec<f32>) -> f64 {
-    x.iter().map(|&v| f64::from(v)).sum()
-}
-
-/// The largest count `k` with `P(Binomial(runs, p) ≥ k) > 0.01`: a rate
-/// ≤ `p` gives a count ≤ `k` with 99 % confidence.
-fn binomial_bound(runs: usize, p: f64) -> usize {
-    let mut pmf = (1.0 - p).powi(runs as i32);
-    let mut below = 0.0;
-    for k in 0..runs {
-        if 1.0 - below - pmf <= 0.01 {
-            return k;
-        }
-        below += pmf;
-        pmf *= (runs - k) as f64 / (k + 1) as f64 * p / (1.0 - p);
-    }
-    runs
-}
+use common::{binomial_bound, kahan, naive, oracle, reversed, short_input as input};
 
 /// How a run of one of the five faulty kernels ended.
 enum Ended {

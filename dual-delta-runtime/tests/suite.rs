@@ -10,17 +10,9 @@ use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::report::write_under;
 use dual_delta_runtime::suite::{self, e_bh};
 
-fn input(rng: &mut TrialRng) -> Vec<f32> {
-    (0..64).map(|_| rng.random_range(0.0f32..1.0)).collect()
-}
+mod common;
 
-fn exact(x: &Vec<f32>) -> f64 {
-    x.iter().map(|&v| f64::from(v)).sum()
-}
-
-fn naive(x: &Vec<f32>) -> f32 {
-    x.iter().fold(0.0, |s, &v| s + v)
-}
+use common::{binomial_bound, naive, oracle as exact, short_input as input};
 
 fn worse(x: &Vec<f32>) -> f64 {
     let o = exact(x);
@@ -132,8 +124,8 @@ fn e_bh_keeps_false_failures_below_the_suite_alpha() {
         raw += usize::from(e.iter().any(|&x| x > 0.0));
         kept += usize::from(e_bh(&e, a).is_some());
     }
-    // The largest k with P(Binomial(2000, 0.05) >= k) > 1 %: 123.
-    let bound = 123;
+    // 123 for 2000 suites at 0.05.
+    let bound = binomial_bound(SUITES, a);
     println!(
         "{SUITES} null suites of {TESTS} tests: {raw} with a false failure at α = 0.01, {kept} \
          with one kept by e-BH at {a} (bound {bound})"

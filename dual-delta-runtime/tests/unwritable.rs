@@ -6,17 +6,9 @@
 
 use dual_delta_runtime::prelude::*;
 
-fn input(rng: &mut TrialRng) -> Vec<f32> {
-    (0..64).map(|_| rng.random_range(0.0f32..1.0)).collect()
-}
+mod common;
 
-fn exact(x: &Vec<f32>) -> f64 {
-    x.iter().map(|&v| f64::from(v)).sum()
-}
-
-fn naive(x: &Vec<f32>) -> f32 {
-    x.iter().fold(0.0, |s, &v| s + v)
-}
+use common::{naive, oracle as exact, short_input as input};
 
 /// Run by [`a_report_that_cannot_be_written_is_a_warning`] in a child
 /// process, with `DUAL_DELTA_HOME` under a regular file.

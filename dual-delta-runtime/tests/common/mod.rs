@@ -1,8 +1,11 @@
-//! The f32 summations the summation and early-stopping tests compare, on
-//! 4096 numbers drawn uniformly from [0, 1), with an f64 oracle.
+//! The f32 summations the runtime's tests compare, on numbers drawn
+//! uniformly from [0, 1), with an f64 oracle, and the binomial bound their
+//! seeded simulations are checked against.
 
 // Inputs are `Vec`s: implementations take `&I` for the generator's `I`.
 #![allow(clippy::ptr_arg)]
+// Each test file uses a part of this module.
+#![allow(dead_code)]
 
 use dual_delta_runtime::prelude::*;
 
@@ -12,6 +15,33 @@ pub(crate) const LEN: usize = 4096;
 /// 4096 numbers drawn uniformly from [0, 1).
 pub(crate) fn input(rng: &mut TrialRng) -> Vec<f32> {
     (0..LEN).map(|_| rng.random_range(0.0f32..1.0)).collect()
+}
+
+/// 64 numbers drawn uniformly from [0, 1): short, so that simulations of
+/// a thousand runs take seconds.
+pub(crate) fn short_input(rng: &mut TrialRng) -> Vec<f32> {
+    (0..64).map(|_| rng.random_range(0.0f32..1.0)).collect()
+}
+
+/// Right-to-left summation in f32: as accurate as [`naive`] in
+/// distribution.
+pub(crate) fn reversed(x: &Vec<f32>) -> f32 {
+    x.iter().rev().fold(0.0, |s, &v| s + v)
+}
+
+/// The largest count `k` with `P(Binomial(runs, p) ≥ k) > 0.01`: a rate
+/// `≤ p` gives a count `≤ k` with 99 % confidence.
+pub(crate) fn binomial_bound(runs: usize, p: f64) -> usize {
+    let mut pmf = (1.0 - p).powi(runs as i32);
+    let mut below = 0.0;
+    for k in 0..runs {
+        if 1.0 - below - pmf <= 0.01 {
+            return k;
+        }
+        below += pmf;
+        pmf *= (runs - k) as f64 / (k + 1) as f64 * p / (1.0 - p);
+    }
+    runs
 }
 
 /// Left-to-right summation in f32.
