@@ -79,8 +79,9 @@ fn a_worse_version_regresses_an_unchanged_one_passes() {
     assert_eq!(r.pairs, b.trials.len());
     assert!((r.mean_now / r.mean_then - 1.3).abs() < 1e-9);
     let sentence = o.verdict_sentence();
+    println!("{}", r.sentence());
     assert!(
-        sentence.contains("Less accurate than at baseline `main`")
+        sentence.contains("Regression: less accurate than at baseline `main`")
             && sentence.contains("mean error 1.300× the baseline's"),
         "{sentence}"
     );
@@ -101,7 +102,7 @@ fn a_worse_version_regresses_an_unchanged_one_passes() {
     assert!(!r.regressed && o.passed(), "{}", o.verdict_sentence());
     assert!(
         o.verdict_sentence()
-            .contains("Not less accurate than at baseline `main`")
+            .contains("No regression: not less accurate than at baseline `main`")
     );
 }
 

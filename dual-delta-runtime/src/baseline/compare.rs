@@ -67,8 +67,9 @@ pub struct Regression {
 }
 
 impl Regression {
-    /// The comparison in words: `less accurate than at baseline `main`
-    /// (commit 1a2b3c4): mean error 1.31× the baseline's, p = 3.2e-12`.
+    /// The comparison in words: `Regression: less accurate than at baseline
+    /// `main` (commit 1a2b3c4): mean error 1.310× the baseline's over 1000
+    /// paired trials, p = 3.2e-12.`
     pub fn sentence(&self) -> String {
         let at = format!(
             "baseline `{}`{}",
@@ -84,12 +85,12 @@ impl Regression {
             .map_or_else(|| "p not computed".to_owned(), |p| format!("p = {p:.2e}"));
         match self.decision {
             RegressionDecision::TooFewTrials { needed } => format!(
-                "Not compared with {at}: only {} trials in common (the baseline holds {}), and the \
+                "Regression not checked against {at}: only {} trials in common (the baseline holds {}), and the \
                  test needs at least {needed}.",
                 self.pairs, self.baseline_trials
             ),
             _ if self.regressed => format!(
-                "Less accurate than at {at}: mean error {ratio:.3}× the baseline's over {} paired \
+                "Regression: less accurate than at {at}: mean error {ratio:.3}× the baseline's over {} paired \
                  trials, {p}{}.",
                 self.pairs,
                 match self.decision {
@@ -100,7 +101,7 @@ impl Regression {
                 }
             ),
             _ => format!(
-                "Not less accurate than at {at} beyond the {}% margin: mean error {ratio:.3}× the \
+                "No regression: not less accurate than at {at} beyond the {}% margin: mean error {ratio:.3}× the \
                  baseline's over {} paired trials, {p}.",
                 100.0 * self.margin,
                 self.pairs
