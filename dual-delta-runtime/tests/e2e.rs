@@ -296,7 +296,7 @@ fn a_candidate_returning_nan_on_a_few_trials_fails_saying_so_first() {
     run.assert_contains(&[
         "dual-delta test `gate::nan_on_a_few_trials` failed: the candidate nan_on_a_few_trials \
          returned a non-finite value (NaN or infinity) on ",
-        " of 200 trials where the baseline and the oracle were finite\n  first: trial ",
+        " of 200 inputs checked where the baseline and the oracle were finite\n  first: trial ",
         "), element 0 is NaN\n  replay: DUAL_DELTA_SEED=",
         " cargo test nan_on_a_few_trials\n",
         "`allow_non_finite = true`",

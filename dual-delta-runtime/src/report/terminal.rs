@@ -321,11 +321,11 @@ pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
         let _ = writeln!(
             out,
             "dual-delta test `{}` failed: the candidate {} returned a non-finite value (NaN or \
-             infinity) on {} of {} trials where the baseline and the oracle were finite",
+             infinity) on {} of {} inputs checked where the baseline and the oracle were finite",
             o.names.test,
             o.names.candidate,
             failing.len(),
-            o.delta1.len()
+            o.inputs_checked()
         );
         let _ = writeln!(out, "  first: {}", where_(first));
         let _ = writeln!(out, "  replay: {}", replay(o));
