@@ -38,7 +38,7 @@
 //!   - `expect`: the accuracy expectation (`no_worse`, `equivalent`,
 //!     `better`, `worse`);
 //!   - `test`: the requested accuracy test (`wilcoxon`, `sign`, `paired_t`);
-//!   - `margin`: the non-inferiority margin δ (0 when none);
+//!   - `margin`: the non-inferiority margin δ (default 0.05; 0 is the paper's test);
 //!   - `stability`: the stability expectation, or `null`;
 //!   - `threads`: the thread limit, or `null` for all cores;
 //!   - `allow_non_finite`: whether non-finite candidate outputs are

@@ -112,7 +112,7 @@ pub struct SettingsRecord {
     pub expect: Expect,
     /// The requested accuracy test.
     pub test: AccuracyTest,
-    /// The non-inferiority margin δ (0 when none).
+    /// The non-inferiority margin δ (default 0.05).
     #[serde(with = "number")]
     pub margin: f64,
     /// The stability expectation, if any.
