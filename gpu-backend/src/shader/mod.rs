@@ -234,6 +234,27 @@ pub(crate) fn source(kernel: Kernel, native_f16: bool, tiling: Tiling) -> String
     s
 }
 
+/// The lines every tile kernel starts with after `let id = ...;` (no
+/// trailing newline): its tile (`tm`, `tn`), split (`sp`) and batch entry
+/// (`bi`) from the workgroup's `id`, the block's first row `r0` and column
+/// `c0` (WGSL expressions), its share of K (`k0 .. k1`), and the number of
+/// 8-wide column groups `nv`.
+fn grid_prologue(r0: &str, c0: &str) -> String {
+    format!(
+        "    let tiles = p.tiles_m * p.tiles_n;
+    if (id >= tiles * p.splits * p.batch) {{ return; }}
+    let tn = id % p.tiles_n;
+    let tm = (id / p.tiles_n) % p.tiles_m;
+    let sp = (id / tiles) % p.splits;
+    let bi = id / (tiles * p.splits);
+    let r0 = {r0};
+    let c0 = {c0};
+    let k0 = sp * p.kc;
+    let k1 = k0 + p.kc;
+    let nv = p.np / 8u;"
+    )
+}
+
 /// The texture bindings `ta` (`A`) and `tb` (`B`) with their loaders
 /// `lda` and `ldb`, then the output's ([`storage_decls`]).
 fn texture_decls(s: &mut String, native: bool) {

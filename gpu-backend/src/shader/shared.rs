@@ -17,7 +17,7 @@
 
 use core::fmt::Write as _;
 
-use super::{K_BLOCK, Kernel, texture_decls};
+use super::{K_BLOCK, Kernel, grid_prologue, texture_decls};
 
 /// Invocations per workgroup.
 pub(crate) const SHARED_WORKGROUP: u32 = 64;
@@ -38,6 +38,7 @@ const _: () = assert!(SHARED_K == 2 * K_BLOCK as u32 && SHARED_TILE == 16);
 pub(super) fn tile(s: &mut String, kernel: Kernel, native: bool) {
     texture_decls(s, native);
     let (wg, t, kstep, stride) = (SHARED_WORKGROUP, SHARED_TILE, SHARED_K, A_STRIDE);
+    let prologue = grid_prologue(&format!("tm * {t}u"), &format!("tn * {t}u"));
     let _ = writeln!(
         s,
         "var<workgroup> sa: array<f32, {sa}>;
@@ -61,17 +62,7 @@ fn put_b(at: u32, v: vec4<u32>) {{
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {{
     let id = wid.x + wid.y * nwg.x;
-    let tiles = p.tiles_m * p.tiles_n;
-    if (id >= tiles * p.splits * p.batch) {{ return; }}
-    let tn = id % p.tiles_n;
-    let tm = (id / p.tiles_n) % p.tiles_m;
-    let sp = (id / tiles) % p.splits;
-    let bi = id / (tiles * p.splits);
-    let r0 = tm * {t}u;
-    let c0 = tn * {t}u;
-    let k0 = sp * p.kc;
-    let k1 = k0 + p.kc;
-    let nv = p.np / 8u;
+{prologue}
     let tx = li % 8u;
     let ty = li / 8u;
     // The texels this invocation fetches: row `li / 4` of the block of A,

@@ -3,7 +3,7 @@
 
 use core::fmt::Write as _;
 
-use super::{K_BLOCK, Kernel, TILE_WORKGROUP, Tiling, texture_decls};
+use super::{K_BLOCK, Kernel, TILE_WORKGROUP, Tiling, grid_prologue, texture_decls};
 
 /// The kernel for [`Tiling::Lanes`] or [`Tiling::Subgroup`] (the shared
 /// tiling has its own generator, `shared`).
@@ -35,17 +35,8 @@ pub(super) fn tile(s: &mut String, kernel: Kernel, native: bool, tiling: Tiling)
         "@compute @workgroup_size({wg})
 fn main({signature}) {{
     let id = {id};
-    let tiles = p.tiles_m * p.tiles_n;
-    if (id >= tiles * p.splits * p.batch) {{ return; }}
-    let tn = id % p.tiles_n;
-    let tm = (id / p.tiles_n) % p.tiles_m;
-    let sp = (id / tiles) % p.splits;
-    let bi = id / (tiles * p.splits);
-    let r0 = {r0};
-    let c0 = tn * {tn}u;
-    let k0 = sp * p.kc;
-    let k1 = k0 + p.kc;
-    let nv = p.np / 8u;"
+{prologue}",
+        prologue = grid_prologue(&r0, &format!("tn * {tn}u")),
     );
     for i in 0..tm {
         let _ = writeln!(s, "    let ra{i} = min(r0 + {i}u, p.m - 1u) * (p.kt / 8u);");
