@@ -352,7 +352,16 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         let trials = trials.inspect_err(|_| progress.finish())?;
         observed?;
         let sequential = sequential_verdict(&sequential, &settings, trials.len());
-        let screened = screen::after(&self.trial, &settings, &progress, &sequential, &trials);
+        // The gross-error gate's scale, from the trials that decided.
+        let reference_scale = screen::reference_scale(&trials);
+        let screened = screen::after(
+            &self.trial,
+            &settings,
+            &progress,
+            &sequential,
+            &trials,
+            reference_scale,
+        );
         progress.finish();
         let (screen, screened) = screened?;
         let trial_time = start.elapsed();
@@ -362,7 +371,6 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         let identical_outputs = trials.iter().all(|t| t.identical_outputs);
         let full: Vec<&TrialErrors> = trials.iter().chain(&screened).collect();
         let non_finite = non_finite(&full, &settings);
-        let reference_scale = screen::reference_scale(&trials);
         let gross = screen::gross_errors(full.iter().copied(), reference_scale, &settings);
         let format = trials
             .first()

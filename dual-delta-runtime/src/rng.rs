@@ -84,6 +84,12 @@ impl TryRng for TrialRng {
     }
 }
 
+/// A seed as reports and baselines write it: `0x` and 16 hexadecimal
+/// digits (what `DUAL_DELTA_SEED` reads).
+pub(crate) fn seed_hex(seed: u64) -> String {
+    format!("{seed:#018x}")
+}
+
 /// The seed of trial `index` in a run with base seed `base_seed`.
 ///
 /// Two rounds of the SplitMix64 finaliser over the base seed and the index:

@@ -233,17 +233,18 @@ fn fails_gate(t: &TrialErrors, scale: Option<f64>, settings: &Settings) -> bool 
 }
 
 /// The screen after the sequential test over `trials` (the trials the run
-/// kept): runs it where an early pass needs it, and returns what it did and
-/// the full trials of the inputs it flagged.
+/// kept, whose [`reference_scale`] is `scale`): runs it where an early pass
+/// needs it, and returns what it did and the full trials of the inputs it
+/// flagged.
 pub(crate) fn after<I: Send + Sync>(
     trial: &Trial<'_, I>,
     settings: &Settings,
     progress: &Progress,
     sequential: &SequentialVerdict,
     trials: &[TrialErrors],
+    scale: Option<f64>,
 ) -> Result<(Screen, Vec<TrialErrors>), RunError> {
     let kept = trials.len();
-    let scale = reference_scale(trials);
     let not_needed = |why| Ok((Screen::NotNeeded { why }, Vec::new()));
     if !sequential.stopped || kept >= settings.n {
         return not_needed(NoScreen::AllTrials);

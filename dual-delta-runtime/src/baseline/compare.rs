@@ -1,10 +1,11 @@
 //! A run against a saved baseline: the candidate's errors now and then,
 //! paired by trial seed.
 
-use super::{Baseline, hex};
+use super::Baseline;
 use crate::config::Settings;
 use crate::error::{RunError, TrialId};
 use crate::expect::Expect;
+use crate::rng::seed_hex;
 use crate::stats::sequential::{Decision, Sequential, alpha_split};
 use crate::stats::{Alternative, ZeroMethod, wilcoxon};
 use crate::verdict::AccuracyTest;
@@ -160,7 +161,7 @@ pub fn compare_errors(
     let mut then_errors = Vec::new();
     for (i, (&d, &f)) in delta1.iter().zip(fingerprints).enumerate() {
         let trial = TrialId::of(seed, i);
-        let Some(t) = then.get(hex(trial.seed).as_str()) else {
+        let Some(t) = then.get(seed_hex(trial.seed).as_str()) else {
             continue;
         };
         if t.fingerprint != format!("{f:016x}") {

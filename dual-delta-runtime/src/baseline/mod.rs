@@ -59,6 +59,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::Settings;
 use crate::dirname::test_dir_name;
 use crate::error::RunError;
+use crate::rng::seed_hex;
 
 /// The version of the file format documented in this module.
 pub const FORMAT: u32 = 1;
@@ -118,11 +119,6 @@ pub struct BaselineTrial {
     pub delta2: f64,
     /// The oracle output's fingerprint, 16 hexadecimal digits.
     pub fingerprint: String,
-}
-
-/// `0x` and 16 hexadecimal digits.
-pub(crate) fn hex(v: u64) -> String {
-    format!("{v:#018x}")
 }
 
 /// The directory of the baselines: `DUAL_DELTA_BASELINE_DIR`, or
@@ -276,7 +272,7 @@ pub(crate) fn save_if_asked(
         crate_version: env!("CARGO_PKG_VERSION").to_owned(),
         settings: BaselineSettings {
             n: s.n,
-            seed_hex: hex(s.seed),
+            seed_hex: seed_hex(s.seed),
             alpha: s.alpha,
             metric: s.metric.name().to_owned(),
             margin: s.margin,
@@ -286,7 +282,7 @@ pub(crate) fn save_if_asked(
         trials: (0..delta1.len())
             .map(|i| BaselineTrial {
                 index: i,
-                seed_hex: hex(crate::rng::trial_seed(s.seed, i)),
+                seed_hex: seed_hex(crate::rng::trial_seed(s.seed, i)),
                 delta1: delta1[i],
                 delta2: delta2[i],
                 fingerprint: format!("{:016x}", fingerprints[i]),

@@ -144,6 +144,7 @@ use super::summary::{
 use crate::clock::utc;
 use crate::evidence::NonFiniteTrial;
 use crate::outcome::Outcome;
+use crate::rng::seed_hex;
 use crate::stats::sequential::Decision;
 
 /// The version of the schema documented in this module.
@@ -180,10 +181,6 @@ pub fn number(v: &serde_json::Value) -> Option<f64> {
     }
 }
 
-fn hex(seed: u64) -> String {
-    format!("{seed:#018x}")
-}
-
 /// A result as a [`Fallible`]: the value made by `ok`, or the error's text.
 fn fallible<T, E: ToString, V>(r: &Result<T, E>, ok: impl FnOnce(&T) -> V) -> Fallible<V> {
     match r {
@@ -218,7 +215,7 @@ impl NonFiniteSide {
             trials: trials.len(),
             first: trials.first().map(|t| NonFiniteFirst {
                 trial: t.trial,
-                seed_hex: hex(t.seed),
+                seed_hex: seed_hex(t.seed),
                 position: t.position,
                 value: t.value,
             }),
@@ -250,7 +247,7 @@ fn judged(o: &Outcome) -> Judged {
     Judged {
         decided_by: decided_by.to_owned(),
         trial: trial.map(|(t, _)| t),
-        seed_hex: trial.map(|(_, s)| hex(s)),
+        seed_hex: trial.map(|(_, s)| seed_hex(s)),
         within_margin: j.within_margin.map(|w| Margin {
             percent: w.percent,
             p_value: w.p_value,
@@ -343,7 +340,7 @@ impl RunSummary {
                 n: s.n,
                 alpha: s.alpha,
                 seed: s.seed,
-                seed_hex: hex(s.seed),
+                seed_hex: seed_hex(s.seed),
                 seed_source: s.seed_source,
                 metric: s.metric.name().to_owned(),
                 expect: s.expect,
@@ -370,7 +367,7 @@ impl RunSummary {
                 confidence: r.confidence,
                 resamples: r.resamples,
                 seed: r.seed,
-                seed_hex: hex(r.seed),
+                seed_hex: seed_hex(r.seed),
             }),
             accuracy_test: a.accuracy_test,
             fallback: a.fallback.clone(),
@@ -423,7 +420,7 @@ impl RunSummary {
             worst_trial: WorstTrial {
                 index: worst,
                 seed: worst_seed,
-                seed_hex: hex(worst_seed),
+                seed_hex: seed_hex(worst_seed),
                 candidate_error: o.delta1.get(worst).copied().unwrap_or(f64::NAN),
                 baseline_error: o.delta2.get(worst).copied().unwrap_or(f64::NAN),
             },
