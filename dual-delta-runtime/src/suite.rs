@@ -36,72 +36,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::report::summary::RunSummary;
-use crate::report::{SKIPPED_FILE, SUMMARY_FILE, Skipped, rebuild_index};
+use crate::report::{Stored, rebuild_index, scan};
 
 /// The suite summary `merge` writes.
 pub const SUITE_FILE: &str = "suite.json";
 /// The Markdown table `merge` writes, for a CI job summary.
 pub const MARKDOWN_FILE: &str = "summary.md";
-
-/// One test's stored run, or its skip.
-#[derive(Clone, Debug)]
-pub enum Stored {
-    /// A run with its `summary.json`.
-    Run(Box<RunSummary>),
-    /// A skipped test.
-    Skipped(Skipped),
-}
-
-impl Stored {
-    /// The test's path.
-    pub fn test(&self) -> &str {
-        match self {
-            Stored::Run(s) => &s.names.test,
-            Stored::Skipped(s) => &s.test,
-        }
-    }
-
-    fn timestamp_ms(&self) -> u64 {
-        match self {
-            Stored::Run(s) => s.timestamp_ms,
-            Stored::Skipped(s) => s.timestamp_ms,
-        }
-    }
-}
-
-/// Every test stored directly under `root`, by directory name, the newer
-/// of a run and a skip where a directory holds both.
-pub fn scan(root: &Path) -> io::Result<BTreeMap<String, Stored>> {
-    let mut out = BTreeMap::new();
-    let entries = match fs::read_dir(root) {
-        Ok(e) => e,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(e),
-    };
-    for entry in entries.flatten() {
-        let dir = entry.file_name().to_string_lossy().into_owned();
-        if dir.starts_with('.') || !entry.path().is_dir() {
-            continue;
-        }
-        let run = fs::read_to_string(entry.path().join(SUMMARY_FILE))
-            .ok()
-            .and_then(|t| serde_json::from_str::<RunSummary>(&t).ok())
-            .map(|s| Stored::Run(Box::new(s)));
-        let skip = fs::read_to_string(entry.path().join(SKIPPED_FILE))
-            .ok()
-            .and_then(|t| serde_json::from_str::<Skipped>(&t).ok())
-            .map(Stored::Skipped);
-        let newest = match (run, skip) {
-            (Some(r), Some(s)) if s.timestamp_ms() > r.timestamp_ms() => Some(s),
-            (Some(r), _) => Some(r),
-            (None, s) => s,
-        };
-        if let Some(s) = newest {
-            out.insert(dir, s);
-        }
-    }
-    Ok(out)
-}
 
 /// One line of the suite.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

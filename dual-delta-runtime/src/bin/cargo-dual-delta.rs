@@ -16,8 +16,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use dual_delta_runtime::baseline::{Baseline, baseline_file, compare_errors, list};
 use dual_delta_runtime::report::summary::RunSummary;
-use dual_delta_runtime::report::{report_root, test_dir_name};
-use dual_delta_runtime::suite::{self, Stored};
+use dual_delta_runtime::report::{Stored, report_root, scan, test_dir_name};
+use dual_delta_runtime::suite;
 
 /// Cargo calls `cargo-dual-delta dual-delta <args>`.
 #[derive(Parser)]
@@ -117,7 +117,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     };
     match cli.command {
         Command::List => {
-            let stored = suite::scan(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let stored = scan(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             let s = suite::summarise(&stored, None);
             for t in &s.tests {
                 println!("{:<9} {}  {}", t.result, t.test, t.sentence);
@@ -197,7 +197,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 
 /// The stored run of `test` (a path or a directory name) under `dir`.
 fn stored_run(dir: &Path, test: &str) -> Result<RunSummary, String> {
-    let stored = suite::scan(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let stored = scan(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let found = stored
         .get(&test_dir_name(test))
         .or_else(|| stored.get(test))

@@ -33,8 +33,8 @@ pub mod csv;
 mod html;
 pub mod json;
 pub mod plot;
-mod skipped;
 pub mod step_summary;
+mod stored;
 pub mod summary;
 pub mod terminal;
 
@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
-pub use self::skipped::{SKIPPED_FILE, Skipped, write_skipped};
+pub use self::stored::{SKIPPED_FILE, Skipped, Stored, scan, write_skipped};
 pub use crate::config::{report_root, report_root_with};
 pub use crate::dirname::test_dir_name;
 use crate::outcome::Outcome;

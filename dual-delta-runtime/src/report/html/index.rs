@@ -1,13 +1,12 @@
 //! The top-level index: every report under the root, newest first
 //! (`templates/index.html`).
 
-use std::fs;
 use std::path::Path;
 
 use askama::Template;
 
 use super::super::summary::RunSummary;
-use super::super::{INDEX_FILE, SKIPPED_FILE, SUMMARY_FILE, Skipped};
+use super::super::{INDEX_FILE, Skipped, Stored, scan};
 use super::{VERSION, url_segment};
 
 /// What the top-level index shows of one report (read back from its
@@ -80,30 +79,17 @@ impl ReportEntry {
     }
 }
 
-/// Every report directly under `root` (directories holding a `summary.json`
-/// that reads as a [`Summary`], hidden ones skipped), newest first.
+/// Every report and skip directly under `root` ([`scan`]), newest first.
 pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
-    let mut out = Vec::new();
-    let Ok(entries) = fs::read_dir(root) else {
-        return out;
-    };
-    for entry in entries.flatten() {
-        let dir = entry.file_name().to_string_lossy().into_owned();
-        if dir.starts_with('.') || !entry.path().is_dir() {
-            continue;
-        }
-        let read = |file: &str| fs::read_to_string(entry.path().join(file)).ok();
-        let run = read(SUMMARY_FILE).and_then(|t| serde_json::from_str::<RunSummary>(&t).ok());
-        let skip = read(SKIPPED_FILE).and_then(|t| serde_json::from_str::<Skipped>(&t).ok());
-        match (run, skip) {
-            (Some(r), Some(k)) if k.timestamp_ms > r.timestamp_ms => {
-                out.push(ReportEntry::skipped(dir, k));
-            }
-            (Some(r), _) => out.push(ReportEntry::new(dir, r)),
-            (None, Some(k)) => out.push(ReportEntry::skipped(dir, k)),
-            (None, None) => {}
-        }
-    }
+    // A root that cannot be read has no report to list.
+    let mut out: Vec<ReportEntry> = scan(root)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(dir, stored)| match stored {
+            Stored::Run(r) => ReportEntry::new(dir, *r),
+            Stored::Skipped(k) => ReportEntry::skipped(dir, k),
+        })
+        .collect();
     out.sort_by(|a, b| {
         b.timestamp_ms
             .cmp(&a.timestamp_ms)

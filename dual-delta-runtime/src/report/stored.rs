@@ -1,0 +1,113 @@
+//! What a report directory holds of each test: its run (`summary.json`),
+//! or `skipped.json`, what a skipped test leaves instead of a report.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::SUMMARY_FILE;
+use super::summary::RunSummary;
+
+/// The file a skipped test leaves in its directory.
+pub const SKIPPED_FILE: &str = "skipped.json";
+
+/// A test that did not run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// The test's path.
+    pub test: String,
+    /// The function that skipped it (`candidate`, ...).
+    pub role: String,
+    /// Why.
+    pub reason: String,
+    /// When, in Unix milliseconds.
+    pub timestamp_ms: u64,
+}
+
+/// Records that `test` was skipped by `role` for `reason`, under `root`.
+///
+/// # Errors
+///
+/// When the file cannot be written.
+pub fn write_skipped(root: &Path, test: &str, role: &str, reason: &str) -> io::Result<PathBuf> {
+    let dir = root.join(super::test_dir_name(test));
+    fs::create_dir_all(&dir)?;
+    let skipped = Skipped {
+        test: test.to_owned(),
+        role: role.to_owned(),
+        reason: reason.to_owned(),
+        timestamp_ms: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
+    };
+    let path = dir.join(SKIPPED_FILE);
+    let text = serde_json::to_string_pretty(&skipped).map_err(io::Error::other)?;
+    fs::write(&path, text + "\n")?;
+    // A run written before, under the same directory, is stale now.
+    let _ = fs::remove_file(dir.join(SUMMARY_FILE));
+    Ok(path)
+}
+
+/// One test's stored run, or its skip.
+#[derive(Clone, Debug)]
+pub enum Stored {
+    /// A run with its `summary.json`.
+    Run(Box<RunSummary>),
+    /// A skipped test.
+    Skipped(Skipped),
+}
+
+impl Stored {
+    /// The test's path.
+    pub fn test(&self) -> &str {
+        match self {
+            Stored::Run(s) => &s.names.test,
+            Stored::Skipped(s) => &s.test,
+        }
+    }
+
+    /// When it was written, in Unix milliseconds.
+    pub fn timestamp_ms(&self) -> u64 {
+        match self {
+            Stored::Run(s) => s.timestamp_ms,
+            Stored::Skipped(s) => s.timestamp_ms,
+        }
+    }
+}
+
+/// Every test stored directly under `root`, by directory name, the newer
+/// of a run and a skip where a directory holds both.
+pub fn scan(root: &Path) -> io::Result<BTreeMap<String, Stored>> {
+    let mut out = BTreeMap::new();
+    let entries = match fs::read_dir(root) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(e),
+    };
+    for entry in entries.flatten() {
+        let dir = entry.file_name().to_string_lossy().into_owned();
+        if dir.starts_with('.') || !entry.path().is_dir() {
+            continue;
+        }
+        let run = fs::read_to_string(entry.path().join(SUMMARY_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str::<RunSummary>(&t).ok())
+            .map(|s| Stored::Run(Box::new(s)));
+        let skip = fs::read_to_string(entry.path().join(SKIPPED_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Skipped>(&t).ok())
+            .map(Stored::Skipped);
+        let newest = match (run, skip) {
+            (Some(r), Some(s)) if s.timestamp_ms() > r.timestamp_ms() => Some(s),
+            (Some(r), _) => Some(r),
+            (None, s) => s,
+        };
+        if let Some(s) = newest {
+            out.insert(dir, s);
+        }
+    }
+    Ok(out)
+}
