@@ -94,7 +94,7 @@ pub(crate) fn batch<I: Send + Sync>(
                     settings,
                     id,
                     &inputs[j],
-                    y,
+                    (&y.values, y.format),
                     &references[j].baseline,
                     threshold,
                     kinds[j].clone(),

@@ -158,21 +158,15 @@ impl<'a, I> Trial<'a, I> {
             y1.clear();
             let format = self.candidate_one(trial, &x, y1)?;
             self.baseline_into(trial, &x, &mut refs.baseline)?;
-            let y = Widened {
-                values: std::mem::take(y1),
-                format,
-            };
-            let screened = self.screened(
+            self.screened(
                 settings,
                 trial,
                 &x,
-                &y,
+                (y1, format),
                 &refs.baseline,
                 threshold,
                 input_kind,
-            );
-            *y1 = y.values;
-            screened
+            )
         })
     }
 
@@ -188,7 +182,7 @@ impl<'a, I> Trial<'a, I> {
         Ok(())
     }
 
-    /// The screen's look at one input, given the candidate's output `y` and
+    /// The screen's look at one input, given the candidate's output `y` (of `format`) and
     /// the baseline's `baseline`: flags it when the candidate's output holds
     /// a NaN or an infinity where the baseline's is finite, or when its
     /// distance from the baseline's (the test's metric, with the baseline
@@ -200,23 +194,23 @@ impl<'a, I> Trial<'a, I> {
         settings: &Settings,
         trial: TrialId,
         x: &I,
-        y: &Widened,
+        (y, format): (&[f64], NumberFormat),
         baseline: &[f64],
         threshold: f64,
         input_kind: String,
     ) -> Result<Screened, RunError> {
         let baseline_finite = baseline.iter().all(|v| v.is_finite());
-        let flag = if y.values.len() != baseline.len() {
+        let flag = if y.len() != baseline.len() {
             Some(Flag::Unmeasurable)
         } else if !baseline_finite {
             // The candidate cannot be blamed where the baseline fails too;
             // a candidate finite where the baseline is not is no event.
             None
-        } else if y.values.iter().any(|v| !v.is_finite()) {
+        } else if y.iter().any(|v| !v.is_finite()) {
             Some(Flag::NonFinite)
         } else {
             let d = guarded(Role::Metric, trial, || {
-                settings.metric.error(&y.values, baseline, y.format)
+                settings.metric.error(y, baseline, format)
             })?;
             if d.is_nan() || d > threshold {
                 Some(Flag::FarFromBaseline { distance: d })
@@ -229,9 +223,7 @@ impl<'a, I> Trial<'a, I> {
             Some(_) => {
                 let mut refs = References::default();
                 self.references(trial, x, &mut refs)?;
-                Some(measure(
-                    settings, trial, &y.values, y.format, &refs, input_kind,
-                )?)
+                Some(measure(settings, trial, y, format, &refs, input_kind)?)
             }
         };
         Ok(Screened { flag, errors })
