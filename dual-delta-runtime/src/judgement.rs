@@ -160,6 +160,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         _ if s.stop_early => Ending::Cap,
         _ => Ending::AllTrials,
     };
+    let fixed_alpha = q.fixed_alpha(s);
     let first_non_finite = e
         .non_finite
         .candidate_only()
@@ -187,12 +188,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
                 };
                 (DecidedBy::Sequential { after, reason }, accuracy)
             }
-            _ => (
-                DecidedBy::FixedN {
-                    alpha: q.fixed_alpha(s),
-                },
-                e.verdict.accuracy,
-            ),
+            _ => (DecidedBy::FixedN { alpha: fixed_alpha }, e.verdict.accuracy),
         },
     };
     let accuracy_met = match decided_by {
@@ -211,7 +207,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         accuracy,
         decided_by,
         ending,
-        fixed_alpha: q.fixed_alpha(s),
+        fixed_alpha,
         within_margin,
         regressed,
     }
