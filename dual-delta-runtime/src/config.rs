@@ -337,13 +337,7 @@ impl Settings {
         let baselines = Baselines {
             save: baseline_name(ENV_SAVE_BASELINE)?.or(given.save),
             compare: baseline_name(ENV_BASELINE)?.or(given.compare),
-            dir: match env(ENV_BASELINE_DIR) {
-                Some(v) if v.trim().is_empty() => {
-                    return Err(invalid(ENV_BASELINE_DIR, &v, HOME_EXPECTED));
-                }
-                Some(v) => Some(v.into()),
-                None => given.dir,
-            },
+            dir: baseline_dir_env(&env)?.or(given.dir),
             any_device: match env(ENV_BASELINE_ANY_DEVICE) {
                 Some(v) => parse_bool(ENV_BASELINE_ANY_DEVICE, &v, ANY_DEVICE_EXPECTED)?,
                 None => given.any_device,
@@ -465,6 +459,21 @@ fn workspace_root(start: &Path) -> PathBuf {
         return dir.to_path_buf();
     }
     start.to_path_buf()
+}
+
+/// `DUAL_DELTA_BASELINE_DIR`: the directory of the baselines, or `None`
+/// when unset.
+///
+/// # Errors
+///
+/// When it is set but blank: an error naming the variable.
+pub(crate) fn baseline_dir_env(
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Option<PathBuf>, ConfigError> {
+    match env(ENV_BASELINE_DIR) {
+        Some(v) if v.trim().is_empty() => Err(invalid(ENV_BASELINE_DIR, &v, HOME_EXPECTED)),
+        v => Ok(v.map(Into::into)),
+    }
 }
 
 /// `GITHUB_STEP_SUMMARY`: the job summary's file, when set and not empty.

@@ -136,6 +136,17 @@ pub fn baseline_dir(settings: &Settings) -> io::Result<PathBuf> {
     }
 }
 
+/// The directory `DUAL_DELTA_BASELINE_DIR` names, or `None` when it is
+/// unset (for tools that resolve the rest themselves, as `cargo
+/// dual-delta` does).
+///
+/// # Errors
+///
+/// When it is set but blank.
+pub fn baseline_dir_from_env() -> Result<Option<PathBuf>, crate::ConfigError> {
+    crate::config::baseline_dir_env(crate::config::env_var)
+}
+
 /// The file of test `test`'s baseline `name` under `dir`.
 pub fn baseline_file(dir: &Path, name: &str, test: &str) -> PathBuf {
     dir.join(name).join(format!("{}.json", test_dir_name(test)))

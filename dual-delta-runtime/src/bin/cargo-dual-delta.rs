@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use dual_delta_runtime::baseline::{Baseline, baseline_file, compare_errors, list};
+use dual_delta_runtime::baseline::{
+    Baseline, baseline_dir_from_env, baseline_file, compare_errors, list,
+};
 use dual_delta_runtime::report::summary::RunSummary;
 use dual_delta_runtime::report::{Stored, report_root, scan, test_dir_name};
 use dual_delta_runtime::suite;
@@ -84,7 +86,8 @@ enum Command {
 enum BaselineCommand {
     /// Every saved baseline: name and test.
     List {
-        /// Where baselines are kept.
+        /// Where baselines are kept (default: `DUAL_DELTA_BASELINE_DIR`,
+        /// else `baselines/` under the report directory).
         #[arg(long)]
         baseline_dir: Option<PathBuf>,
     },
@@ -139,9 +142,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             baseline_dir,
         } => {
             let r = stored_run(&dir, &test)?;
-            let bdir = baseline_dir
-                .or_else(|| std::env::var_os("DUAL_DELTA_BASELINE_DIR").map(PathBuf::from))
-                .unwrap_or_else(|| dir.join("baselines"));
+            let bdir = baselines_at(baseline_dir, &dir)?;
             let file = baseline_file(&bdir, &baseline, &r.names.test);
             let b = Baseline::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let (delta1, fingerprints) = deltas(&dir.join(test_dir_name(&r.names.test)))?;
@@ -164,7 +165,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Baseline {
             command: BaselineCommand::List { baseline_dir },
         } => {
-            let bdir = baseline_dir.unwrap_or_else(|| dir.join("baselines"));
+            let bdir = baselines_at(baseline_dir, &dir)?;
             for (name, test) in list(&bdir).map_err(|e| format!("{}: {e}", bdir.display()))? {
                 println!("{name}  {test}");
             }
@@ -192,6 +193,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ExitCode::FAILURE
             })
         }
+    }
+}
+
+/// Where baselines are kept: `--baseline-dir`, else
+/// `DUAL_DELTA_BASELINE_DIR`, else `baselines/` under the report directory
+/// `dir`.
+fn baselines_at(flag: Option<PathBuf>, dir: &Path) -> Result<PathBuf, String> {
+    match flag {
+        Some(d) => Ok(d),
+        None => Ok(baseline_dir_from_env()
+            .map_err(|e| e.to_string())?
+            .unwrap_or_else(|| dir.join("baselines"))),
     }
 }
 
