@@ -238,6 +238,7 @@ const STOP_EARLY_EXPECTED: &str =
 const SCREEN_EXPECTED: &str = "`1` or `true` (screen every input before an early pass), `0` or `false` (an early pass is final)";
 const PROGRESS_EXPECTED: &str = "`1` or `true` (show the progress line), `0` or `false` (hide it)";
 const HOME_EXPECTED: &str = "a directory for the reports (unset it for the default)";
+const BASELINE_DIR_EXPECTED: &str = "a directory for the baselines (unset it for the default)";
 const BASELINE_EXPECTED: &str =
     "a baseline name of letters, digits, `.`, `_` and `-`, such as `main`";
 const ANY_DEVICE_EXPECTED: &str =
@@ -471,7 +472,7 @@ pub(crate) fn baseline_dir_env(
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<Option<PathBuf>, ConfigError> {
     match env(ENV_BASELINE_DIR) {
-        Some(v) if v.trim().is_empty() => Err(invalid(ENV_BASELINE_DIR, &v, HOME_EXPECTED)),
+        Some(v) if v.trim().is_empty() => Err(invalid(ENV_BASELINE_DIR, &v, BASELINE_DIR_EXPECTED)),
         v => Ok(v.map(Into::into)),
     }
 }
