@@ -4,6 +4,7 @@ use std::marker::PhantomData;
 use std::time::Instant;
 
 use crate::baseline;
+use crate::claim;
 use crate::config::{Overrides, Settings};
 use crate::error::RunError;
 use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
@@ -15,10 +16,10 @@ use crate::output::{NumberFormat, Output};
 use crate::progress::Progress;
 use crate::rng::{TrialRng, trial_seed};
 use crate::schedule::{self, Look};
-use crate::screen;
-use crate::stats::sequential::{Decision, Sequential};
-use crate::stats::{self, StatsError};
-use crate::trial::{Candidate, Trial, TrialErrors, Widened, implementation};
+use crate::screen::{self, Mode, Screen};
+use crate::stats::sequential::{Decision, Sequential, alpha_split};
+use crate::stats::{self, Alternative, StatsError, ZeroMethod};
+use crate::trial::{Candidate, Checked, Trial, TrialErrors, Widened, implementation};
 use crate::verdict::{self, AccuracyTest};
 
 /// A Dual-Delta Test over a candidate f1, a baseline f2, an oracle fΩ and an
@@ -300,91 +301,163 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         self
     }
 
-    /// Runs the N trials and the statistics. Nothing is written to disk:
-    /// [`Outcome::write_report`] writes the report an annotated test writes.
+    /// Runs the test over its `n` inputs and decides it (see
+    /// [`crate::claim`] and [`crate::screen`]). Writes no report
+    /// ([`Outcome::write_report`] does); saves the run as a baseline when
+    /// [`Settings::baselines`] asks for it.
     pub fn run(&self) -> Result<Outcome, RunError> {
         let settings = Settings::resolve(&self.names.test, &self.overrides)?;
-        let min = settings.test.min_trials(settings.alpha);
+        let split = alpha_split(settings.expect, settings.alpha);
+        let level = if settings.stop_early {
+            split.fallback
+        } else {
+            settings.alpha
+        };
+        let min = settings.test.min_trials(level);
         if settings.n < min {
             return Err(RunError::TooFewTrials {
                 test: settings.test.name(),
                 n: settings.n,
                 min,
-                alpha: settings.alpha,
+                alpha: level,
             });
         }
 
         let baseline = baseline::load(&settings, &self.names.test)?;
-        // A comparison with a baseline pairs the trials both runs have: the
-        // run takes at least as many as the baseline holds.
-        let keep_at_least = baseline
-            .as_ref()
-            .map_or(0, |b| b.trials.len().min(settings.n));
+        // A run that saves or compares a baseline measures every input, so
+        // that the comparison covers all of them.
+        let mode =
+            if !settings.stop_early || baseline.is_some() || settings.baselines.save.is_some() {
+                Mode::AllTrials
+            } else if settings.screen {
+                Mode::Screened
+            } else {
+                Mode::Quick
+            };
         let start = Instant::now();
         // Drawn only on a terminal, outside CI, for runs longer than half a
         // second.
         let progress = Progress::new(settings.n, &self.names.test, settings.progress);
         let mut sequential = Sequential::new(settings.expect, settings.alpha, settings.margin)
-            .and_then(|s| s.with_fixed_margin(settings.margin))?;
+            .and_then(|s| s.with_fixed_margin(settings.margin))?
+            // A run ends early only at a failure, except in the quick mode.
+            .fail_only(mode != Mode::Quick);
         let mut observed: Result<(), StatsError> = Ok(());
-        let look = |trials: &[TrialErrors]| {
-            let new = &trials[sequential.trials()..];
-            let (d1, d2): (Vec<f64>, Vec<f64>) =
-                new.iter().map(|t| (t.candidate, t.baseline)).unzip();
+        let mut seen = 0;
+        let mut observed_total = 0;
+        let look = |checked: &[Checked]| {
+            let (checked_before, observed_before) = (seen, observed_total);
+            // The sequential test sees the full trials whose outputs
+            // differ, in order: a tie is neutral (in the quick mode it sees
+            // every trial, ties as evidence of no loss beyond the margin).
+            let (d1, d2): (Vec<f64>, Vec<f64>) = checked[seen..]
+                .iter()
+                .filter_map(Checked::full)
+                .filter(|t| mode == Mode::Quick || !t.identical_outputs)
+                .map(|t| (t.candidate, t.baseline))
+                .unzip();
+            seen = checked.len();
+            observed_total += d1.len();
             // The errors are never NaN (the trial checked them); an error
             // here ends the run with it.
             observed = sequential.observe(&d1, &d2);
+            // A non-finite output fails the run at once: it stops after
+            // that input.
+            let gate = checked.iter().position(|c| {
+                c.full()
+                    .is_some_and(|t| screen::fails_non_finite(t, &settings))
+            });
             match sequential.decision() {
                 _ if observed.is_err() => Look::Stop {
-                    trials: trials.len(),
+                    trials: checked.len(),
                 },
-                Decision::Fail { after, .. } | Decision::Pass { after, .. }
-                    if settings.stop_early && trials.len() >= keep_at_least =>
-                {
-                    Look::Stop {
-                        trials: after.max(keep_at_least),
+                _ if settings.stop_early && gate.is_some() => Look::Stop {
+                    trials: gate.map_or(checked.len(), |i| i + 1),
+                },
+                Decision::Fail { after, .. } if settings.stop_early => {
+                    // The first input at which the rule holds, once the
+                    // fail side has crossed: the same on any rounds.
+                    let mut observed_so_far = observed_before;
+                    for k in checked_before + 1..=checked.len() {
+                        if let Some(t) = checked[k - 1].full()
+                            && (mode == Mode::Quick || !t.identical_outputs)
+                        {
+                            observed_so_far += 1;
+                        }
+                        if observed_so_far >= after
+                            && fails_so_far(&checked[..k], &settings, split.fail)
+                        {
+                            return Look::Stop { trials: k };
+                        }
                     }
+                    Look::Continue
                 }
+                Decision::Pass { after, .. } if mode == Mode::Quick => Look::Stop { trials: after },
                 _ => Look::Continue,
             }
         };
-        let trials = schedule::run(&self.trial, &settings, &progress, look);
-        let trials = trials.inspect_err(|_| progress.finish())?;
-        observed?;
-        let sequential = sequential_verdict(&sequential, &settings, trials.len());
-        // The gross-error gate's scale, from the trials that decided.
-        let reference_scale = screen::reference_scale(&trials);
-        let screened = screen::after(
+        let checked = schedule::run(
             &self.trial,
             &settings,
             &progress,
-            &sequential,
-            &trials,
-            reference_scale,
+            mode == Mode::Screened,
+            look,
         );
         progress.finish();
-        let (screen, screened) = screened?;
+        let checked = checked?;
+        observed?;
         let trial_time = start.elapsed();
+        let screen = Screen::of(mode, &checked, settings.n);
+        let trials: Vec<&TrialErrors> = checked.iter().filter_map(Checked::full).collect();
+        let sequential = sequential_verdict(&sequential, &settings, &screen);
         let (delta1, delta2): (Vec<f64>, Vec<f64>) =
             trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
         let input_kinds = trials.iter().map(|t| t.input_kind.clone()).collect();
         let identical_outputs = trials.iter().all(|t| t.identical_outputs);
-        let full: Vec<&TrialErrors> = trials.iter().chain(&screened).collect();
-        let non_finite = non_finite(&full, &settings);
-        let gross = screen::gross_errors(full.iter().copied(), reference_scale, &settings);
+        let non_finite = non_finite(&trials, &settings);
+        let reference_scale = screen::reference_scale(trials.iter().copied());
+        let gross = screen::gross_errors(trials.iter().copied(), reference_scale, &settings);
         let format = trials
             .first()
             .map(|t| t.format)
             .unwrap_or(NumberFormat::F64);
 
+        let errors = screen::errors(&checked);
         let fixed_alpha = sequential.fixed_alpha(&settings);
+        // The interval whose lower end is the rule's one-sided bound.
+        let ratio_of_means = errors
+            .interval(
+                1.0 - 2.0 * fixed_alpha,
+                claim::RESAMPLES,
+                trial_seed(settings.seed, usize::MAX),
+            )
+            .ok_or_else(|| {
+                let all = || delta1.iter().chain(&delta2);
+                match all().position(|v| !v.is_finite()) {
+                    Some(index) => StatsError::InvalidValue {
+                        test: "ratio of means",
+                        index,
+                        value: all().nth(index).copied().unwrap_or(f64::NAN),
+                    },
+                    None => StatsError::TooFewObservations {
+                        test: "ratio of means",
+                        needed: 1,
+                        got: 0,
+                    },
+                }
+            });
         let (analysis, verdict) = verdict::analyse(
-            &delta1,
-            &delta2,
+            &verdict::Sample {
+                delta1: &delta1,
+                delta2: &delta2,
+                unmeasured_ties: screen.ties_unmeasured(),
+                identical_outputs,
+                ratio: errors.ratio(),
+                ratio_lower: ratio_of_means.as_ref().map_or(f64::INFINITY, |r| r.lower),
+            },
             settings.test,
             fixed_alpha,
             settings.margin,
-            identical_outputs,
         );
         let differences = stats::paired_differences(&delta1, &delta2)?;
         let summaries = Summaries {
@@ -392,13 +465,6 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             baseline: stats::describe(&delta2)?,
             differences: stats::describe(&differences)?,
         };
-        let ratio_of_means = stats::ratio_of_means(
-            &delta1,
-            &delta2,
-            0.95,
-            BOOTSTRAP_RESAMPLES,
-            trial_seed(settings.seed, usize::MAX),
-        );
         let fingerprints: Vec<u64> = trials.iter().map(|t| t.fingerprint).collect();
         let environment = crate::environment::environment();
         let regression = baseline
@@ -411,8 +477,10 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             analysis: &analysis,
             verdict: &verdict,
             summaries: &summaries,
+            ratio: errors.ratio(),
             non_finite: &non_finite,
             gross: &gross,
+            screen: &screen,
             regression: regression.as_ref(),
         });
 
@@ -451,16 +519,50 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     }
 }
 
-const BOOTSTRAP_RESAMPLES: usize = 2000;
+/// Whether the claim's rule ([`crate::claim`]) fails the candidate on the
+/// inputs checked so far at `level` (the fail side's share of α): the
+/// margin-0 signed-rank test over the full trials (ties are zeros, which
+/// it drops) and the ratio of means over every input so far.
+fn fails_so_far(checked: &[Checked], settings: &Settings, level: f64) -> bool {
+    if settings.expect != Expect::NoWorse {
+        return true;
+    }
+    let (d1, d2): (Vec<f64>, Vec<f64>) = checked
+        .iter()
+        .filter_map(Checked::full)
+        .map(|t| (t.candidate, t.baseline))
+        .unzip();
+    let p = stats::wilcoxon(&d1, &d2, Alternative::Greater, ZeroMethod::Wilcox, false)
+        .ok()
+        .map(|t| t.p_value);
+    let errors = screen::errors(checked);
+    // The bootstrap only where the cheaper conditions hold.
+    claim::less_accurate(p, level, errors.ratio(), settings.margin)
+        && claim::less_accurate(
+            p,
+            level,
+            errors
+                .interval(
+                    1.0 - 2.0 * level,
+                    claim::RESAMPLES / 4,
+                    trial_seed(settings.seed, usize::MAX),
+                )
+                .map_or(f64::INFINITY, |r| r.lower),
+            settings.margin,
+        )
+}
 
-/// The sequential test's verdict over the `kept` trials of the run.
-fn sequential_verdict(test: &Sequential, settings: &Settings, kept: usize) -> SequentialVerdict {
-    let decision = test.decision();
-    let stopped = settings.stop_early && decision.is_final();
+/// The sequential test's verdict over the run, as `screen` covered it: the
+/// run stopped at it when inputs were left unchecked.
+fn sequential_verdict(
+    test: &Sequential,
+    settings: &Settings,
+    screen: &Screen,
+) -> SequentialVerdict {
     SequentialVerdict {
-        decision,
-        stopped,
-        trace: test.trace()[..kept.min(test.trace().len())].to_vec(),
+        decision: test.decision(),
+        stopped: screen.unchecked > 0 && test.decision().is_final(),
+        trace: test.trace().to_vec(),
         alpha_split: test.alpha_split(),
         margin: settings.margin,
     }

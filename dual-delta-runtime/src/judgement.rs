@@ -1,8 +1,9 @@
 //! The judgement: the one place where a run's pass or fail is decided.
 //!
 //! In order: the non-finite gate, the gross-error gate (both over every
-//! full trial, screened ones included; see [`crate::screen`]), then the
-//! sequential decision if the run stopped at it, then the fixed-N tests.
+//! full trial; see [`crate::screen`]), then the sequential decision if the
+//! run stopped at it (a failure, or a pass in the quick mode), then the
+//! claim's rule over every input ([`crate::claim`]).
 //! [`Outcome`](crate::Outcome) stores the result; the terminal table, the
 //! HTML page, `summary.json`, the step summary and `assert` read it, and
 //! nothing re-derives it.
@@ -68,10 +69,12 @@ pub enum Ending {
 
 /// A difference the margin forgives, stated rather than hidden: the
 /// candidate is significantly less accurate than the baseline at margin 0,
-/// yet not beyond the margin.
+/// yet its mean error is not beyond the margin.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct WithinMargin {
-    /// `100 × (mean Δ1 / mean Δ2 − 1)`.
+    /// `100 × (R − 1)`, `R` the ratio of mean errors over every input (see
+    /// [`crate::claim`]); negative when the candidate's mean error is the
+    /// smaller, though it is worse on most inputs.
     pub percent: f64,
     /// The one-sided Wilcoxon p-value of "candidate less accurate" at
     /// margin 0, over the trials run.
@@ -88,12 +91,20 @@ impl WithinMargin {
     /// `less accurate by 0.8% (p = 7.2e-24), within the 5% margin; the tail
     /// is heavier (P99 +3.7%)`.
     pub fn sentence(&self) -> String {
-        let mut s = format!(
-            "less accurate by {} (p = {:.1e}), within the {}% margin",
-            percent(self.percent),
-            self.p_value,
-            100.0 * self.margin
-        );
+        let mut s = if self.percent >= 0.0 {
+            format!(
+                "less accurate by {} (p = {:.1e}), within the {}% margin",
+                percent(self.percent),
+                self.p_value,
+                100.0 * self.margin
+            )
+        } else {
+            format!(
+                "less accurate on most inputs (p = {:.1e}), though its mean error is {} lower",
+                self.p_value,
+                percent(-self.percent)
+            )
+        };
         if let Some(p99) = self.p99_percent {
             s.push_str(&format!("; the tail is heavier (P99 +{})", percent(p99)));
         }
@@ -143,8 +154,11 @@ pub(crate) struct Evidence<'a> {
     pub(crate) analysis: &'a Analysis,
     pub(crate) verdict: &'a Verdict,
     pub(crate) summaries: &'a Summaries,
+    /// The ratio of mean errors over every input.
+    pub(crate) ratio: f64,
     pub(crate) non_finite: &'a NonFinite,
     pub(crate) gross: &'a [GrossError],
+    pub(crate) screen: &'a crate::screen::Screen,
     pub(crate) regression: Option<&'a Regression>,
 }
 
@@ -156,7 +170,9 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     let s = e.settings;
     let q = e.sequential;
     let ending = match q.decided_after() {
-        Some(after) if q.stopped => Ending::Decided { after },
+        Some(_) if q.stopped => Ending::Decided {
+            after: e.screen.checked,
+        },
         _ if s.stop_early => Ending::Cap,
         _ => Ending::AllTrials,
     };
@@ -178,9 +194,10 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
             Accuracy::LessAccurate,
         ),
         _ => match q.decision {
-            Decision::Fail { after, reason, .. } | Decision::Pass { after, reason, .. }
+            Decision::Fail { reason, .. } | Decision::Pass { reason, .. }
                 if matches!(ending, Ending::Decided { .. }) =>
             {
+                let after = e.screen.checked;
                 let accuracy = match reason {
                     Reason::Worse => Accuracy::LessAccurate,
                     Reason::Better => Accuracy::MoreAccurate,
@@ -198,7 +215,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     };
     let stability_met = s.stability.is_none_or(|x| e.verdict.meets_stability(x));
     let within_margin = (accuracy != Accuracy::LessAccurate)
-        .then(|| within_margin(e))
+        .then(|| within_margin(e, fixed_alpha))
         .flatten();
     let regressed = e.regression.is_some_and(|r| r.regressed);
     Judgement {
@@ -213,19 +230,17 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     }
 }
 
-/// The difference the margin forgave, if the margin-0 one-sided Wilcoxon
-/// test finds the candidate less accurate at α and its mean error is
-/// larger.
-fn within_margin(e: &Evidence<'_>) -> Option<WithinMargin> {
+/// The difference the margin forgave, if the margin-0 one-sided test over
+/// every input finds the candidate less accurate at `level`.
+fn within_margin(e: &Evidence<'_>, level: f64) -> Option<WithinMargin> {
     let margin = e.settings.margin;
-    let p_value = e.analysis.wilcoxon_greater.as_ref().ok()?.p_value;
-    let (c, b) = (&e.summaries.candidate, &e.summaries.baseline);
-    let ratio = c.mean / b.mean;
-    if !(margin > 0.0 && p_value < e.settings.alpha && ratio.is_finite() && ratio > 1.0) {
+    let p_value = e.analysis.worse.as_ref().ok()?.p_value;
+    if !(margin > 0.0 && p_value < level && e.ratio.is_finite()) {
         return None;
     }
-    let (mean, p99) = (100.0 * (ratio - 1.0), 100.0 * (c.p99 / b.p99 - 1.0));
-    let heavier = p99.is_finite() && p99 >= 2.0 * mean && p99 - mean >= 0.5;
+    let (c, b) = (&e.summaries.candidate, &e.summaries.baseline);
+    let (mean, p99) = (100.0 * (e.ratio - 1.0), 100.0 * (c.p99 / b.p99 - 1.0));
+    let heavier = mean >= 0.0 && p99.is_finite() && p99 >= 2.0 * mean && p99 - mean >= 0.5;
     Some(WithinMargin {
         percent: mean,
         p_value,

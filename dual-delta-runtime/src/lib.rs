@@ -65,6 +65,7 @@
 
 mod annotated;
 pub mod baseline;
+pub mod claim;
 mod clock;
 mod config;
 mod dirname;

@@ -10,7 +10,7 @@ use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
 use crate::judgement::{DecidedBy, Judgement};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
-use crate::screen::{Flag, GrossError, NoScreen, Screen};
+use crate::screen::{GrossError, Screen};
 use crate::stats::sequential::Reason;
 use crate::stats::{RatioInterval, StatsError};
 use crate::verdict::{Accuracy, Analysis, Verdict};
@@ -106,16 +106,21 @@ pub struct Outcome {
     /// The trials on which the candidate's error was gross (see
     /// [`crate::screen`]).
     pub gross: Vec<GrossError>,
-    /// The median reference error `m` of the gross-error gate, or `None`
-    /// when no error was positive (the gate is then off).
-    pub reference_scale: Option<f64>,
-    /// What the screen after an early pass did.
+    /// The gross-error gate's scale: the baseline's largest finite error
+    /// over the full trials (see [`crate::screen`]).
+    pub reference_scale: f64,
+    /// What the run covered of its `n` inputs: the ties, the full trials,
+    /// the inputs left unchecked.
     pub screen: Screen,
     /// The anytime-valid sequential verdict, and whether the run stopped
     /// at it.
     pub sequential: SequentialVerdict,
-    /// Ratio of mean errors `mean Δ1 / mean Δ2` with a 95% paired bootstrap
-    /// interval (seeded from the base seed).
+    /// The ratio of mean errors `R = mean Δ1 / mean Δ2` over every input
+    /// (the errors on unmeasured ties estimated from their seeded sample;
+    /// see [`crate::claim`]), with a stratified bootstrap interval seeded
+    /// from the base seed, at `1 − 2 × level` so that its lower end is the
+    /// rule's one-sided bound at the deciding level. The claim's effect
+    /// measure.
     pub ratio_of_means: Result<RatioInterval, StatsError>,
     /// Every test.
     pub analysis: Analysis,
@@ -194,7 +199,8 @@ impl Outcome {
     }
 
     /// The deciding test's p-value for "the candidate is less accurate"
-    /// (on `Δ1 − (1 + margin) Δ2`); `None` where it could not be computed.
+    /// (on `Δ1 − Δ2`, margin 0, over every input); `None` where it could
+    /// not be computed.
     pub fn p_worse(&self) -> Option<f64> {
         self.analysis.worse.as_ref().ok().map(|t| t.p_value)
     }
@@ -205,99 +211,109 @@ impl Outcome {
         self.analysis.better.as_ref().ok().map(|t| t.p_value)
     }
 
-    /// The accuracy verdict in one sentence: the sequential test's claim
-    /// and after how many trials, when the run stopped at it; otherwise the
-    /// fixed-N verdict's.
+    /// The accuracy verdict in one sentence: the claim's rule with its
+    /// p-value and ratio of means, and how the run ended.
     pub fn accuracy_sentence(&self) -> String {
         let n = &self.names;
         let v = &self.verdict;
-        match self.judgement.decided_by {
-            DecidedBy::Sequential { after, reason } => {
-                let claim = if v.identical || v.equal_errors {
-                    let sentence = v.accuracy_sentence(&n.candidate, &n.baseline);
-                    sentence.trim_end_matches('.').to_owned()
-                } else {
-                    early_claim(reason, &n.candidate, &n.baseline, self.settings.margin)
-                };
+        let (c, b) = (&n.candidate, &n.baseline);
+        let margin = self.settings.margin;
+        let p = self
+            .p_worse()
+            .map_or_else(|| "p not computed".to_owned(), |p| format!("p = {p:.2e}"));
+        let test = self.analysis.accuracy_test.name();
+        let ratio = self.ratio_of_means.as_ref().map_or(f64::NAN, |r| r.ratio);
+        let effect = match &self.ratio_of_means {
+            Ok(r) => format!(
+                "mean error {} the baseline's ({}% CI {}–{})",
+                signed_percent(r.ratio),
+                100.0 * r.confidence,
+                signed_percent(r.lower),
+                signed_percent(r.upper)
+            ),
+            Err(_) => "mean errors not comparable".to_owned(),
+        };
+        let margin_words = if margin > 0.0 {
+            format!(", beyond the {}% margin", 100.0 * margin)
+        } else {
+            String::new()
+        };
+        let claim = match (self.judgement.decided_by, v.accuracy) {
+            (_, _) if v.identical || v.equal_errors => {
+                return self.ended(v.accuracy_sentence(c, b).trim_end_matches('.'));
+            }
+            (DecidedBy::Sequential { reason, .. }, _) if reason != Reason::Worse => {
+                early_claim(reason, c, b, margin)
+            }
+            (_, Accuracy::LessAccurate) | (DecidedBy::Sequential { .. }, _) => format!(
+                "{c} is significantly less accurate than {b} (one-sided {test} at margin 0, {p}), \
+                 {effect}{margin_words}"
+            ),
+            (_, Accuracy::MoreAccurate) => format!(
+                "{c} is significantly more accurate than {b} ({test}, p = {:.2e}), {effect}",
+                self.p_better().unwrap_or(f64::NAN)
+            ),
+            (_, Accuracy::NoSignificantDifference)
+                if ratio.is_finite() && self.judgement.within_margin.is_none() =>
+            {
                 format!(
-                    "{claim} (anytime-valid sequential test, decided after {after} of at most {} \
-                     trials).",
-                    self.settings.n
+                    "No significant accuracy difference between {c} and {b} (one-sided {test}, {p}), {effect}"
                 )
             }
-            _ => {
-                let (c, b) = (&n.candidate, &n.baseline);
-                let m = format!("{}%", 100.0 * self.settings.margin);
-                match v.accuracy {
-                    _ if v.identical || v.equal_errors || self.settings.margin == 0.0 => {
-                        v.accuracy_sentence(c, b)
-                    }
-                    Accuracy::LessAccurate => format!(
-                        "{c} is significantly less accurate than {b} beyond the {m} margin."
-                    ),
-                    Accuracy::NoSignificantDifference if self.judgement.within_margin.is_some() => {
-                        format!(
-                            "{c} is not significantly less accurate than {b} beyond the {m} margin."
-                        )
-                    }
-                    _ => v.accuracy_sentence(c, b),
-                }
+            (_, Accuracy::NoSignificantDifference) => format!(
+                "{c} is not less accurate than {b} beyond the {}% margin ({effect})",
+                100.0 * margin
+            ),
+        };
+        self.ended(&claim)
+    }
+
+    /// `claim`, with how the run ended: `(over all 1000 inputs: 912 full
+    /// trials, 88 ties)`, the early stop, or the quick pass.
+    fn ended(&self, claim: &str) -> String {
+        let s = &self.screen;
+        let n = self.settings.n;
+        let ties = if s.ties == 0 {
+            String::new()
+        } else if s.ties_unmeasured() > 0 {
+            format!(
+                "; {} ties (identical outputs), their errors estimated from a seeded sample of {}",
+                s.ties, s.ties_measured
+            )
+        } else {
+            format!("; {} ties (identical outputs)", s.ties)
+        };
+        match self.judgement.decided_by {
+            DecidedBy::Sequential { after, .. } if s.quick_pass() => {
+                // (1 − p)^k ≤ α rules out a share p of bad inputs.
+                let share = 1.0 - self.settings.alpha.powf(1.0 / after.max(1) as f64);
+                format!(
+                    "{claim} (quick mode: passed after {after} of {n} inputs; a share of bad \
+                     inputs below {:.2}% cannot be ruled out at {}% confidence).",
+                    100.0 * share,
+                    100.0 * (1.0 - self.settings.alpha)
+                )
             }
+            DecidedBy::Sequential { after, .. } => format!(
+                "{claim} (anytime-valid sequential test, stopped after {after} of {n} inputs{ties})."
+            ),
+            _ => format!("{claim} (over {} of {n} inputs{ties}).", s.checked),
         }
     }
 
-    /// What the screen did, in one sentence (empty when no screen was
-    /// needed): `all 1000 inputs screened: no non-finite output, no panic,
-    /// 0 gross errors`, what it found, or that it was off.
+    /// What the screen did, in one sentence (empty when every input ran as
+    /// a full trial): the inputs checked and the ties, or what a quick
+    /// pass left unchecked.
     pub fn screen_sentence(&self) -> String {
-        let n = self.settings.n;
-        let kept = self.trials_run();
-        match &self.screen {
-            Screen::NotNeeded { .. } => String::new(),
-            Screen::Off { unchecked } => format!(
-                "Decided after {kept} of {n} inputs with the screen off: rare non-finite \
-                 outputs, panics and gross errors on the other {unchecked} inputs were not \
-                 checked."
-            ),
-            Screen::Ran { to, flagged, .. } => {
-                let gross = self.gross.len();
-                let non_finite = self.non_finite.candidate_only().len();
-                match self.judgement.decided_by {
-                    DecidedBy::NonFinite { trial, seed } => {
-                        let value = self
-                            .non_finite
-                            .candidate_only()
-                            .first()
-                            .map_or(f64::NAN, |t| t.value);
-                        format!(
-                            "The screen found {} on trial {trial} (trial seed {seed:#018x}) after \
-                             the early pass at {kept} trials: failed.",
-                            sci(value)
-                        )
-                    }
-                    DecidedBy::GrossError { trial, seed } => {
-                        let g = self.gross.first().copied();
-                        format!(
-                            "The screen found a gross error on trial {trial} (trial seed \
-                             {seed:#018x}) after the early pass at {kept} trials: error {}, {:.3} × \
-                             the reference {}: failed.",
-                            sci(g.map_or(f64::NAN, |g| g.delta1)),
-                            g.map_or(f64::NAN, |g| g.delta1 / g.reference),
-                            sci(g.map_or(f64::NAN, |g| g.reference)),
-                        )
-                    }
-                    _ => format!(
-                        "Decided after {kept} trials; all {to} inputs screened: {}, no panic, \
-                         {gross} gross errors ({} flagged for the oracle).",
-                        if non_finite == 0 {
-                            "no non-finite output".to_owned()
-                        } else {
-                            format!("{non_finite} non-finite outputs (allowed)")
-                        },
-                        flagged.len()
-                    ),
-                }
-            }
+        let s = &self.screen;
+        if s.quick_pass() {
+            format!(
+                "Quick mode: rare non-finite outputs, panics and gross errors on the other {} \
+                 inputs were not checked.",
+                s.unchecked
+            )
+        } else {
+            String::new()
         }
     }
 
@@ -377,33 +393,33 @@ impl Outcome {
         }
     }
 
-    /// The inputs on which the candidate ran: the trials run and the
-    /// inputs screened.
+    /// The inputs on which the candidate ran.
     pub fn inputs_checked(&self) -> usize {
-        self.trials_run() + self.screen.screened()
+        self.screen.checked
     }
 
-    /// Whether rare events were left unchecked: the run passed early with
-    /// the screen off.
+    /// Whether rare events were left unchecked: the run passed early in
+    /// the quick mode.
     pub fn unscreened(&self) -> bool {
-        matches!(self.screen, Screen::Off { .. })
+        self.screen.quick_pass()
     }
+}
 
-    /// Why the screen was not needed, if it was not.
-    pub fn no_screen(&self) -> Option<NoScreen> {
-        match self.screen {
-            Screen::NotNeeded { why } => Some(why),
-            _ => None,
-        }
+/// `+12%`, `−3.0%`, `×4.5`: a ratio of means as a change.
+fn signed_percent(ratio: f64) -> String {
+    if !ratio.is_finite() {
+        return format!("×{ratio}");
     }
-
-    /// The trials the screen flagged for a non-finite output.
-    pub fn flagged_non_finite(&self) -> usize {
-        self.screen
-            .flagged()
-            .iter()
-            .filter(|f| f.flag == Flag::NonFinite)
-            .count()
+    if ratio >= 3.0 {
+        return format!("×{ratio:.2}");
+    }
+    let p = 100.0 * (ratio - 1.0);
+    let r = format!("{:.1e}", p.abs()).parse::<f64>().unwrap_or(p.abs());
+    let sign = if p < 0.0 { "−" } else { "+" };
+    if r >= 10.0 {
+        format!("{sign}{r:.0}%")
+    } else {
+        format!("{sign}{r:.1}%")
     }
 }
 

@@ -18,8 +18,8 @@ use std::ops::Range;
 use crate::config::{ConfigError, Settings};
 use crate::error::RunError;
 use crate::progress::Progress;
-use crate::trial::batch::{Done, batch, map_range};
-use crate::trial::{Candidate, Screened, Trial, TrialErrors};
+use crate::trial::batch::{batch, map_range};
+use crate::trial::{Candidate, Checked, Trial};
 
 /// Trials per round for a candidate that takes one input at a time.
 pub(crate) const ROUND: usize = 32;
@@ -36,15 +36,19 @@ pub(crate) enum Look {
     },
 }
 
-/// Runs up to `settings.n` trials of `trial` in rounds; after each round
-/// `look` sees every trial so far (in order) and may stop the run. The first
-/// failure by trial index in a round ends the run with its error.
+/// Runs inputs `0..settings.n` of `trial` in rounds; after each round
+/// `look` sees every input so far (in order) and may stop the run. Each
+/// input is a full trial, or with `check` it is checked: the oracle is
+/// skipped where the candidate's and the baseline's outputs are bitwise
+/// equal (see [`Trial::checked`]). The first failure by index in a round
+/// ends the run with its error.
 pub(crate) fn run<I: Send + Sync>(
     trial: &Trial<'_, I>,
     settings: &Settings,
     progress: &Progress,
-    look: impl FnMut(&[TrialErrors]) -> Look + Send,
-) -> Result<Vec<TrialErrors>, RunError> {
+    check: bool,
+    look: impl FnMut(&[Checked]) -> Look + Send,
+) -> Result<Vec<Checked>, RunError> {
     let serial = settings.threads == Some(1);
     rounds(
         trial,
@@ -53,41 +57,14 @@ pub(crate) fn run<I: Send + Sync>(
         0..settings.n,
         look,
         |range| match &trial.candidate {
-            Candidate::One(_) => Ok(map_range(serial, range, |i| trial.run_one(settings, i))),
-            Candidate::Batched { f, .. } => batch(trial, f, settings, serial, range, None)
-                .map(|r| r.into_iter().map(|t| t.map(Done::into_trial)).collect()),
-        },
-    )
-}
-
-/// Screens inputs `range` of `trial` in rounds (see [`Trial::screened`]):
-/// the candidate and the baseline on each, the oracle where the screen
-/// flags one at `threshold`; `look` sees every input screened so far and
-/// may stop. The first failure by index in a round ends the screen with its
-/// error.
-pub(crate) fn screen<I: Send + Sync>(
-    trial: &Trial<'_, I>,
-    settings: &Settings,
-    progress: &Progress,
-    range: Range<usize>,
-    threshold: f64,
-    look: impl FnMut(&[Screened]) -> Look + Send,
-) -> Result<Vec<Screened>, RunError> {
-    let serial = settings.threads == Some(1);
-    rounds(
-        trial,
-        settings,
-        progress,
-        range,
-        look,
-        |range| match &trial.candidate {
             Candidate::One(_) => Ok(map_range(serial, range, |i| {
-                trial.screen_one(settings, i, threshold)
+                if check {
+                    trial.check_one(settings, i)
+                } else {
+                    trial.run_one(settings, i).map(Checked::Full)
+                }
             })),
-            Candidate::Batched { f, .. } => {
-                batch(trial, f, settings, serial, range, Some(threshold))
-                    .map(|r| r.into_iter().map(|t| t.map(Done::into_screened)).collect())
-            }
+            Candidate::Batched { f, .. } => batch(trial, f, settings, serial, range, check),
         },
     )
 }
@@ -177,17 +154,24 @@ mod tests {
             let mut runs = Vec::new();
             for threads in [Some(1), Some(2), None] {
                 let mut looks = Vec::new();
-                let kept = run(trial, &settings(200, threads), &Progress::hidden(), |t| {
-                    looks.push(t.len());
-                    if t.len() >= 40 {
-                        Look::Stop { trials: 37 }
-                    } else {
-                        Look::Continue
-                    }
-                })
+                let kept = run(
+                    trial,
+                    &settings(200, threads),
+                    &Progress::hidden(),
+                    false,
+                    |t| {
+                        looks.push(t.len());
+                        if t.len() >= 40 {
+                            Look::Stop { trials: 37 }
+                        } else {
+                            Look::Continue
+                        }
+                    },
+                )
                 .unwrap();
                 assert_eq!(kept.len(), 37);
-                runs.push((kept.iter().map(|t| t.candidate).collect::<Vec<_>>(), looks));
+                let errors = kept.iter().map(|t| t.full().unwrap().candidate);
+                runs.push((errors.collect::<Vec<_>>(), looks));
             }
             assert!(runs.windows(2).all(|w| w[0] == w[1]));
         }
@@ -195,10 +179,16 @@ mod tests {
         // batched one.
         let looks = |trial: &Trial<'_, f32>| {
             let mut looks = Vec::new();
-            run(trial, &settings(70, None), &Progress::hidden(), |t| {
-                looks.push(t.len());
-                Look::Continue
-            })
+            run(
+                trial,
+                &settings(70, None),
+                &Progress::hidden(),
+                false,
+                |t| {
+                    looks.push(t.len());
+                    Look::Continue
+                },
+            )
             .unwrap();
             looks
         };

@@ -1,160 +1,143 @@
-//! The screen: what an early pass checks before it is final, and the
-//! gross-error gate.
+//! The screen: every one of the `n` inputs checked, and the two gates.
 //!
-//! The sequential test can pass a run after a handful of trials. Its claim
-//! is about typical inputs: the candidate is not worse beyond the margin on
-//! most of them. After `k` trials nothing can be said about events rarer
-//! than about one in `k`, yet `n` is how many inputs the test was asked to
-//! check. So, before an early pass is final, every one of the `n` inputs is
-//! *screened*:
+//! # Every input counts
 //!
-//! 1. the candidate and the baseline run on each input the sequential test
-//!    did not need (the oracle, usually the costly part, does not);
-//! 2. an input is *flagged* when the candidate's output holds a NaN or an
-//!    infinity where the baseline's is finite, or when its distance from
-//!    the baseline's output (the test's metric, with the baseline's output
-//!    as the reference) exceeds `G · m / 8`;
-//! 3. a flagged input runs the oracle and becomes a full trial, which the
-//!    two gates below judge exactly as at fixed `N`; a panic or an error of
-//!    any function on any input ends the run with that error, naming the
-//!    trial and its seed.
+//! A pass is a statement about all `n` inputs drawn. Under the defaults
+//! each input runs the candidate and the baseline; where their outputs are
+//! bitwise equal (same length, same bits), their errors are equal under
+//! every metric, so the input is an exact *tie*: it needs no oracle and is
+//! neutral in the test (a zero difference, dropped by the signed-rank
+//! test as SciPy's `zero_method = "wilcox"` drops it). Everywhere else the
+//! oracle runs and the input is a full trial. The oracle also runs on a
+//! seeded sample of the ties (one in [`TIE_SAMPLE`](crate::trial) chosen
+//! by the trial's seed, and every tie among the first 32 inputs): the
+//! ratio of mean errors and the descriptive figures need the errors on
+//! ties, and take them from this sample (the report says so).
 //!
-//! The screen stops at the end of the first round in which a gate fails.
-//! A flagged trial's errors are reported but not added to Δ1 and Δ2: they
-//! were chosen for being far from the baseline, so they would bias the
-//! paired tests; the gates, not the statistics, judge them.
+//! A run stops before `n` only at a failure: the anytime-valid sequential
+//! test of the fail side (see [`crate::stats::sequential`]), a non-finite
+//! output, or an error. With `stop_early = false` every input is a full
+//! trial. With `screen = false` (the quick mode) an early pass is final
+//! after `k` trials, and the report states the share of bad inputs that
+//! `k` trials cannot rule out.
 //!
 //! # The gates
 //!
-//! Both apply to every full trial, with early stopping on or off, so the
-//! two modes judge the same events:
+//! Both apply to every full trial, in every mode:
 //!
 //! * **non-finite**: the candidate returned a NaN or an infinity where the
 //!   baseline and the oracle were finite (unless
 //!   [`Settings::allow_non_finite`](crate::Settings::allow_non_finite));
 //! * **gross error**: the candidate's error exceeds `G` × the larger of
-//!   the baseline's error on the same input and `m`, the median of the
-//!   baseline's positive errors over the trials that decided the run (the
-//!   candidate's when the baseline's are all zero). `G` is
+//!   the largest finite error the baseline made on any full trial of the
+//!   run and `u`, the error one unit in the last place of the output's
+//!   format makes under the metric on that input. `G` is
 //!   [`Settings::gross_factor`](crate::Settings::gross_factor), 100 by
-//!   default: two orders of magnitude beyond anything the baseline shows,
-//!   which no rounding difference reaches on errors of ordinary spread.
+//!   default: two orders of magnitude beyond anything the baseline shows.
+//!   The floor `u` does not come from the candidate: a kernel that is wrong
+//!   where the baseline is exact is caught, and rounding-level differences
+//!   are not. A finite output whose error is infinite where the
+//!   baseline's is finite (under `max_relative`, a non-zero output where
+//!   the oracle is zero) is a gross error at any `G`.
 //!
 //! Either fails the run whatever the statistics say (with `expect = worse`
 //! it counts as the candidate being worse).
 //!
 //! # The guarantee
 //!
-//! With the screen on, a pass means: on **every one** of the `n` inputs
-//! drawn, the candidate returned a finite output wherever the baseline did,
-//! raised no panic or error, and made no gross error. This is exhaustive
-//! over the inputs drawn, not a probability. For the input distribution it
-//! rules out, at confidence `1 − β`, any rate of these events above
-//! `ln(1/β) / n` (inputs i.i.d. from the generator): above 0.46 % for
-//! `n = 1000` at 99 %.
+//! A pass means: on **every one** of the `n` inputs drawn, the candidate
+//! returned a finite output wherever the baseline did, raised no panic or
+//! error, made no gross error, and the one-sided Wilcoxon signed-rank test
+//! over all `n` inputs found it not significantly less accurate, or less
+//! accurate by no more than the margin (see [`crate::Judgement`]). For the
+//! input distribution it rules out, at confidence `1 − β`, any rate of the
+//! gate events above `ln(1/β) / n` (inputs i.i.d. from the generator):
+//! above 0.46 % for `n = 1000` at 99 %.
 //!
-//! No gross error is missed when the metric satisfies
-//! `ε(y1, o) ≤ ε(y2, o) + (1 + ε(y2, o)) · ε(y1, y2)`, which the hybrid,
-//! relative and absolute metrics do, and `m < 1`: a gross error then lies
-//! at distance above `(G − 1) · m / 2 > G · m / 8` from the baseline, so it
-//! is flagged. `max_ulp` meets the bound up to a factor 2 (the ulp of the
-//! baseline's output against the oracle's), which the `/ 8` covers. For a
-//! custom metric the screen flags by the same metric and guarantees only
-//! the non-finite and panic checks.
-//!
-//! The price is one run of the candidate and of the baseline per input not
-//! needed by the sequential test, and the oracle on flagged inputs only.
-//! `screen = false` (or `DUAL_DELTA_SCREEN=0`) makes the early pass final
-//! without it; the report then says that rare events were not checked.
+//! The price: the candidate and the baseline on every input, and the
+//! oracle wherever their outputs differ (and on one tie in eight).
 
 use crate::config::Settings;
-use crate::error::RunError;
-use crate::evidence::SequentialVerdict;
-use crate::expect::Expect;
-use crate::progress::Progress;
 use crate::rng::trial_seed;
-use crate::schedule::{self, Look};
-use crate::stats::sequential::Decision;
-use crate::trial::{Trial, TrialErrors};
+use crate::trial::{Checked, TrialErrors};
 
-pub use crate::trial::Flag;
-
-/// A trial the screen ran the oracle on.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct FlaggedTrial {
-    /// The trial's index.
-    pub trial: usize,
-    /// The trial's seed ([`crate::TrialRng::from_trial_seed`] replays its
-    /// input).
-    pub seed: u64,
-    /// Why it was flagged.
-    #[serde(flatten)]
-    pub flag: Flag,
-    /// The candidate's error on it.
-    pub delta1: f64,
-    /// The baseline's error on it.
-    pub delta2: f64,
-}
-
-/// Why a run needed no screen.
+/// How the inputs of a run were run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum NoScreen {
-    /// Every input ran as a full trial (early stopping off, or no early
-    /// decision before the cap).
+pub enum Mode {
+    /// Every input a full trial (`stop_early = false`, or a run that saves
+    /// or compares a baseline).
     AllTrials,
-    /// The run failed before it could pass.
-    Failed,
-    /// The run passed on `expect = worse`: whatever the screen found could
-    /// only confirm that the candidate is worse.
-    OnlyConfirms,
+    /// Every input checked; the oracle skipped on ties outside the sample.
+    Screened,
+    /// The quick mode (`screen = false`): full trials, and an early pass
+    /// is final.
+    Quick,
 }
 
-/// What the screen did in a run.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-#[serde(tag = "screen", rename_all = "snake_case")]
-pub enum Screen {
-    /// Nothing was left to screen.
-    NotNeeded {
-        /// Why.
-        why: NoScreen,
-    },
-    /// The screen is off ([`Settings::screen`]): the early pass is final
-    /// and `unchecked` inputs never ran.
-    Off {
-        /// The inputs never run.
-        unchecked: usize,
-    },
-    /// The screen ran on inputs `from .. to`: all the rest of the run's
-    /// `n` when `to == n`, fewer when a gate failed on the way.
-    Ran {
-        /// The first input screened (the trials the sequential test ran).
-        from: usize,
-        /// One past the last input screened.
-        to: usize,
-        /// The distance from the baseline above which an input was flagged.
-        threshold: f64,
-        /// The inputs flagged, with their errors.
-        flagged: Vec<FlaggedTrial>,
-    },
+/// What the screen covered in a run.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Screen {
+    /// How the inputs were run.
+    pub mode: Mode,
+    /// The inputs the candidate ran on.
+    pub checked: usize,
+    /// The inputs whose two outputs were bitwise equal (ties), measured or
+    /// not.
+    pub ties: usize,
+    /// The ties the oracle ran on.
+    pub ties_measured: usize,
+    /// The inputs never run: after an early failure, or after a quick
+    /// pass.
+    pub unchecked: usize,
 }
 
 impl Screen {
-    /// The number of inputs the candidate ran on in the screen.
-    pub fn screened(&self) -> usize {
-        match self {
-            Screen::Ran { from, to, .. } => to - from,
-            _ => 0,
+    /// What `checked` (the inputs run so far, in order) covered of `n`.
+    pub(crate) fn of(mode: Mode, checked: &[Checked], n: usize) -> Screen {
+        let mut ties = 0;
+        let mut ties_measured = 0;
+        for c in checked {
+            match c {
+                Checked::Tie => ties += 1,
+                Checked::Full(t) if t.identical_outputs => {
+                    ties += 1;
+                    ties_measured += 1;
+                }
+                Checked::Full(_) => {}
+            }
+        }
+        Screen {
+            mode,
+            checked: checked.len(),
+            ties,
+            ties_measured,
+            unchecked: n - checked.len(),
         }
     }
 
-    /// The inputs flagged, if the screen ran.
-    pub fn flagged(&self) -> &[FlaggedTrial] {
-        match self {
-            Screen::Ran { flagged, .. } => flagged,
-            _ => &[],
+    /// The ties the oracle did not run on.
+    pub fn ties_unmeasured(&self) -> usize {
+        self.ties - self.ties_measured
+    }
+
+    /// Whether a quick pass left inputs unchecked.
+    pub fn quick_pass(&self) -> bool {
+        self.mode == Mode::Quick && self.unchecked > 0
+    }
+}
+
+/// The errors of the inputs checked so far, as the claim's effect needs
+/// them.
+pub(crate) fn errors(checked: &[Checked]) -> crate::claim::Errors {
+    let mut e = crate::claim::Errors::default();
+    for c in checked {
+        match c {
+            Checked::Tie => e.unmeasured += 1,
+            Checked::Full(t) => e.push(t.candidate, t.baseline, t.identical_outputs),
         }
     }
+    e
 }
 
 /// A trial on which the candidate's error was gross (see the module docs).
@@ -168,48 +151,42 @@ pub struct GrossError {
     pub delta1: f64,
     /// The baseline's error.
     pub delta2: f64,
-    /// The reference error it was compared with: the larger of `delta2`
-    /// and the median reference error `m`.
+    /// The reference error it was compared with: the larger of the
+    /// baseline's largest finite error and the one-ulp error `u` of the
+    /// trial.
     pub reference: f64,
 }
 
-/// `m`: the median of the baseline's positive finite errors over `trials`,
-/// or of the candidate's when the baseline has none; `None` when neither
-/// has any (the gross-error gate is then off).
-pub(crate) fn reference_scale(trials: &[TrialErrors]) -> Option<f64> {
-    let median_positive = |pick: fn(&TrialErrors) -> f64| {
-        let mut v: Vec<f64> = trials
-            .iter()
-            .map(pick)
-            .filter(|e| e.is_finite() && *e > 0.0)
-            .collect();
-        v.sort_by(f64::total_cmp);
-        let n = v.len();
-        match n {
-            0 => None,
-            _ if n % 2 == 1 => Some(v[n / 2]),
-            _ => Some(0.5 * (v[n / 2 - 1] + v[n / 2])),
-        }
-    };
-    median_positive(|t| t.baseline).or_else(|| median_positive(|t| t.candidate))
+/// The largest finite error of the baseline over `trials`, `0` when none
+/// is positive.
+pub(crate) fn reference_scale<'a>(trials: impl IntoIterator<Item = &'a TrialErrors>) -> f64 {
+    trials
+        .into_iter()
+        .map(|t| t.baseline)
+        .filter(|e| e.is_finite())
+        .fold(0.0, f64::max)
 }
 
-/// The screen's threshold on the distance from the baseline: `G · m / 8`
-/// (`+inf` without a scale: only non-finite outputs are flagged then).
-pub(crate) fn threshold(scale: Option<f64>, factor: f64) -> f64 {
-    scale.map_or(f64::INFINITY, |m| factor * m / 8.0)
+/// The reference of trial `t` at scale `m`, if the gate applies to it: the
+/// candidate's output is finite (the non-finite gate judges it otherwise)
+/// and so is the baseline's error.
+fn reference(t: &TrialErrors, scale: f64) -> Option<f64> {
+    (t.candidate_non_finite.is_none() && t.baseline.is_finite()).then(|| scale.max(t.ulp_error))
 }
 
-/// Whether trial `t` is a gross error at scale `m` and factor `G`.
-fn gross(t: &TrialErrors, scale: Option<f64>, factor: f64) -> Option<f64> {
-    let reference = t.baseline.max(scale?);
-    (t.candidate.is_finite() && t.candidate > factor * reference).then_some(reference)
+/// Whether trial `t` is a gross error at scale `m` and factor `G`: its
+/// reference, if so.
+fn gross(t: &TrialErrors, scale: f64, factor: f64) -> Option<f64> {
+    let reference = reference(t, scale)?;
+    (t.candidate.is_infinite() || (reference > 0.0 && t.candidate > factor * reference))
+        .then_some(reference)
 }
 
-/// The gross errors among `trials`, in the order given.
+/// The gross errors among `trials`, in the order given, at `scale`
+/// ([`reference_scale`] over every full trial of the run).
 pub(crate) fn gross_errors<'a>(
     trials: impl IntoIterator<Item = &'a TrialErrors>,
-    scale: Option<f64>,
+    scale: f64,
     settings: &Settings,
 ) -> Vec<GrossError> {
     trials
@@ -226,87 +203,10 @@ pub(crate) fn gross_errors<'a>(
         .collect()
 }
 
-/// Whether trial `t` fails a gate.
-fn fails_gate(t: &TrialErrors, scale: Option<f64>, settings: &Settings) -> bool {
-    let non_finite = t.candidate_non_finite.is_some() && t.baseline_non_finite.is_none();
-    (non_finite && !settings.allow_non_finite) || gross(t, scale, settings.gross_factor).is_some()
-}
-
-/// The screen after the sequential test over `trials` (the trials the run
-/// kept, whose [`reference_scale`] is `scale`): runs it where an early pass
-/// needs it, and returns what it did and the full trials of the inputs it
-/// flagged.
-pub(crate) fn after<I: Send + Sync>(
-    trial: &Trial<'_, I>,
-    settings: &Settings,
-    progress: &Progress,
-    sequential: &SequentialVerdict,
-    trials: &[TrialErrors],
-    scale: Option<f64>,
-) -> Result<(Screen, Vec<TrialErrors>), RunError> {
-    let kept = trials.len();
-    let not_needed = |why| Ok((Screen::NotNeeded { why }, Vec::new()));
-    if !sequential.stopped || kept >= settings.n {
-        return not_needed(NoScreen::AllTrials);
-    }
-    if matches!(sequential.decision, Decision::Fail { .. })
-        || trials.iter().any(|t| fails_gate(t, scale, settings))
-    {
-        return not_needed(NoScreen::Failed);
-    }
-    if settings.expect == Expect::Worse {
-        return not_needed(NoScreen::OnlyConfirms);
-    }
-    if !settings.screen {
-        return Ok((
-            Screen::Off {
-                unchecked: settings.n - kept,
-            },
-            Vec::new(),
-        ));
-    }
-    let threshold = threshold(scale, settings.gross_factor);
-    let look = |done: &[crate::trial::Screened]| {
-        let failed = done
-            .iter()
-            .filter_map(|s| s.errors.as_ref())
-            .any(|t| fails_gate(t, scale, settings));
-        if failed {
-            Look::Stop { trials: done.len() }
-        } else {
-            Look::Continue
-        }
-    };
-    let screened = schedule::screen(trial, settings, progress, kept..settings.n, threshold, look)
-        .map_err(|error| match error {
-        RunError::Skipped { .. } => error,
-        error => RunError::InScreen {
-            after: kept,
-            error: Box::new(error),
-        },
-    })?;
-    let to = kept + screened.len();
-    let mut flagged = Vec::new();
-    let mut full = Vec::new();
-    for s in screened {
-        if let (Some(flag), Some(t)) = (s.flag, s.errors) {
-            flagged.push(FlaggedTrial {
-                trial: t.index,
-                seed: trial_seed(settings.seed, t.index),
-                flag,
-                delta1: t.candidate,
-                delta2: t.baseline,
-            });
-            full.push(t);
-        }
-    }
-    Ok((
-        Screen::Ran {
-            from: kept,
-            to,
-            threshold,
-            flagged,
-        },
-        full,
-    ))
+/// Whether trial `t` fails the non-finite gate: a non-finite output where
+/// the baseline's is finite, unless allowed.
+pub(crate) fn fails_non_finite(t: &TrialErrors, settings: &Settings) -> bool {
+    t.candidate_non_finite.is_some()
+        && t.baseline_non_finite.is_none()
+        && !settings.allow_non_finite
 }

@@ -108,8 +108,9 @@ pub struct Analysis {
     pub accuracy_test: AccuracyTest,
     /// Why the requested test was replaced, if it was.
     pub fallback: Option<String>,
-    /// The accuracy test with alternative "candidate worse", on
-    /// `Δ1 - (1 + margin) Δ2`.
+    /// The accuracy test with alternative "candidate worse", on `Δ1 - Δ2`
+    /// (margin 0: the margin is a condition on the ratio of means, see
+    /// [`crate::Judgement`]).
     pub worse: TestOutcome,
     /// The accuracy test with alternative "candidate better", on `Δ1 - Δ2`.
     pub better: TestOutcome,
@@ -226,22 +227,48 @@ pub struct Verdict {
     pub equal_errors: bool,
 }
 
-/// Runs every test on the error samples and decides the verdicts.
+/// What the verdicts are decided on.
+pub(crate) struct Sample<'a> {
+    /// Δ1 over the full trials.
+    pub(crate) delta1: &'a [f64],
+    /// Δ2 over the full trials.
+    pub(crate) delta2: &'a [f64],
+    /// The ties the oracle did not run on: zero differences for the paired
+    /// tests (which drop them, except the t-test), absent from the tests
+    /// of distributions and spreads.
+    pub(crate) unmeasured_ties: usize,
+    /// The two outputs were bitwise equal on every input.
+    pub(crate) identical_outputs: bool,
+    /// The ratio of mean errors over every input (see [`crate::claim`]).
+    pub(crate) ratio: f64,
+    /// Its one-sided lower bound at `1 − alpha`.
+    pub(crate) ratio_lower: f64,
+}
+
+/// Runs every test on the error samples and decides the verdicts at
+/// `alpha` with the claim's rule ([`crate::claim`]): less accurate when the
+/// test at margin 0 is significant and the ratio of means exceeds
+/// `1 + margin`; more accurate when the test is significant the other way
+/// and the ratio is below 1.
 ///
-/// `delta1`, `delta2` are paired, NaN-free, and of equal length `n ≥ 1`;
-/// `identical_outputs` says whether the two implementations' outputs were
-/// the same numbers on every trial.
+/// The samples are paired, NaN-free, and of equal length `n ≥ 1`.
 pub(crate) fn analyse(
-    delta1: &[f64],
-    delta2: &[f64],
+    sample: &Sample<'_>,
     test: AccuracyTest,
     alpha: f64,
     margin: f64,
-    identical_outputs: bool,
 ) -> (Analysis, Verdict) {
+    let (delta1, delta2) = (sample.delta1, sample.delta2);
+    let identical_outputs = sample.identical_outputs;
     let equal_errors = delta1.iter().zip(delta2).all(|(a, b)| a == b);
-    let scaled: Vec<f64> = delta2.iter().map(|&b| b * (1.0 + margin)).collect();
-    let worse_rhs: &[f64] = if margin > 0.0 { &scaled } else { delta2 };
+    // Every input's pair, the unmeasured ties as zero differences.
+    let padded = |d: &[f64]| -> Vec<f64> {
+        let mut v = d.to_vec();
+        v.resize(d.len() + sample.unmeasured_ties, 0.0);
+        v
+    };
+    let (all1, all2) = (padded(delta1), padded(delta2));
+    let (delta1, delta2) = (all1.as_slice(), all2.as_slice());
 
     let wilcoxon =
         |a: &[f64], b: &[f64], alt| stats::wilcoxon(a, b, alt, ZeroMethod::Wilcox, false);
@@ -292,7 +319,7 @@ pub(crate) fn analyse(
     let analysis = Analysis {
         accuracy_test,
         fallback,
-        worse: run(delta1, worse_rhs, Alternative::Greater),
+        worse: run(delta1, delta2, Alternative::Greater),
         better: run(delta1, delta2, Alternative::Less),
         wilcoxon_greater: wilcoxon(delta1, delta2, Alternative::Greater),
         wilcoxon_less: wilcoxon(delta1, delta2, Alternative::Less),
@@ -301,10 +328,10 @@ pub(crate) fn analyse(
         t_greater: stats::paired_t(delta1, delta2, Alternative::Greater),
         t_less: stats::paired_t(delta1, delta2, Alternative::Less),
         shapiro_differences,
-        ks: stats::ks_2samp(delta1, delta2, Alternative::TwoSided),
-        variance_greater: stats::pitman_morgan(delta1, delta2, Alternative::Greater),
-        variance_less: stats::pitman_morgan(delta1, delta2, Alternative::Less),
-        brown_forsythe: stats::brown_forsythe(delta1, delta2),
+        ks: stats::ks_2samp(sample.delta1, sample.delta2, Alternative::TwoSided),
+        variance_greater: stats::pitman_morgan(sample.delta1, sample.delta2, Alternative::Greater),
+        variance_less: stats::pitman_morgan(sample.delta1, sample.delta2, Alternative::Less),
+        brown_forsythe: stats::brown_forsythe(sample.delta1, sample.delta2),
         hodges_lehmann: stats::hodges_lehmann(delta1, delta2),
     };
 
@@ -318,9 +345,10 @@ pub(crate) fn analyse(
             equal_errors: true,
         }
     } else {
-        let accuracy = if significant(&analysis.worse) {
+        let p_worse = analysis.worse.as_ref().ok().map(|t| t.p_value);
+        let accuracy = if crate::claim::less_accurate(p_worse, alpha, sample.ratio_lower, margin) {
             Accuracy::LessAccurate
-        } else if significant(&analysis.better) {
+        } else if significant(&analysis.better) && sample.ratio < 1.0 {
             Accuracy::MoreAccurate
         } else {
             Accuracy::NoSignificantDifference
@@ -466,7 +494,15 @@ mod tests {
         // the t-test is undefined, Wilcoxon sees 20 positive differences.
         let delta2: Vec<f64> = (0..20).map(|i| f64::from(i) / 8.0).collect();
         let delta1: Vec<f64> = delta2.iter().map(|v| v + 2f64.powi(-10)).collect();
-        let (a, v) = analyse(&delta1, &delta2, AccuracyTest::PairedT, 0.01, 0.0, false);
+        let sample = |delta1| Sample {
+            delta1,
+            delta2: &delta2,
+            unmeasured_ties: 0,
+            identical_outputs: false,
+            ratio: 2.0,
+            ratio_lower: 2.0,
+        };
+        let (a, v) = analyse(&sample(&delta1), AccuracyTest::PairedT, 0.01, 0.0);
         let sw = a.shapiro_differences.as_ref().unwrap();
         assert_eq!((sw.statistic, sw.p_value), (1.0, 1.0));
         assert_eq!(a.accuracy_test, AccuracyTest::Wilcoxon);
@@ -476,7 +512,7 @@ mod tests {
         // Differences that vary keep the t-test.
         let mut varied = delta1.clone();
         varied[3] += 2f64.powi(-9);
-        let (a, _) = analyse(&varied, &delta2, AccuracyTest::PairedT, 1e-300, 0.0, false);
+        let (a, _) = analyse(&sample(&varied), AccuracyTest::PairedT, 1e-300, 0.0);
         assert_eq!((a.accuracy_test, a.fallback), (AccuracyTest::PairedT, None));
     }
 }

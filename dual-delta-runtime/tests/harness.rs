@@ -132,11 +132,11 @@ fn too_few_trials_says_the_minimum() {
         RunError::TooFewTrials {
             test: "Wilcoxon signed-rank",
             n: 5,
-            min: 7,
-            alpha: 0.01
+            min: 8,
+            alpha: 0.005
         }
     );
-    assert!(err.to_string().contains("use n >= 7"));
+    assert!(err.to_string().contains("use n >= 8"));
 }
 
 #[test]

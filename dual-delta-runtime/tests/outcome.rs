@@ -70,10 +70,16 @@ fn accessors_give_the_deciding_p_values_the_sentence_and_the_non_finite_counts()
     assert_eq!(o.p_worse(), Some(worse));
     assert!(worse < 1e-10, "{worse}");
     assert!(o.p_better().unwrap() > 0.5);
+    let r = o.ratio_of_means.as_ref().unwrap();
+    let ties = o.screen.ties;
     assert_eq!(
         o.verdict_sentence(),
-        "naive is significantly less accurate than kahan beyond the 5% margin. ".to_owned()
-            + &o.verdict.stability_sentence("naive", "kahan")
+        format!(
+            "naive is significantly less accurate than kahan (one-sided Wilcoxon signed-rank at \
+             margin 0, p = {worse:.2e}), mean error ×{:.2} the baseline's (98% CI ×{:.2}–×{:.2}), \
+             beyond the 5% margin (over 200 of 200 inputs; {ties} ties (identical outputs)). ",
+            r.ratio, r.lower, r.upper
+        ) + &o.verdict.stability_sentence("naive", "kahan")
     );
     assert!(o.non_finite.candidate.is_empty() && !o.non_finite_gate());
 }

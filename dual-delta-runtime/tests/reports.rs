@@ -169,7 +169,7 @@ fn check_test(
 /// Compares every number of `summary.json` with the outcome's fields.
 fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     let s = &o.settings;
-    assert_eq!(j["schema_version"], 1);
+    assert_eq!(j["schema_version"], 2);
     assert_eq!(j["crate_version"], env!("CARGO_PKG_VERSION"));
     let secs = |t: SystemTime| {
         t.duration_since(SystemTime::UNIX_EPOCH)

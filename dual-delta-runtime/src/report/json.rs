@@ -122,11 +122,10 @@
 //!   trial that failed a gate, or `null`), `within_margin` (a significant
 //!   loss the margin forgave: `percent`, `p_value` of the margin-0 one-sided
 //!   Wilcoxon test, `margin`, `p99_percent` (or `null`), `sentence`; or
-//!   `null`), `screen` (`status`: `ran`, `off` or `not_needed`; `why` it was
-//!   not needed: `all_trials`, `failed`, `only_confirms`; `inputs_checked`,
-//!   `screened`, `flagged`, `rare_events_checked`, `sentence`),
-//!   `gross_errors` (trials over the gate) and `reference_scale` (the
-//!   median reference error `m`, or `null`).
+//!   `null`), `screen` (`status`: `screened`, `all_trials` or `quick`;
+//!   `inputs_checked`, `ties`, `ties_measured`, `unchecked`,
+//!   `rare_events_checked`, `sentence`), `gross_errors` (trials over the
+//!   gate) and `reference_scale` (the baseline's largest finite error).
 //! - `regression`: the comparison with the baseline `DUAL_DELTA_BASELINE`
 //!   names, or `null`: `baseline` (its name), `commit`, `baseline_trials`,
 //!   `pairs` (trials paired by seed), `mean_now`, `mean_then` (the
@@ -148,7 +147,7 @@ use crate::rng::seed_hex;
 use crate::stats::sequential::Decision;
 
 /// The version of the schema documented in this module.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The run as `summary.json`'s pretty-printed text; `written` is the
 /// report's timestamp.
@@ -226,7 +225,6 @@ impl NonFiniteSide {
 /// How the run was decided, the screen and the gates.
 fn judged(o: &Outcome) -> Judged {
     use crate::judgement::DecidedBy;
-    use crate::screen::Screen;
     let j = &o.judgement;
     let (decided_by, trial) = match j.decided_by {
         DecidedBy::NonFinite { trial, seed } => ("non_finite", Some((trial, seed))),
@@ -234,16 +232,10 @@ fn judged(o: &Outcome) -> Judged {
         DecidedBy::Sequential { .. } => ("sequential", None),
         DecidedBy::FixedN { .. } => ("fixed_n", None),
     };
-    let (status, why) = match &o.screen {
-        Screen::NotNeeded { why } => (
-            "not_needed",
-            serde_json::to_value(why)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned)),
-        ),
-        Screen::Off { .. } => ("off", None),
-        Screen::Ran { .. } => ("ran", None),
-    };
+    let status = serde_json::to_value(o.screen.mode)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
     Judged {
         decided_by: decided_by.to_owned(),
         trial: trial.map(|(t, _)| t),
@@ -256,11 +248,11 @@ fn judged(o: &Outcome) -> Judged {
             sentence: w.sentence(),
         }),
         screen: ScreenSummary {
-            status: status.to_owned(),
-            why,
+            status,
             inputs_checked: o.inputs_checked(),
-            screened: o.screen.screened(),
-            flagged: o.screen.flagged().len(),
+            ties: o.screen.ties,
+            ties_measured: o.screen.ties_measured,
+            unchecked: o.screen.unchecked,
             rare_events_checked: !o.unscreened(),
             sentence: o.screen_sentence(),
         },

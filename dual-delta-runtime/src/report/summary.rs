@@ -152,7 +152,7 @@ pub struct Judged {
     /// The number of trials over the gross-error gate.
     pub gross_errors: usize,
     /// The median reference error of the gross-error gate.
-    pub reference_scale: Option<f64>,
+    pub reference_scale: f64,
 }
 
 /// The comparison with a baseline (`regression`).
@@ -197,20 +197,22 @@ pub struct Margin {
     pub sentence: String,
 }
 
-/// What the screen did.
+/// What the run covered of its inputs.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ScreenSummary {
-    /// `ran`, `off` or `not_needed`.
+    /// How the inputs ran: `screened` (the oracle skipped on ties outside
+    /// the sample), `all_trials` or `quick`.
     pub status: String,
-    /// Why it was not needed (`all_trials`, `failed`, `only_confirms`).
-    pub why: Option<String>,
     /// The inputs the candidate ran on.
     pub inputs_checked: usize,
-    /// The inputs screened after the early pass.
-    pub screened: usize,
-    /// The inputs flagged for the oracle.
-    pub flagged: usize,
-    /// Whether rare events were checked on every input.
+    /// The inputs whose two outputs were bitwise equal.
+    pub ties: usize,
+    /// The ties the oracle ran on.
+    pub ties_measured: usize,
+    /// The inputs never run (after an early failure or a quick pass).
+    pub unchecked: usize,
+    /// Whether rare events were checked on every input (false only after a
+    /// quick pass).
     pub rare_events_checked: bool,
     /// The screen in words.
     pub sentence: String,

@@ -254,8 +254,8 @@ fn sequential_line(out: &mut String, o: &Outcome) {
         (Ending::Decided { after }, _) => {
             let _ = writeln!(
                 out,
-                "  decided after {after} of at most {} trials (anytime-valid sequential test: \
-                 {}); the tests below, over the trials run, are descriptive",
+                "  stopped after {after} of {} inputs (anytime-valid sequential test: {}); the \
+                 tests below are over the inputs run",
                 s.n,
                 outcome(&q.decision)
             );

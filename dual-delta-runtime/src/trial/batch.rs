@@ -1,53 +1,29 @@
 //! A batch of trials: the inputs drawn in parallel, a batched candidate
 //! called once on all of them while the other threads run the references,
-//! then each trial measured (or each input screened).
+//! then each trial measured (or each input checked, the oracle skipped on
+//! ties).
 
 use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::{References, Screened, Trial, TrialErrors, Widened, measure, trial_id};
+use super::{Checked, References, Trial, Widened, measure, trial_id};
 use crate::config::Settings;
 use crate::error::{Role, RunError, TrialId};
 use crate::guard::guarded;
 
-/// A trial of a batch: measured in full, or screened.
-pub(crate) enum Done {
-    Trial(TrialErrors),
-    Screened(Screened),
-}
-
-impl Done {
-    pub(crate) fn into_trial(self) -> TrialErrors {
-        match self {
-            Done::Trial(t) => t,
-            Done::Screened(_) => unreachable!("a full batch measures every trial"),
-        }
-    }
-
-    pub(crate) fn into_screened(self) -> Screened {
-        match self {
-            Done::Screened(s) => s,
-            Done::Trial(_) => unreachable!("a screened batch screens every trial"),
-        }
-    }
-}
-
-/// One batch, trials `range`: the inputs are drawn in parallel; then the
-/// candidate runs on the whole batch while the other threads run the
-/// baseline and (unless `screen` gives a threshold) the oracle on the same
-/// inputs; then each trial's errors are measured, or each input screened.
-/// The first failure ends the batch: an input that could not be drawn,
-/// then the candidate, then the references, each the first by trial index;
-/// the measurements' errors come back per trial.
+/// The trials of `range` with a batched candidate `f`: full trials, or,
+/// with `check`, each input checked (see [`Trial::checked`]). A panic or a
+/// wrong number of outputs fails the whole batch; other errors are per
+/// trial.
 pub(crate) fn batch<I: Send + Sync>(
     trial: &Trial<'_, I>,
     f: &(dyn Fn(&[I]) -> Vec<Widened> + Sync + '_),
     settings: &Settings,
     serial: bool,
     range: Range<usize>,
-    screen: Option<f64>,
-) -> Result<Vec<Result<Done, RunError>>, RunError> {
+    check: bool,
+) -> Result<Vec<Result<Checked, RunError>>, RunError> {
     let (start, end) = (range.start, range.end);
     let (inputs, kinds): (Vec<I>, Vec<String>) =
         map_range(serial, range.clone(), |i| trial.draw(trial_id(settings, i)))
@@ -71,9 +47,10 @@ pub(crate) fn batch<I: Send + Sync>(
         map_range(serial, range.clone(), |i| {
             let mut refs = References::default();
             let (id, x) = (trial_id(settings, i), &inputs[i - start]);
-            match screen {
-                Some(_) => trial.baseline_into(id, x, &mut refs.baseline),
-                None => trial.references(id, x, &mut refs),
+            if check {
+                trial.baseline_into(id, x, &mut refs.baseline)
+            } else {
+                trial.references(id, x, &mut refs)
             }
             .map(|()| refs)
         })
@@ -88,19 +65,17 @@ pub(crate) fn batch<I: Send + Sync>(
     Ok(map_range(serial, range, |i| {
         let j = i - start;
         let (id, y) = (trial_id(settings, i), &outputs[j]);
-        match screen {
-            Some(threshold) => trial
-                .screened(
-                    settings,
-                    id,
-                    &inputs[j],
-                    (&y.values, y.format),
-                    &references[j].baseline,
-                    threshold,
-                    kinds[j].clone(),
-                )
-                .map(Done::Screened),
-            None => measure(
+        if check {
+            trial.checked(
+                settings,
+                id,
+                &inputs[j],
+                (&y.values, y.format),
+                &references[j].baseline,
+                kinds[j].clone(),
+            )
+        } else {
+            measure(
                 settings,
                 id,
                 &y.values,
@@ -108,7 +83,7 @@ pub(crate) fn batch<I: Send + Sync>(
                 &references[j],
                 kinds[j].clone(),
             )
-            .map(Done::Trial),
+            .map(Checked::Full)
         }
     }))
 }

@@ -113,6 +113,17 @@ impl<'a, I> Trial<'a, I> {
         refs: &mut References,
     ) -> Result<(), RunError> {
         self.baseline_into(trial, x, &mut refs.baseline)?;
+        self.references_oracle(trial, x, refs)
+    }
+
+    /// Runs the oracle on `x` into `refs.oracle` (cleared first); it must be
+    /// finite.
+    fn references_oracle(
+        &self,
+        trial: TrialId,
+        x: &I,
+        refs: &mut References,
+    ) -> Result<(), RunError> {
         refs.oracle.clear();
         guarded(Role::Oracle, trial, || (self.oracle)(x, &mut refs.oracle))?;
         if let Some(position) = refs.oracle.iter().position(|v| !v.is_finite()) {
@@ -143,28 +154,23 @@ impl<'a, I> Trial<'a, I> {
         })
     }
 
-    /// The screen of input `index` on this thread: its input, the
-    /// candidate and the baseline, and the oracle only if the screen flags
-    /// the candidate's output (see [`Trial::screened`]).
-    pub(crate) fn screen_one(
-        &self,
-        settings: &Settings,
-        index: usize,
-        threshold: f64,
-    ) -> Result<Screened, RunError> {
+    /// Input `index` checked on this thread: its input, the candidate and
+    /// the baseline, and the oracle unless the two outputs are bitwise equal
+    /// and the input is not in the tie sample ([`tie_sampled`]); see
+    /// [`Trial::checked`].
+    pub(crate) fn check_one(&self, settings: &Settings, index: usize) -> Result<Checked, RunError> {
         let trial = trial_id(settings, index);
         let (x, input_kind) = self.draw(trial)?;
         BUFFERS.with_borrow_mut(|(y1, refs)| {
             y1.clear();
             let format = self.candidate_one(trial, &x, y1)?;
             self.baseline_into(trial, &x, &mut refs.baseline)?;
-            self.screened(
+            self.checked(
                 settings,
                 trial,
                 &x,
                 (y1, format),
                 &refs.baseline,
-                threshold,
                 input_kind,
             )
         })
@@ -182,51 +188,27 @@ impl<'a, I> Trial<'a, I> {
         Ok(())
     }
 
-    /// The screen's look at one input, given the candidate's output `y` (of `format`) and
-    /// the baseline's `baseline`: flags it when the candidate's output holds
-    /// a NaN or an infinity where the baseline's is finite, or when its
-    /// distance from the baseline's (the test's metric, with the baseline
-    /// as the reference) exceeds `threshold` or cannot be measured; a
-    /// flagged input then runs the oracle and becomes a full trial.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn screened(
+    /// One input checked, given the candidate's output `y` (of `format`) and
+    /// the baseline's `baseline`: a tie, with no oracle, where the two are
+    /// bitwise equal (their errors are then equal under every metric) and
+    /// the input is not in the tie sample; otherwise the oracle runs and the
+    /// input becomes a full trial.
+    pub(crate) fn checked(
         &self,
         settings: &Settings,
         trial: TrialId,
         x: &I,
         (y, format): (&[f64], NumberFormat),
         baseline: &[f64],
-        threshold: f64,
         input_kind: String,
-    ) -> Result<Screened, RunError> {
-        let baseline_finite = baseline.iter().all(|v| v.is_finite());
-        let flag = if y.len() != baseline.len() {
-            Some(Flag::Unmeasurable)
-        } else if !baseline_finite {
-            // The candidate cannot be blamed where the baseline fails too;
-            // a candidate finite where the baseline is not is no event.
-            None
-        } else if y.iter().any(|v| !v.is_finite()) {
-            Some(Flag::NonFinite)
-        } else {
-            let d = guarded(Role::Metric, trial, || {
-                settings.metric.error(y, baseline, format)
-            })?;
-            if d.is_nan() || d > threshold {
-                Some(Flag::FarFromBaseline { distance: d })
-            } else {
-                None
-            }
-        };
-        let errors = match flag {
-            None => None,
-            Some(_) => {
-                let mut refs = References::default();
-                self.references(trial, x, &mut refs)?;
-                Some(measure(settings, trial, y, format, &refs, input_kind)?)
-            }
-        };
-        Ok(Screened { flag, errors })
+    ) -> Result<Checked, RunError> {
+        if bitwise_equal(y, baseline) && !tie_sampled(settings.seed, trial.index) {
+            return Ok(Checked::Tie);
+        }
+        let mut refs = References::default();
+        refs.baseline.extend_from_slice(baseline);
+        self.references_oracle(trial, x, &mut refs)?;
+        measure(settings, trial, y, format, &refs, input_kind).map(Checked::Full)
     }
 
     /// The candidate's output on one input, widened into `out`.
@@ -279,31 +261,46 @@ pub(crate) fn trial_id(settings: &Settings, index: usize) -> TrialId {
     TrialId::of(settings.seed, index)
 }
 
-/// Why the screen ran the oracle on an input.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-#[serde(tag = "flag", rename_all = "snake_case")]
-pub enum Flag {
-    /// The candidate's output held a NaN or an infinity where the
-    /// baseline's was finite.
-    NonFinite,
-    /// The candidate's output was further from the baseline's than the
-    /// screen's threshold (or the distance was NaN).
-    FarFromBaseline {
-        /// The distance, in the test's metric with the baseline's output as
-        /// the reference.
-        distance: f64,
-    },
-    /// The candidate's and the baseline's outputs differ in length.
-    Unmeasurable,
+/// One input of a run, checked.
+#[derive(Debug)]
+pub(crate) enum Checked {
+    /// The oracle ran: both errors are known.
+    Full(TrialErrors),
+    /// The candidate's and the baseline's outputs were bitwise equal and
+    /// the oracle did not run: their errors are equal, whatever they are.
+    Tie,
 }
 
-/// What the screen found on one input.
-#[derive(Debug)]
-pub(crate) struct Screened {
-    /// Why the oracle ran, if it did.
-    pub(crate) flag: Option<Flag>,
-    /// The full trial's errors, where the oracle ran.
-    pub(crate) errors: Option<TrialErrors>,
+impl Checked {
+    /// The full trial, if the oracle ran.
+    pub(crate) fn full(&self) -> Option<&TrialErrors> {
+        match self {
+            Checked::Full(t) => Some(t),
+            Checked::Tie => None,
+        }
+    }
+}
+
+/// One in `TIE_SAMPLE` ties (chosen by the trial's seed, before its outputs
+/// are seen) runs the oracle all the same, as do the ties among the first
+/// [`TIES_MEASURED_FIRST`] inputs: the errors on ties are estimated from
+/// them.
+pub(crate) const TIE_SAMPLE: u64 = 8;
+
+/// The first inputs, whose ties all run the oracle (a round of a one-input
+/// candidate).
+pub(crate) const TIES_MEASURED_FIRST: usize = 32;
+
+/// Whether input `index` of a run with base seed `seed` runs the oracle
+/// even when the two outputs are bitwise equal.
+pub(crate) fn tie_sampled(seed: u64, index: usize) -> bool {
+    index < TIES_MEASURED_FIRST
+        || (crate::rng::trial_seed(seed, index) >> 40).is_multiple_of(TIE_SAMPLE)
+}
+
+/// Whether two widened outputs have the same length and the same bits.
+fn bitwise_equal(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// One trial's errors and what else the run records of its outputs.
@@ -325,6 +322,10 @@ pub(crate) struct TrialErrors {
     pub(crate) baseline_non_finite: Option<(usize, f64)>,
     /// The candidate's and the baseline's outputs are the same numbers.
     pub(crate) identical_outputs: bool,
+    /// The error one unit in the last place of the output's format makes
+    /// under the metric: every element of the oracle's output moved by one
+    /// ulp of `format`. It is the gross-error gate's floor.
+    pub(crate) ulp_error: f64,
     /// A hash of the oracle's output bits: it changes when the input
     /// generator or the oracle does (see [`crate::baseline`]).
     pub(crate) fingerprint: u64,
@@ -365,10 +366,11 @@ pub(crate) fn measure(
             Ok(e)
         }
     };
-    let identical_outputs = y1
-        .iter()
-        .zip(&refs.baseline)
-        .all(|(a, b)| a.to_bits() == b.to_bits());
+    let identical_outputs = bitwise_equal(y1, &refs.baseline);
+    let one_ulp: Vec<f64> = oracle.iter().map(|&o| o + format.ulp(o)).collect();
+    let ulp_error = guarded(Role::Metric, trial, || {
+        settings.metric.error(&one_ulp, oracle, format)
+    })?;
     Ok(TrialErrors {
         index: trial.index,
         candidate: error(Role::Candidate, y1)?,
@@ -378,6 +380,11 @@ pub(crate) fn measure(
         candidate_non_finite: first_non_finite(y1),
         baseline_non_finite: first_non_finite(&refs.baseline),
         identical_outputs,
+        ulp_error: if ulp_error.is_finite() {
+            ulp_error
+        } else {
+            0.0
+        },
         fingerprint: fingerprint(oracle),
     })
 }

@@ -48,8 +48,8 @@ fn sequential_paragraph(o: &Outcome) -> String {
     let n = o.settings.n;
     let decision = match (o.judgement.ending, q.decided_after()) {
         (Ending::Decided { after }, _) => format!(
-            "Decided after {after} of at most {n} trials by the anytime-valid sequential test; \
-             the tests below, over the {after} trials run, are descriptive."
+            "Stopped after {after} of {n} inputs by the anytime-valid sequential test, once the \
+             claim's rule held on the inputs so far; the tests below are over the inputs run."
         ),
         (Ending::AllTrials, Some(after)) => format!(
             "The sequential test would have decided after {after} trials; early stopping is off, \

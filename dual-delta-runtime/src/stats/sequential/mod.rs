@@ -152,6 +152,7 @@ pub struct Sequential {
     not_better: SignProcess,
     trace: Vec<TracePoint>,
     decision: Decision,
+    fail_only: bool,
 }
 
 impl Sequential {
@@ -181,6 +182,7 @@ impl Sequential {
             not_better: SignProcess::new(),
             trace: Vec::new(),
             decision: Decision::Continue,
+            fail_only: false,
         })
     }
 
@@ -202,6 +204,14 @@ impl Sequential {
         }
         self.fixed_margin = delta;
         Ok(self)
+    }
+
+    /// With `fail_only`, only the fail side decides: the pass side's
+    /// evidence is traced but never ends the test (a run that must check
+    /// every input before it passes).
+    pub fn fail_only(mut self, fail_only: bool) -> Self {
+        self.fail_only = fail_only;
+        self
     }
 
     /// Appends a round of trials: the candidate's errors `delta1` and the
@@ -253,7 +263,10 @@ impl Sequential {
         };
         self.trace.push(point);
         if !self.decision.is_final() {
-            self.decision = judge(self.expect, &alpha_split(self.expect, self.alpha), &point);
+            let decision = judge(self.expect, &alpha_split(self.expect, self.alpha), &point);
+            if !(self.fail_only && matches!(decision, Decision::Pass { .. })) {
+                self.decision = decision;
+            }
         }
     }
 

@@ -1,0 +1,298 @@
+//! One claim over all `n` inputs that a loss on part of them cannot slip
+//! through, the same under the defaults and with `stop_early = false`:
+//! seeded simulations of kernels that are worse on part of their inputs,
+//! of equally accurate kernels (false failures within the stated binomial
+//! bound), and of small differences the margin forgives. Run with
+//! `--nocapture` for the table; `examples/claim.rs` runs the same rows
+//! with 100 seeds each.
+
+#![allow(clippy::ptr_arg)]
+
+use dual_delta_runtime::prelude::*;
+use dual_delta_runtime::{DecidedBy, RunError};
+
+mod common;
+
+use common::{binomial_bound, kahan, naive, oracle, reversed, short_input};
+
+/// Whether input `x` (64 numbers uniform in [0, 1)) is among the share
+/// `percent` of inputs a faulty kernel gets wrong: chosen by the input's
+/// last element, so the candidate cannot tell the trial.
+fn marked(x: &[f32], per_mille: u32) -> bool {
+    ((x[63] * 1000.0) as u32) < per_mille
+}
+
+/// `k` × the naive sum's error, as an f64 output.
+fn scaled_error(x: &Vec<f32>, k: f64) -> f64 {
+    let o = oracle(x);
+    o + k * (f64::from(naive(x)) - o)
+}
+
+/// 64 standard normal numbers (sums that nearly cancel: relative errors
+/// are heavy-tailed).
+fn normals(rng: &mut TrialRng) -> Vec<f32> {
+    (0..64)
+        .map(|_| {
+            // Box-Muller from two uniforms.
+            let (u, v): (f64, f64) = (rng.random_range(f64::EPSILON..1.0), rng.random());
+            ((-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()) as f32
+        })
+        .collect()
+}
+
+/// A kernel of the table: its name, `n`, and a run under the given
+/// `stop_early` and seed.
+struct Row {
+    name: &'static str,
+    run: fn(bool, u64) -> Result<Outcome, RunError>,
+}
+
+fn fails(row: &Row, stop_early: bool, seeds: u64) -> (usize, String) {
+    let mut failed = 0;
+    let mut message = String::new();
+    for seed in 0..seeds {
+        let o = (row.run)(stop_early, seed).unwrap_or_else(|e| panic!("{}: {e}", row.name));
+        if !o.passed() {
+            failed += 1;
+            message = o.verdict_sentence();
+        }
+    }
+    (failed, message)
+}
+
+/// The less accurate kernels of the table, each at `n = 3000`.
+fn worse_rows() -> Vec<Row> {
+    vec![
+        Row {
+            name: "low three bits cleared on 25% of inputs",
+            run: |stop, seed| {
+                let exact = |x: &Vec<f32>| oracle(x) as f32;
+                let c = |x: &Vec<f32>| {
+                    let y = oracle(x) as f32;
+                    if marked(x, 250) {
+                        f32::from_bits(y.to_bits() & !7)
+                    } else {
+                        y
+                    }
+                };
+                DualDelta::new(c, exact, oracle, short_input)
+                    .n(3000)
+                    .seed(seed)
+                    .stop_early(stop)
+                    .run()
+            },
+        },
+        Row {
+            name: "10% better on 65%, 3x worse on 35%",
+            run: |stop, seed| {
+                let c = |x: &Vec<f32>| scaled_error(x, if marked(x, 350) { 3.0 } else { 0.9 });
+                DualDelta::new(c, naive, oracle, short_input)
+                    .n(3000)
+                    .seed(seed)
+                    .stop_early(stop)
+                    .run()
+            },
+        },
+        Row {
+            name: "10x on 2%, identical elsewhere",
+            run: |stop, seed| {
+                let c = |x: &Vec<f32>| {
+                    if marked(x, 20) {
+                        scaled_error(x, 10.0) as f32
+                    } else {
+                        naive(x)
+                    }
+                };
+                DualDelta::new(c, naive, oracle, short_input)
+                    .n(3000)
+                    .seed(seed)
+                    .stop_early(stop)
+                    .run()
+            },
+        },
+        Row {
+            name: "ReLU mask leaking on 0.5%, max_relative",
+            run: |stop, seed| {
+                let relu = |x: &Vec<f32>| -> Vec<f32> {
+                    x.iter().map(|&v| if v > 0.5 { v } else { 0.0 }).collect()
+                };
+                let leaky = |x: &Vec<f32>| -> Vec<f32> {
+                    let leak = marked(x, 5);
+                    x.iter()
+                        .map(|&v| if v > 0.5 || leak { v } else { 0.0 })
+                        .collect()
+                };
+                let exact = |x: &Vec<f32>| -> Vec<f64> {
+                    x.iter()
+                        .map(|&v| if v > 0.5 { f64::from(v) } else { 0.0 })
+                        .collect()
+                };
+                DualDelta::new(leaky, relu, exact, short_input)
+                    .metric(Metric::MaxRelative)
+                    .seed(seed)
+                    .stop_early(stop)
+                    .run()
+            },
+        },
+        Row {
+            name: "integer sum dropping one element on 0.7%",
+            run: |stop, seed| {
+                let ints = |rng: &mut TrialRng| -> Vec<f32> {
+                    (0..64).map(|_| rng.random_range(0..100) as f32).collect()
+                };
+                let exact = |x: &Vec<f32>| x.iter().map(|&v| f64::from(v)).sum::<f64>();
+                let dropping = move |x: &Vec<f32>| {
+                    let skip = usize::from((x[0] * 10.0 + x[1]) as u32 % 1000 < 7);
+                    x[skip..].iter().map(|&v| f64::from(v)).sum::<f64>()
+                };
+                DualDelta::new(dropping, exact, exact, ints)
+                    .seed(seed)
+                    .stop_early(stop)
+                    .run()
+            },
+        },
+    ]
+}
+
+#[test]
+fn kernels_worse_on_part_of_their_inputs_fail_in_both_modes() {
+    const SEEDS: u64 = 10;
+    for row in worse_rows() {
+        for stop in [true, false] {
+            let (failed, message) = fails(&row, stop, SEEDS);
+            println!(
+                "{:<45} stop_early = {stop:<5}: failed {failed}/{SEEDS}",
+                row.name
+            );
+            assert_eq!(failed, SEEDS as usize, "{}: {message}", row.name);
+            assert!(
+                !message.contains("identical on every"),
+                "{}: {message}",
+                row.name
+            );
+        }
+    }
+}
+
+#[test]
+fn equally_accurate_kernels_pass_within_the_binomial_bound() {
+    const SEEDS: u64 = 40;
+    let rows = [
+        Row {
+            name: "forward against reversed",
+            run: |stop, seed| {
+                DualDelta::new(naive, reversed, oracle, short_input)
+                    .seed(seed)
+                    .stop_early(stop)
+                    .run()
+            },
+        },
+        Row {
+            name: "reversed on a quarter of the inputs",
+            run: |stop, seed| {
+                let c = |x: &Vec<f32>| {
+                    if marked(x, 250) {
+                        reversed(x)
+                    } else {
+                        naive(x)
+                    }
+                };
+                DualDelta::new(c, naive, oracle, short_input)
+                    .seed(seed)
+                    .stop_early(stop)
+                    .run()
+            },
+        },
+        Row {
+            name: "equal orders, max_relative, nearly cancelling",
+            run: |stop, seed| {
+                DualDelta::new(naive, reversed, oracle, normals)
+                    .metric(Metric::MaxRelative)
+                    .n(4000)
+                    .seed(seed)
+                    .stop_early(stop)
+                    .run()
+            },
+        },
+    ];
+    let bound = binomial_bound(SEEDS as usize, 0.01);
+    for row in &rows {
+        for stop in [true, false] {
+            let (failed, message) = fails(row, stop, SEEDS);
+            println!(
+                "{:<45} stop_early = {stop:<5}: failed {failed}/{SEEDS} (bound {bound})",
+                row.name
+            );
+            assert!(failed <= bound, "{}: {message}", row.name);
+        }
+    }
+}
+
+#[test]
+fn a_small_loss_passes_and_is_stated_a_larger_one_fails() {
+    for stop in [true, false] {
+        let run = |k: f64| {
+            let c = move |x: &Vec<f32>| scaled_error(x, k);
+            DualDelta::new(c, naive, oracle, short_input)
+                .seed(3)
+                .stop_early(stop)
+                .run()
+                .unwrap()
+        };
+        let small = run(1.01);
+        assert!(small.passed(), "{}", small.verdict_sentence());
+        assert!(
+            small.verdict_sentence().contains("less accurate by 1.0%"),
+            "{}",
+            small.verdict_sentence()
+        );
+        let large = run(1.10);
+        assert!(!large.passed(), "{}", large.verdict_sentence());
+    }
+}
+
+#[test]
+fn a_clear_failure_stops_within_32_trials() {
+    let o = DualDelta::new(naive, kahan, oracle, common::input)
+        .seed(1)
+        .run()
+        .unwrap();
+    assert!(!o.passed());
+    assert!(
+        matches!(o.judgement.decided_by, DecidedBy::Sequential { after, .. } if after <= 32),
+        "{:?}",
+        o.judgement.decided_by
+    );
+    let p = o.p_worse().unwrap();
+    assert!(o.verdict_sentence().contains(&format!("p = {p:.2e}")));
+}
+
+#[test]
+fn a_run_that_cannot_fail_is_an_error_naming_the_smallest_n() {
+    let worse = |x: &Vec<f32>| scaled_error(x, 50.0);
+    let e = DualDelta::new(worse, naive, oracle, short_input)
+        .n(7)
+        .run()
+        .unwrap_err();
+    assert!(matches!(e, RunError::TooFewTrials { min: 8, .. }), "{e}");
+    assert!(e.to_string().contains("n >= 8"), "{e}");
+    // At fixed N the whole α is the test's: 7 trials can fail there.
+    let o = DualDelta::new(worse, naive, oracle, short_input)
+        .n(7)
+        .stop_early(false)
+        .run()
+        .unwrap();
+    assert!(!o.passed());
+}
+
+#[test]
+fn a_late_nan_after_identical_outputs_does_not_claim_identical_outputs() {
+    let c = |x: &Vec<f32>| if marked(x, 2) { f32::NAN } else { naive(x) };
+    let o = DualDelta::new(c, naive, oracle, short_input)
+        .seed(2)
+        .run()
+        .unwrap();
+    assert!(!o.passed());
+    let s = o.verdict_sentence();
+    assert!(!s.contains("identical on every"), "{s}");
+}
