@@ -147,6 +147,18 @@ pub enum RunError {
         /// Its fingerprint in the baseline.
         then: String,
     },
+    /// The baseline was saved with another metric, seed, margin or
+    /// expectation: its errors do not answer the same question.
+    BaselineSettings {
+        /// The baseline's name.
+        baseline: String,
+        /// The setting that differs.
+        setting: &'static str,
+        /// Its value now.
+        now: String,
+        /// Its value in the baseline.
+        then: String,
+    },
     /// The baseline was saved on another GPU, and comparing across devices
     /// was not asked for.
     BaselineDevice {
@@ -232,6 +244,17 @@ impl fmt::Display for RunError {
                  {trial} has oracle fingerprint {now} now and {then} in the baseline, so the two \
                  runs would compare different inputs; save the baseline again \
                  (DUAL_DELTA_SAVE_BASELINE={baseline})"
+            ),
+            RunError::BaselineSettings {
+                baseline,
+                setting,
+                now,
+                then,
+            } => write!(
+                f,
+                "baseline `{baseline}` was saved with {setting} = {then}, and this run has \
+                 {setting} = {now}: a comparison needs the same {setting}; save the baseline \
+                 again (DUAL_DELTA_SAVE_BASELINE={baseline}) or run with the baseline's {setting}"
             ),
             RunError::BaselineDevice {
                 baseline,

@@ -345,6 +345,9 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         let mut observed: Result<(), StatsError> = Ok(());
         let mut seen = 0;
         let mut observed_total = 0;
+        // An early failure carries enough evidence to be kept in a suite
+        // (see [`claim::STOP_EVIDENCE`]).
+        let stop_evidence = claim::STOP_EVIDENCE.max(1.0 / split.fail).log10();
         let look = |checked: &[Checked]| {
             let (checked_before, observed_before) = (seen, observed_total);
             // The sequential test sees the full trials whose outputs
@@ -385,6 +388,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
                             observed_so_far += 1;
                         }
                         if observed_so_far >= after
+                            && sequential.trace()[observed_so_far - 1].log10_fail >= stop_evidence
                             && fails_so_far(&checked[..k], &settings, split.fail)
                         {
                             return Look::Stop { trials: k };
@@ -409,7 +413,12 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         let trial_time = start.elapsed();
         let screen = Screen::of(mode, &checked, settings.n);
         let trials: Vec<&TrialErrors> = checked.iter().filter_map(Checked::full).collect();
-        let sequential = sequential_verdict(&sequential, &settings, &screen);
+        let observed = checked
+            .iter()
+            .filter_map(Checked::full)
+            .filter(|t| mode == Mode::Quick || !t.identical_outputs)
+            .count();
+        let sequential = sequential_verdict(&sequential, &settings, &screen, observed);
         let (delta1, delta2): (Vec<f64>, Vec<f64>) =
             trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
         let input_kinds = trials.iter().map(|t| t.input_kind.clone()).collect();
@@ -469,7 +478,13 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         let environment = crate::environment::environment();
         let regression = baseline
             .as_ref()
-            .map(|b| baseline::against(b, &settings, &delta1, &fingerprints, &environment))
+            .map(|b| {
+                let paired: Vec<(usize, f64, u64)> = trials
+                    .iter()
+                    .map(|t| (t.index, t.candidate, t.fingerprint))
+                    .collect();
+                baseline::against(b, &settings, &paired, &environment)
+            })
             .transpose()?;
         let judgement = judgement::judge(&Evidence {
             settings: &settings,
@@ -487,6 +502,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         let outcome = Outcome {
             names: self.names.clone(),
             candidate_format: format,
+            trials: trials.iter().map(|t| t.index).collect(),
             delta1,
             delta2,
             input_kinds,
@@ -552,17 +568,19 @@ fn fails_so_far(checked: &[Checked], settings: &Settings, level: f64) -> bool {
         )
 }
 
-/// The sequential test's verdict over the run, as `screen` covered it: the
-/// run stopped at it when inputs were left unchecked.
+/// The sequential test's verdict over the run, as `screen` covered it, its
+/// trace over the `observed` trials it saw among those kept: the run
+/// stopped at it when inputs were left unchecked.
 fn sequential_verdict(
     test: &Sequential,
     settings: &Settings,
     screen: &Screen,
+    observed: usize,
 ) -> SequentialVerdict {
     SequentialVerdict {
         decision: test.decision(),
         stopped: screen.unchecked > 0 && test.decision().is_final(),
-        trace: test.trace().to_vec(),
+        trace: test.trace()[..observed.min(test.trace().len())].to_vec(),
         alpha_split: test.alpha_split(),
         margin: settings.margin,
     }

@@ -145,6 +145,14 @@ pub struct Judgement {
     /// The candidate is significantly less accurate than at the baseline
     /// it was compared with (`DUAL_DELTA_BASELINE`): the run fails.
     pub regressed: bool,
+    /// The run's p-value for a suite ([`crate::suite`]): the run fails its
+    /// accuracy claim at α only if this is below α. A gate failure gives 0;
+    /// an early failure `α / (α_fail · E)` (`E` the fail side's e-value
+    /// where the run stopped, valid by Ville's inequality); otherwise the
+    /// deciding test's p-value scaled by `α / fixed_alpha`. The two paths
+    /// share α as the run does, so it is a valid p-value. `None` for
+    /// expectations other than `no_worse`.
+    pub p_value: Option<f64>,
 }
 
 /// What the judgement reads.
@@ -218,6 +226,25 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         .then(|| within_margin(e, fixed_alpha))
         .flatten();
     let regressed = e.regression.is_some_and(|r| r.regressed);
+    let p_value = (s.expect == Expect::NoWorse)
+        .then(|| match decided_by {
+            DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. } => Some(0.0),
+            DecidedBy::Sequential { .. } => match q.decision {
+                Decision::Fail { .. } => q
+                    .trace
+                    .last()
+                    .map(|p| s.alpha / (q.alpha_split.fail * 10f64.powf(p.log10_fail))),
+                _ => Some(1.0),
+            },
+            DecidedBy::FixedN { .. } => e
+                .analysis
+                .worse
+                .as_ref()
+                .ok()
+                .map(|t| t.p_value * s.alpha / fixed_alpha),
+        })
+        .flatten()
+        .map(|p| p.min(1.0));
     Judgement {
         passed: accuracy_met && stability_met && !regressed,
         accuracy_met,
@@ -227,6 +254,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         fixed_alpha,
         within_margin,
         regressed,
+        p_value,
     }
 }
 

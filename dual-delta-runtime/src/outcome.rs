@@ -91,7 +91,10 @@ pub struct Outcome {
     pub settings: Settings,
     /// The candidate's output format.
     pub candidate_format: NumberFormat,
-    /// Δ1: the candidate's error on each trial.
+    /// The index of each full trial (the inputs the oracle ran on), in
+    /// order: `delta1[i]` and `delta2[i]` are trial `trials[i]`'s.
+    pub trials: Vec<usize>,
+    /// Δ1: the candidate's error on each full trial.
     pub delta1: Vec<f64>,
     /// Δ2: the baseline's error on each trial.
     pub delta2: Vec<f64>,
@@ -151,8 +154,9 @@ impl Outcome {
         trial_seed(self.settings.seed, index)
     }
 
-    /// The trial where the candidate's error was largest (the first of
-    /// equals).
+    /// The position in [`Outcome::delta1`] of the trial where the
+    /// candidate's error was largest (the first of equals); its index is
+    /// `trials[position]`.
     pub fn worst_trial(&self) -> usize {
         let mut worst = 0;
         for (i, &e) in self.delta1.iter().enumerate() {

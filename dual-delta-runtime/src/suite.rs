@@ -18,15 +18,21 @@
 //! or failing tests at α expects up to `m · α` false failures when nothing
 //! is wrong: the summary states that number. With a suite-level budget
 //! `A` (`--suite-alpha`, or `DUAL_DELTA_SUITE_ALPHA` read by the command),
-//! the failures are sifted by the e-Benjamini-Hochberg procedure (Wang and
-//! Ramdas, J. R. Stat. Soc. B 2022): each test's evidence against "no
-//! worse" is an e-value (the sequential test's fail-side e-value where it
-//! decided, else `1 / (2 √p)` from the fixed-N p-value, a valid p-to-e
-//! calibrator), and the `k` largest are kept where `e_(k) ≥ m / (A k)`.
-//! e-BH controls the false discovery rate at `A` under any dependence
-//! between the tests: among the failures it keeps, the expected share of
-//! false ones is at most `A`. Regressions and gate failures (NaN, panics,
-//! gross errors) are always kept: they are not statistical.
+//! the failures are sifted by the Benjamini-Hochberg procedure over every
+//! test that ran: each test's p-value is its run's
+//! ([`crate::Judgement::p_value`]: the deciding test's, or for a run that
+//! stopped at an early failure the fail side's e-value turned into one),
+//! a passing test's counts as 1, and the `k` smallest are kept where
+//! `p_(k) ≤ A k / m`. The tests of a suite are separate runs on their own
+//! seeds, hence independent, and Benjamini-Hochberg then keeps the
+//! expected share of false failures among those kept at most `A`. An early
+//! failure stops only once its e-value reaches
+//! [`crate::claim::STOP_EVIDENCE`], so a lone clear failure is kept in a
+//! suite of up to 250 tests at `A = 0.05`. Regressions and gate failures
+//! (NaN, panics, gross errors) are always kept: they are not statistical.
+//! So is a failure without a p-value (an expectation other than
+//! `no_worse`). What is dropped is listed, with its p-value and the bar it
+//! missed.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -35,7 +41,6 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::summary::RunSummary;
 use crate::report::{Stored, rebuild_index, scan};
 
 /// The suite summary `merge` writes.
@@ -54,8 +59,9 @@ pub struct SuiteTest {
     pub sentence: String,
     /// The test's α (`null` for a skipped test).
     pub alpha: Option<f64>,
-    /// The evidence against "no worse" as an e-value (`null` where none).
-    pub e_value: Option<f64>,
+    /// The run's p-value for the suite budget (`null` where none; 0 for a
+    /// regression or a gate failure).
+    pub p_value: Option<f64>,
     /// Whether a failure survives the suite-level budget (`null` without
     /// one, and for tests that did not fail).
     pub kept_by_suite_alpha: Option<bool>,
@@ -81,30 +87,17 @@ pub struct SuiteSummary {
     pub suite_alpha: Option<f64>,
     /// Failures that survive the budget (all failures without one).
     pub failures_kept: usize,
+    /// The Benjamini-Hochberg bar: failures with a p-value at or below it
+    /// are kept (`None` without a budget; 0 when no statistical failure
+    /// is kept).
+    #[serde(default)]
+    pub bar: Option<f64>,
     /// Every test, sorted by path.
     pub tests: Vec<SuiteTest>,
 }
 
-/// The evidence against "no worse" of a run: the sequential fail-side
-/// e-value where it decided, else `1 / (2 √p)` from the fixed-N p-value of
-/// "less accurate".
-fn e_value(s: &RunSummary) -> Option<f64> {
-    if s.sequential.decision == "fail" {
-        return s.sequential.evidence;
-    }
-    let p = match &s.tests.get("worse")?.result {
-        crate::report::summary::Fallible::Ok(t) => t.p_value,
-        crate::report::summary::Fallible::Err { .. } => return None,
-    };
-    Some(if p > 0.0 {
-        0.5 / p.sqrt()
-    } else {
-        f64::INFINITY
-    })
-}
-
 /// The suite of the tests in `stored`, with the failures sifted at
-/// `suite_alpha` by e-BH when given.
+/// `suite_alpha` by Benjamini-Hochberg when given.
 pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) -> SuiteSummary {
     let mut summary = SuiteSummary {
         suite_alpha,
@@ -131,10 +124,10 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
                     result: result.to_owned(),
                     sentence: r.verdict.sentence.clone(),
                     alpha: Some(r.settings.alpha),
-                    e_value: if regressed || gate {
-                        Some(f64::INFINITY)
+                    p_value: if regressed || gate {
+                        Some(0.0)
                     } else {
-                        e_value(r)
+                        r.judgement.as_ref().and_then(|j| j.p_value)
                     },
                     kept_by_suite_alpha: None,
                     dir: dir.clone(),
@@ -145,7 +138,7 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
                 result: "skipped".to_owned(),
                 sentence: format!("skipped by the {}: {}", k.role, k.reason),
                 alpha: None,
-                e_value: None,
+                p_value: None,
                 kept_by_suite_alpha: None,
                 dir: dir.clone(),
             },
@@ -162,23 +155,25 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
     let failing = |t: &SuiteTest| matches!(t.result.as_str(), "failed" | "regressed");
     summary.failures_kept = summary.failed + summary.regressed;
     if let Some(a) = suite_alpha {
+        // A failure without a p-value is kept: it counts as 0.
+        let p = |t: &SuiteTest| {
+            if failing(t) {
+                t.p_value.unwrap_or(0.0)
+            } else {
+                1.0
+            }
+        };
         let ran: Vec<f64> = summary
             .tests
             .iter()
             .filter(|t| t.result != "skipped")
-            .map(|t| {
-                if failing(t) {
-                    t.e_value.unwrap_or(1.0)
-                } else {
-                    0.0
-                }
-            })
+            .map(p)
             .collect();
-        let kept = e_bh(&ran, a);
-        let threshold = kept.map_or(f64::INFINITY, |(_, e)| e);
+        let bar = bh(&ran, a).map_or(-1.0, |(_, p)| p);
+        summary.bar = Some(bar.max(0.0));
         summary.failures_kept = 0;
         for t in summary.tests.iter_mut().filter(|t| failing(t)) {
-            let keep = t.e_value.unwrap_or(1.0) >= threshold;
+            let keep = t.p_value.unwrap_or(0.0) <= bar;
             t.kept_by_suite_alpha = Some(keep);
             summary.failures_kept += usize::from(keep);
         }
@@ -186,21 +181,22 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
     summary
 }
 
-/// e-BH at level `a` over `e` (one e-value per test, `0` for tests that
-/// did not fail): the number `k` of rejections and the smallest e-value
-/// rejected, or `None` when nothing is rejected.
-pub fn e_bh(e: &[f64], a: f64) -> Option<(usize, f64)> {
-    let m = e.len() as f64;
-    let mut sorted: Vec<f64> = e.to_vec();
-    sorted.sort_by(|x, y| y.total_cmp(x));
+/// The Benjamini-Hochberg procedure at level `a` over the p-values `p`:
+/// the number `k` of hypotheses rejected, the largest with
+/// `p_(k) ≤ a k / m`, and the bar `p_(k)` (every p-value at or below it is
+/// rejected); `None` when nothing is.
+pub fn bh(p: &[f64], a: f64) -> Option<(usize, f64)> {
+    let m = p.len() as f64;
+    let mut sorted: Vec<f64> = p.to_vec();
+    sorted.sort_by(f64::total_cmp);
     (1..=sorted.len())
         .rev()
-        .find(|&k| sorted[k - 1] >= m / (a * k as f64))
+        .find(|&k| sorted[k - 1] <= a * k as f64 / m)
         .map(|k| (k, sorted[k - 1]))
 }
 
 /// The suite as a Markdown table, for a CI job summary: counts first, then
-/// one row per test that did not pass.
+/// one row per test that did not pass (a dropped failure says why).
 pub fn markdown(s: &SuiteSummary) -> String {
     let mut out = format!(
         "### dual-delta suite\n\n{} passed, {} failed, {} regressed, {} skipped ({} tests); up \
@@ -213,17 +209,25 @@ pub fn markdown(s: &SuiteSummary) -> String {
         s.expected_false_failures,
         s.suite_alpha
             .map(|a| format!(
-                "; {} failures kept by e-BH at suite α = {a}",
-                s.failures_kept
+                "; {} of {} failures kept by Benjamini-Hochberg at suite α = {a}",
+                s.failures_kept,
+                s.failed + s.regressed
             ))
             .unwrap_or_default()
     );
     out.push_str("| test | result | verdict |\n| --- | --- | --- |\n");
     for t in s.tests.iter().filter(|t| t.result != "passed") {
+        let result = match (t.kept_by_suite_alpha, t.p_value, s.bar) {
+            (Some(false), Some(p), Some(bar)) => format!(
+                "{} (dropped: suite p = {p:.2e} above the Benjamini-Hochberg bar {bar:.2e})",
+                t.result
+            ),
+            _ => t.result.clone(),
+        };
         out.push_str(&format!(
             "| `{}` | {} | {} |\n",
             t.test,
-            t.result,
+            result,
             t.sentence.replace('|', "\\|")
         ));
     }

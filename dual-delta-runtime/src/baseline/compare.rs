@@ -5,8 +5,7 @@ use super::Baseline;
 use crate::config::Settings;
 use crate::error::{RunError, TrialId};
 use crate::expect::Expect;
-use crate::rng::seed_hex;
-use crate::stats::sequential::{Decision, Sequential, alpha_split};
+use crate::rng::{seed_hex, trial_seed};
 use crate::stats::{Alternative, ZeroMethod, wilcoxon};
 use crate::verdict::AccuracyTest;
 
@@ -14,15 +13,7 @@ use crate::verdict::AccuracyTest;
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum RegressionDecision {
-    /// The anytime-valid sequential test (signed-rank evidence that the
-    /// candidate is worse than at the baseline beyond the margin) reached
-    /// its threshold after `after` pairs.
-    Sequential {
-        /// The pairs it took.
-        after: usize,
-    },
-    /// The one-sided Wilcoxon test over every pair, at `alpha` (the share
-    /// of α left to it).
+    /// The claim's rule over every pair, at `alpha`.
     FixedN {
         /// The level.
         alpha: f64,
@@ -91,15 +82,10 @@ impl Regression {
                 self.pairs, self.baseline_trials
             ),
             _ if self.regressed => format!(
-                "Regression: less accurate than at {at}: mean error {ratio:.3}× the baseline's over {} paired \
-                 trials, {p}{}.",
+                "Regression: less accurate than at {at} beyond the {}% margin: mean error {ratio:.3}× \
+                 the baseline's over {} paired trials, one-sided Wilcoxon at margin 0 {p}.",
+                100.0 * self.margin,
                 self.pairs,
-                match self.decision {
-                    RegressionDecision::Sequential { after } => {
-                        format!(" (anytime-valid sequential test, decided after {after} pairs)")
-                    }
-                    _ => String::new(),
-                }
             ),
             _ => format!(
                 "No regression: not less accurate than at {at} beyond the {}% margin: mean error {ratio:.3}× the \
@@ -111,47 +97,90 @@ impl Regression {
     }
 }
 
-/// Compares the candidate's errors now (`delta1`, trial `i` with seed
-/// `trial_seed(settings.seed, i)`, oracle fingerprints `fingerprints`) with
-/// `baseline`, at the run's α and margin.
+/// Compares the candidate's errors now (each full trial's index, error
+/// and oracle fingerprint) with `baseline`, at the run's α and margin.
 ///
 /// # Errors
 ///
 /// [`RunError::BaselineMismatch`] when a paired trial's fingerprint
-/// differs: the input generator or the oracle changed.
+/// differs: the input generator or the oracle changed;
+/// [`RunError::BaselineSettings`] when the metric, the seed, the margin or
+/// the expectation differ.
 pub(crate) fn compare(
     baseline: &Baseline,
     settings: &Settings,
-    delta1: &[f64],
-    fingerprints: &[u64],
+    trials: &[(usize, f64, u64)],
 ) -> Result<Regression, RunError> {
-    compare_errors(
-        baseline,
-        settings.seed,
-        settings.alpha,
-        settings.margin,
-        delta1,
-        fingerprints,
-    )
+    let now = Now {
+        seed: settings.seed,
+        alpha: settings.alpha,
+        margin: settings.margin,
+        metric: settings.metric.name().to_owned(),
+        expect: settings.expect,
+    };
+    compare_errors(baseline, &now, trials)
+}
+
+/// What a comparison needs of the run now.
+#[derive(Clone, Debug)]
+pub struct Now {
+    /// Its base seed.
+    pub seed: u64,
+    /// Its significance level.
+    pub alpha: f64,
+    /// Its margin.
+    pub margin: f64,
+    /// Its metric's name.
+    pub metric: String,
+    /// Its expectation.
+    pub expect: Expect,
 }
 
 /// The comparison a run makes with a baseline, from a stored run's
-/// numbers: its base seed, α, margin, the candidate's error on each trial
-/// and each trial's oracle fingerprint (as
-/// `deltas.csv` holds them).
+/// numbers: its settings, and the index, the candidate's error and the
+/// oracle fingerprint of each full trial (as `deltas.csv` holds them).
+///
+/// The rule is the claim's ([`crate::claim`]) with the baseline's errors
+/// in the baseline's place: a regression is a significant one-sided
+/// Wilcoxon signed-rank result at margin 0 over every paired input (equal
+/// errors are ties, dropped) whose one-sided `1 − α` bootstrap bound on
+/// `mean now / mean then` exceeds `1 + margin`.
 ///
 /// # Errors
 ///
 /// [`RunError::BaselineMismatch`] when a paired trial's fingerprint
-/// differs; [`RunError::Stats`] for an invalid α or margin.
+/// differs; [`RunError::BaselineSettings`] when the metric, the seed, the
+/// margin or the expectation differ from the baseline's.
 pub fn compare_errors(
     baseline: &Baseline,
-    seed: u64,
-    alpha: f64,
-    margin: f64,
-    delta1: &[f64],
-    fingerprints: &[u64],
+    now: &Now,
+    trials: &[(usize, f64, u64)],
 ) -> Result<Regression, RunError> {
+    let b = &baseline.settings;
+    let differ = |setting: &'static str, then: String, now: String| {
+        Err(RunError::BaselineSettings {
+            baseline: baseline.name.clone(),
+            setting,
+            now,
+            then,
+        })
+    };
+    if b.metric != now.metric {
+        return differ("metric", b.metric.clone(), now.metric.clone());
+    }
+    if b.seed_hex != seed_hex(now.seed) {
+        return differ("seed", b.seed_hex.clone(), seed_hex(now.seed));
+    }
+    if b.margin != now.margin {
+        return differ("margin", b.margin.to_string(), now.margin.to_string());
+    }
+    if b.expect != now.expect {
+        return differ(
+            "expect",
+            format!("{:?}", b.expect),
+            format!("{:?}", now.expect),
+        );
+    }
     let then: std::collections::HashMap<&str, &super::BaselineTrial> = baseline
         .trials
         .iter()
@@ -159,8 +188,8 @@ pub fn compare_errors(
         .collect();
     let mut now_errors = Vec::new();
     let mut then_errors = Vec::new();
-    for (i, (&d, &f)) in delta1.iter().zip(fingerprints).enumerate() {
-        let trial = TrialId::of(seed, i);
+    for &(i, d, f) in trials {
+        let trial = TrialId::of(now.seed, i);
         let Some(t) = then.get(seed_hex(trial.seed).as_str()) else {
             continue;
         };
@@ -175,6 +204,7 @@ pub fn compare_errors(
         now_errors.push(d);
         then_errors.push(t.delta1);
     }
+    let (alpha, margin) = (now.alpha, now.margin);
     let pairs = now_errors.len();
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     let needed = AccuracyTest::Wilcoxon.min_trials(alpha);
@@ -195,33 +225,29 @@ pub fn compare_errors(
     if pairs < needed {
         return Ok(result);
     }
-    let scaled: Vec<f64> = then_errors.iter().map(|e| (1.0 + margin) * e).collect();
     result.p_value = wilcoxon(
         &now_errors,
-        &scaled,
+        &then_errors,
         Alternative::Greater,
         ZeroMethod::Wilcox,
         false,
     )
     .ok()
     .map(|t| t.p_value);
-    let split = alpha_split(Expect::NoWorse, alpha);
-    let mut sequential = Sequential::new(Expect::NoWorse, alpha, margin)
-        .and_then(|s| s.with_fixed_margin(margin))
-        .map_err(RunError::Stats)?;
-    sequential
-        .observe(&now_errors, &then_errors)
-        .map_err(RunError::Stats)?;
+    let mut errors = crate::claim::Errors::default();
+    for (&a, &b) in now_errors.iter().zip(&then_errors) {
+        errors.push(a, b, a == b);
+    }
+    let lower = errors
+        .interval(
+            1.0 - 2.0 * alpha,
+            crate::claim::RESAMPLES,
+            trial_seed(now.seed, usize::MAX - 1),
+        )
+        .map_or(f64::INFINITY, |r| r.lower);
     result.now = now_errors;
     result.then = then_errors;
-    (result.decision, result.regressed) = match sequential.decision() {
-        Decision::Fail { after, .. } => (RegressionDecision::Sequential { after }, true),
-        _ => (
-            RegressionDecision::FixedN {
-                alpha: split.fallback,
-            },
-            result.p_value.is_some_and(|p| p < split.fallback),
-        ),
-    };
+    result.decision = RegressionDecision::FixedN { alpha };
+    result.regressed = crate::claim::less_accurate(result.p_value, alpha, lower, margin);
     Ok(result)
 }

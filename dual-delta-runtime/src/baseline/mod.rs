@@ -48,7 +48,7 @@
 
 mod compare;
 
-pub use self::compare::{Regression, RegressionDecision, compare_errors};
+pub use self::compare::{Now, Regression, RegressionDecision, compare_errors};
 
 use std::collections::BTreeMap;
 use std::io;
@@ -233,8 +233,7 @@ pub(crate) fn load(settings: &Settings, test: &str) -> Result<Option<Baseline>, 
 pub(crate) fn against(
     baseline: &Baseline,
     settings: &Settings,
-    delta1: &[f64],
-    fingerprints: &[u64],
+    trials: &[(usize, f64, u64)],
     environment: &BTreeMap<String, String>,
 ) -> Result<Regression, RunError> {
     let now = environment.get("gpu.adapter");
@@ -248,7 +247,7 @@ pub(crate) fn against(
             then: then.to_owned(),
         });
     }
-    compare::compare(baseline, settings, delta1, fingerprints)
+    compare::compare(baseline, settings, trials)
 }
 
 /// Saves the run as the baseline `DUAL_DELTA_SAVE_BASELINE` names, if it

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use dual_delta_runtime::baseline::{
-    Baseline, baseline_dir_from_env, baseline_file, compare_errors, list,
+    Baseline, Now, baseline_dir_from_env, baseline_file, compare_errors, list,
 };
 use dual_delta_runtime::report::summary::RunSummary;
 use dual_delta_runtime::report::{Stored, report_root, scan, test_dir_name};
@@ -75,7 +75,7 @@ enum Command {
         /// Where the merged reports go.
         #[arg(long)]
         out: PathBuf,
-        /// A suite-level budget: failures are sifted by e-BH at this level
+        /// A suite-level budget: failures are sifted by Benjamini-Hochberg at this level
         /// (default: `DUAL_DELTA_SUITE_ALPHA`, else none).
         #[arg(long, env = "DUAL_DELTA_SUITE_ALPHA", value_parser = probability)]
         suite_alpha: Option<f64>,
@@ -145,16 +145,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let bdir = baselines_at(baseline_dir, &dir)?;
             let file = baseline_file(&bdir, &baseline, &r.names.test);
             let b = Baseline::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let (delta1, fingerprints) = deltas(&dir.join(test_dir_name(&r.names.test)))?;
-            let g = compare_errors(
-                &b,
-                r.settings.seed,
-                r.settings.alpha,
-                r.settings.margin,
-                &delta1,
-                &fingerprints,
-            )
-            .map_err(|e| e.to_string())?;
+            let trials = deltas(&dir.join(test_dir_name(&r.names.test)))?;
+            let now = Now {
+                seed: r.settings.seed,
+                alpha: r.settings.alpha,
+                margin: r.settings.margin,
+                metric: r.settings.metric.clone(),
+                expect: r.settings.expect,
+            };
+            let g = compare_errors(&b, &now, &trials).map_err(|e| e.to_string())?;
             println!("{}: {}", r.names.test, g.sentence());
             Ok(if g.regressed {
                 ExitCode::FAILURE
@@ -187,6 +186,25 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 s.skipped,
                 out.join("index.html").display()
             );
+            if let (Some(a), Some(bar)) = (s.suite_alpha, s.bar) {
+                println!(
+                    "suite α = {a}: {} of {} failures kept (Benjamini-Hochberg bar p ≤ {bar:.2e})",
+                    s.failures_kept,
+                    s.failed + s.regressed
+                );
+                for t in s
+                    .tests
+                    .iter()
+                    .filter(|t| t.kept_by_suite_alpha == Some(false))
+                {
+                    println!(
+                        "dropped: {}: suite p = {:.2e} is above the bar; {}",
+                        t.test,
+                        t.p_value.unwrap_or(f64::NAN),
+                        t.sentence
+                    );
+                }
+            }
             Ok(if s.failures_kept == 0 {
                 ExitCode::SUCCESS
             } else {
@@ -260,7 +278,7 @@ fn show(r: &RunSummary) -> String {
 
 /// The candidate's error and the oracle fingerprint of each trial, from a
 /// report's `deltas.csv`.
-fn deltas(report: &Path) -> Result<(Vec<f64>, Vec<u64>), String> {
+fn deltas(report: &Path) -> Result<Vec<(usize, f64, u64)>, String> {
     let path = report.join("deltas.csv");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut lines = text.lines();
@@ -270,8 +288,7 @@ fn deltas(report: &Path) -> Result<(Vec<f64>, Vec<u64>), String> {
             path.display()
         ));
     }
-    let mut d = Vec::new();
-    let mut f = Vec::new();
+    let mut trials = Vec::new();
     for (i, line) in lines.enumerate() {
         let cells: Vec<&str> = line.split(',').collect();
         let bad = || {
@@ -280,11 +297,14 @@ fn deltas(report: &Path) -> Result<(Vec<f64>, Vec<u64>), String> {
                 path.display()
             )
         };
-        let [_, _, d1, _, fp] = cells[..] else {
+        let [index, _, d1, _, fp] = cells[..] else {
             return Err(bad());
         };
-        d.push(d1.parse::<f64>().map_err(|_| bad())?);
-        f.push(u64::from_str_radix(fp, 16).map_err(|_| bad())?);
+        trials.push((
+            index.parse::<usize>().map_err(|_| bad())?,
+            d1.parse::<f64>().map_err(|_| bad())?,
+            u64::from_str_radix(fp, 16).map_err(|_| bad())?,
+        ));
     }
-    Ok((d, f))
+    Ok(trials)
 }

@@ -33,8 +33,9 @@ pub fn to_string(outcome: &Outcome) -> String {
     for (i, (&a, &b)) in outcome.delta1.iter().zip(&outcome.delta2).enumerate() {
         let _ = writeln!(
             out,
-            "{i},{},{},{},{:016x}",
-            outcome.trial_seed(i),
+            "{},{},{},{},{:016x}",
+            outcome.trials[i],
+            outcome.trial_seed(outcome.trials[i]),
             float(a),
             float(b),
             outcome.fingerprints.get(i).copied().unwrap_or(0)

@@ -125,7 +125,8 @@
 //!   `null`), `screen` (`status`: `screened`, `all_trials` or `quick`;
 //!   `inputs_checked`, `ties`, `ties_measured`, `unchecked`,
 //!   `rare_events_checked`, `sentence`), `gross_errors` (trials over the
-//!   gate) and `reference_scale` (the baseline's largest finite error).
+//!   gate), `reference_scale` (the baseline's largest finite error) and
+//!   `p_value` (the run's p-value for a suite, or `null`).
 //! - `regression`: the comparison with the baseline `DUAL_DELTA_BASELINE`
 //!   names, or `null`: `baseline` (its name), `commit`, `baseline_trials`,
 //!   `pairs` (trials paired by seed), `mean_now`, `mean_then` (the
@@ -258,6 +259,7 @@ fn judged(o: &Outcome) -> Judged {
         },
         gross_errors: o.gross.len(),
         reference_scale: o.reference_scale,
+        p_value: j.p_value,
     }
 }
 
@@ -318,7 +320,8 @@ impl RunSummary {
             }),
         };
         let worst = o.worst_trial();
-        let worst_seed = o.trial_seed(worst);
+        let worst_index = o.trials.get(worst).copied().unwrap_or(0);
+        let worst_seed = o.trial_seed(worst_index);
         let count = |d: &[f64]| d.iter().filter(|v| !v.is_finite()).count();
         let names = &o.names;
         RunSummary {
@@ -410,7 +413,7 @@ impl RunSummary {
                 sentence: r.sentence(),
             }),
             worst_trial: WorstTrial {
-                index: worst,
+                index: worst_index,
                 seed: worst_seed,
                 seed_hex: seed_hex(worst_seed),
                 candidate_error: o.delta1.get(worst).copied().unwrap_or(f64::NAN),

@@ -151,8 +151,12 @@ pub struct Judged {
     pub screen: ScreenSummary,
     /// The number of trials over the gross-error gate.
     pub gross_errors: usize,
-    /// The median reference error of the gross-error gate.
+    /// The gross-error gate's scale: the baseline's largest finite error.
     pub reference_scale: f64,
+    /// The run's p-value for a suite (see [`crate::Judgement::p_value`]),
+    /// or `None`.
+    #[serde(default)]
+    pub p_value: Option<f64>,
 }
 
 /// The comparison with a baseline (`regression`).

@@ -177,9 +177,10 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
     let worst = o.worst_trial();
     let _ = writeln!(
         out,
-        "  worst candidate trial: #{worst} (error {}, trial seed {:#018x})",
+        "  worst candidate trial: #{} (error {}, trial seed {:#018x})",
+        o.trials.get(worst).copied().unwrap_or(0),
         num(o.delta1.get(worst).copied().unwrap_or(0.0)),
-        o.trial_seed(worst)
+        o.trial_seed(o.trials.get(worst).copied().unwrap_or(0))
     );
     let _ = writeln!(
         out,

@@ -199,9 +199,9 @@ pub(crate) fn test_page(
         ],
         rows: o.analysis.rows(),
         seed_source: format!("{:?}", s.seed_source).to_lowercase(),
-        worst,
+        worst: o.trials.get(worst).copied().unwrap_or(0),
         worst_error: o.delta1.get(worst).copied().unwrap_or(f64::NAN),
-        worst_seed: o.trial_seed(worst),
+        worst_seed: o.trial_seed(o.trials.get(worst).copied().unwrap_or(0)),
         terminal: super::super::terminal::table(o, page),
         settings: settings(o),
     })
