@@ -37,6 +37,14 @@ pub(crate) const ENV_STOP_EARLY: &str = "DUAL_DELTA_STOP_EARLY";
 /// `false`) or on (`1`, `true`).
 pub(crate) const ENV_SCREEN: &str = "DUAL_DELTA_SCREEN";
 
+/// Environment variable: the per-trial time limit in seconds (`0` turns it
+/// off); see [`Settings::trial_timeout`].
+pub(crate) const ENV_TRIAL_TIMEOUT: &str = "DUAL_DELTA_TRIAL_TIMEOUT";
+/// The default per-trial time limit: five minutes, far beyond any trial
+/// of a test meant for `cargo test`.
+pub(crate) const DEFAULT_TRIAL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+const TRIAL_TIMEOUT_EXPECTED: &str = "a number of seconds > 0, or 0 to turn the limit off";
+
 /// Environment variable hiding (`0`, `false`) or showing (`1`, `true`)
 /// the progress line, which is only ever drawn on a terminal; unset, it is
 /// shown outside CI (`CI` unset or empty).
@@ -96,6 +104,8 @@ pub struct Overrides {
     pub screen: Option<bool>,
     /// The factor of the gross-error gate (see [`Settings::gross_factor`]).
     pub gross_factor: Option<f64>,
+    /// The per-trial time limit (see [`Settings::trial_timeout`]).
+    pub trial_timeout: Option<std::time::Duration>,
     /// Baselines to save and compare with (see [`Settings::baselines`]);
     /// each `DUAL_DELTA_*BASELINE*` variable that is set overrides its
     /// field.
@@ -161,6 +171,13 @@ pub struct Settings {
     /// baseline's error on that input and the median reference error fails
     /// the run, as a non-finite output does (see [`crate::screen`]).
     pub gross_factor: f64,
+    /// The per-trial time limit (`DUAL_DELTA_TRIAL_TIMEOUT` in seconds,
+    /// default 300 s; `None` when turned off with `0`): a call of the
+    /// candidate, the baseline, the oracle or the generator that runs
+    /// longer ends the process with a message naming the trial, its seed
+    /// and the command that replays it, so that CI does not hang without a
+    /// word. A hung call cannot be interrupted in-process, hence the exit.
+    pub trial_timeout: Option<std::time::Duration>,
 }
 
 /// What a run does with baselines: read from the environment only (a test
@@ -353,6 +370,23 @@ impl Settings {
             ));
         }
 
+        let trial_timeout = match env(ENV_TRIAL_TIMEOUT) {
+            Some(v) => {
+                let secs = v
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s >= 0.0)
+                    .ok_or_else(|| invalid(ENV_TRIAL_TIMEOUT, &v, TRIAL_TIMEOUT_EXPECTED))?;
+                (secs > 0.0).then(|| std::time::Duration::from_secs_f64(secs))
+            }
+            None => match overrides.trial_timeout {
+                Some(d) if d.is_zero() => None,
+                Some(d) => Some(d),
+                None => Some(DEFAULT_TRIAL_TIMEOUT),
+            },
+        };
+
         Ok(Settings {
             n,
             seed,
@@ -370,6 +404,7 @@ impl Settings {
             progress,
             baselines,
             gross_factor,
+            trial_timeout,
         })
     }
 }

@@ -4,7 +4,9 @@
 
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, PanicHookInfo, catch_unwind};
-use std::sync::Once;
+use std::sync::{Mutex, Once};
+use std::thread::ThreadId;
+use std::time::{Duration, Instant};
 
 use crate::error::{Role, RunError, SkipPayload, TrialId};
 
@@ -22,6 +24,7 @@ thread_local! {
 /// message, so it is printed once.
 pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> Result<T, RunError> {
     install_hook();
+    let _call = Call::start(role, trial);
     DEPTH.with(|d| d.set(d.get() + 1));
     let result = catch_unwind(AssertUnwindSafe(f));
     DEPTH.with(|d| d.set(d.get() - 1));
@@ -46,6 +49,99 @@ pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> R
 
 /// Wraps the panic hook in place once: inside [`guarded`] it only notes
 /// where the panic happened; elsewhere it calls the hook it replaced.
+/// The runs being watched, by base seed: the test's name and its per-trial
+/// limit.
+static RUNS: Mutex<Vec<(u64, String, Duration)>> = Mutex::new(Vec::new());
+/// The calls under way, by thread: the role, the trial and when it began.
+static CALLS: Mutex<Vec<(ThreadId, Role, TrialId, Instant)>> = Mutex::new(Vec::new());
+
+/// A run watched for hung calls until it is dropped.
+pub(crate) struct Watch {
+    seed: u64,
+}
+
+/// Watches the run with base seed `seed` of test `test`: a call of one of
+/// its functions that runs longer than `limit` ends the process with a
+/// message naming the trial, its seed and the replay command.
+pub(crate) fn watch(seed: u64, test: &str, limit: Duration) -> Watch {
+    static WATCHDOG: Once = Once::new();
+    lock(&RUNS).push((seed, test.to_owned(), limit));
+    WATCHDOG.call_once(|| {
+        std::thread::Builder::new()
+            .name("dual-delta watchdog".to_owned())
+            .spawn(watchdog)
+            .expect("the watchdog thread starts");
+    });
+    Watch { seed }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let mut runs = lock(&RUNS);
+        if let Some(i) = runs.iter().position(|r| r.0 == self.seed) {
+            runs.swap_remove(i);
+        }
+    }
+}
+
+/// A call under way, removed from [`CALLS`] when dropped.
+struct Call;
+
+impl Call {
+    fn start(role: Role, trial: TrialId) -> Option<Call> {
+        if lock(&RUNS).is_empty() {
+            return None;
+        }
+        lock(&CALLS).push((std::thread::current().id(), role, trial, Instant::now()));
+        Some(Call)
+    }
+}
+
+impl Drop for Call {
+    fn drop(&mut self) {
+        let me = std::thread::current().id();
+        let mut calls = lock(&CALLS);
+        // The innermost call of this thread is the last pushed.
+        if let Some(i) = calls.iter().rposition(|c| c.0 == me) {
+            calls.remove(i);
+        }
+    }
+}
+
+/// Locks `m`, whatever a panicking holder left (the lists stay valid).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Checks the calls under way every quarter second and ends the process
+/// on the first over its run's limit.
+fn watchdog() {
+    loop {
+        std::thread::sleep(Duration::from_millis(250));
+        let runs = lock(&RUNS).clone();
+        let calls = lock(&CALLS).clone();
+        for (_, role, trial, start) in calls {
+            let Some((_, test, limit)) = runs.iter().find(|r| r.0 == trial.base_seed) else {
+                continue;
+            };
+            let elapsed = start.elapsed();
+            if elapsed > *limit {
+                eprintln!(
+                    "dual-delta: {test}: the {role} has run for {:.0} s on trial {} (trial seed \
+                     {:#018x}), over the per-trial limit of {} s (DUAL_DELTA_TRIAL_TIMEOUT); \
+                     ending the process. Replay it with DUAL_DELTA_SEED={:#x} cargo test {test}",
+                    elapsed.as_secs_f64(),
+                    trial.index,
+                    trial.seed,
+                    limit.as_secs_f64(),
+                    trial.base_seed,
+                );
+                std::process::exit(124);
+            }
+        }
+    }
+}
+
 fn install_hook() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {

@@ -271,6 +271,15 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         self
     }
 
+    /// The per-trial time limit (default 300 s; `Duration::ZERO` turns it
+    /// off): a call that runs longer ends the process, naming the trial,
+    /// its seed and the command that replays it (see
+    /// [`Settings::trial_timeout`]).
+    pub fn trial_timeout(mut self, limit: std::time::Duration) -> Self {
+        self.overrides.trial_timeout = Some(limit);
+        self
+    }
+
     /// The gross-error gate's factor `G` (default 100, `> 1`; `f64::INFINITY`
     /// turns the gate off): a trial on which the candidate's error exceeds
     /// `G` × the larger of the baseline's error on that input and the median
@@ -324,6 +333,10 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         }
 
         let baseline = baseline::load(&settings, &self.names.test)?;
+        // Watched until the run returns.
+        let _watch = settings
+            .trial_timeout
+            .map(|limit| crate::guard::watch(settings.seed, &self.names.test, limit));
         // A run that saves or compares a baseline measures every input, so
         // that the comparison covers all of them.
         let mode =

@@ -34,14 +34,15 @@
 //! | `DUAL_DELTA_SEED` | base seed, decimal or `0x` hex, or `random` | derived from the test's name |
 //! | `DUAL_DELTA_ALPHA` | significance level α | 0.01 |
 //! | `DUAL_DELTA_THREADS` | threads running trials (`1`: serially; results are the same) | all cores |
-//! | `DUAL_DELTA_STOP_EARLY` | `0`/`false` runs all `n` trials; `1`/`true` stops as soon as the verdict is known | `1` |
-//! | `DUAL_DELTA_SCREEN` | `0`/`false` makes an early pass final without screening the other inputs | `1` |
+//! | `DUAL_DELTA_STOP_EARLY` | `0`/`false` runs every input as a full trial; `1`/`true` skips the oracle on ties and stops early at a failure | `1` |
+//! | `DUAL_DELTA_SCREEN` | `0`/`false`: the quick mode, an early pass after `k` trials is final (rare events on the other inputs unchecked) | `1` |
 //! | `DUAL_DELTA_HOME` | where reports go ([`report::report_root`]); blank is an error | `target/dual-delta` |
 //! | `DUAL_DELTA_PROGRESS` | `0`/`false` hides the progress line, `1`/`true` shows it even in CI | shown on a terminal outside CI |
 //! | `DUAL_DELTA_SAVE_BASELINE` | save each run's errors as the baseline of this name ([`baseline`]) | none |
 //! | `DUAL_DELTA_BASELINE` | compare each run with the baseline of this name, paired by seed | none |
 //! | `DUAL_DELTA_BASELINE_DIR` | where baselines are kept | `baselines/` under the report directory |
 //! | `DUAL_DELTA_BASELINE_ANY_DEVICE` | `1`/`true` compares with a baseline saved on another GPU | `0` |
+//! | `DUAL_DELTA_TRIAL_TIMEOUT` | seconds one call of a test's functions may run before the process ends naming the trial and its replay (`0`: no limit) | `300` |
 //! | `GITHUB_STEP_SUMMARY` | a Markdown file each test appends its row to | none |
 //! | `GITHUB_SHA` | the commit a saved baseline records (else `git rev-parse HEAD`) | none |
 //! | `DUAL_DELTA_SUITE_ALPHA` | `cargo dual-delta merge`'s suite-level budget ([`suite`]) | none |
