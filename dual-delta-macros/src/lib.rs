@@ -65,7 +65,7 @@ mod tests;
 /// | `oracle` | **required**: the high-precision reference fΩ, `Fn(&I) -> O` | |
 /// | `baseline` | **required**: the implementation f2 the candidate is compared with, `Fn(&I) -> O` | |
 /// | `input` | **required**: the input generator, `Fn(&mut TrialRng) -> I` | |
-/// | `n` | number of trials, an integer literal ≥ 1 | `1000` |
+/// | `n` | number of inputs, an integer literal large enough to fail at the level (≥ 8 at α = 0.01) | `1000` |
 /// | `seed` | base seed, an integer literal (`u64`, decimal or `0x` hex) | derived from the test's path |
 /// | `alpha` | significance level α, a number literal in (0, 1) | `0.01` |
 /// | `metric` | a built-in metric's name, or an expression `Fn(&[f64], &[f64]) -> f64` | `max_hybrid` |
@@ -74,8 +74,8 @@ mod tests;
 /// | `margin` | non-inferiority margin δ, a number literal ≥ 0, for the early decision and the fixed-N test alike | `0.05` |
 /// | `stability` | `no_worse`, `equivalent`, `better` or `worse` | not checked |
 /// | `threads` | threads running trials, an integer literal ≥ 1 | all cores |
-/// | `stop_early` | `false` runs all `n` trials; `true` stops as soon as the anytime-valid sequential test decides | `true` |
-/// | `screen` | `false` makes an early pass final without screening the other inputs | `true`: every input is screened |
+/// | `stop_early` | `false` runs every input as a full trial; `true` skips the oracle on ties and stops early at a failure | `true` |
+/// | `screen` | `false`: the quick mode, an early pass after `k` trials is final | `true`: a pass covers every input |
 /// | `gross_factor` | the gross-error gate's factor G, a number literal > 1 | `100` |
 /// | `allow_non_finite` | `true` accepts a candidate's NaN or infinity where the baseline and oracle are finite | `false`: such a trial fails the test |
 /// | `batch` | the candidate takes this many trials' inputs per call, an integer literal ≥ 1 | one input per call |
@@ -99,34 +99,37 @@ mod tests;
 ///   (Kolmogorov-Smirnov); `better` passes only when the candidate is
 ///   significantly more accurate; `worse` passes only when it is
 ///   significantly less accurate (a test that a bad configuration is caught).
-/// - `margin` δ: the candidate counts as less accurate only when its errors
-///   are significantly larger than `(1 + δ)` times the baseline's. The
-///   default 5 % is the claim "not less accurate beyond 5 %", tested the
-///   same way with early stopping on or off; a significant loss inside the
-///   margin passes and is stated in the verdict ("less accurate by 0.8%
-///   (p = 7.2e-24), within the 5% margin"). `margin = 0.0` is the paper's
-///   own test: any significant loss fails.
+/// - `margin` δ: the candidate fails when it is significantly less
+///   accurate, by the one-sided Wilcoxon signed-rank test at margin 0 over
+///   every input (ties, inputs where the two outputs are bitwise equal, are
+///   neutral), *and* its mean error exceeds the baseline's by more than δ
+///   with confidence (the one-sided bootstrap bound on the ratio of mean
+///   errors at the same level). The default 5 % is the claim "not less
+///   accurate beyond 5 %", the same rule with early stopping on or off and
+///   against a saved baseline; a significant loss inside the margin passes
+///   and is stated in the verdict ("less accurate by 0.8% (p = 7.2e-24),
+///   within the 5% margin"). `margin = 0.0` is the paper's own test: any
+///   significant loss fails. See the runtime's `claim` module.
 /// - `stability`: the same expectations for the variances of the errors
 ///   (Pitman-Morgan test).
-/// - `n` is the most trials a test takes: after each round of trials an
-///   anytime-valid sequential test (a Wilcoxon-type signed-rank e-process
-///   for "worse beyond `margin`", a sign e-process for "not worse beyond
-///   `margin`") looks at all trials so far and stops the run once its
-///   evidence reaches 1/α; undecided at `n`, the fixed-N test decides at the
-///   share of α left to it. A failure stops at once; an early pass is final
-///   only after the *screen*: the candidate and the baseline run on every
-///   other input, and the oracle on each input where the candidate returns
-///   a NaN or an infinity, or lands far from the baseline, so a panic, a NaN
-///   or a gross error on any of the `n` inputs fails the test as it would
-///   at fixed `n` (`screen = false` or `DUAL_DELTA_SCREEN=0` skips it, and
-///   the report says rare events were not checked). `stop_early = false`
-///   runs all `n` trials and decides by the fixed-N test at α (the
-///   sequential decision is still reported); so does
-///   `DUAL_DELTA_STOP_EARLY=0`.
+/// - `n` is the number of inputs a pass speaks for: every one of them runs
+///   the candidate and the baseline, and the oracle wherever their outputs
+///   differ (and on a seeded one-in-eight sample of the ties). A run stops
+///   before `n` only at a failure: an anytime-valid signed-rank e-process
+///   watches the inputs so far and ends the run once the rule above holds
+///   on them; otherwise the test over all `n` inputs decides at the share
+///   of α left to it (α/2). An `n` at which no failure is possible at that
+///   level (`n < 8` at α = 0.01; `n < 7` with `stop_early = false`) is an
+///   error when the test runs, naming the smallest `n` that can fail.
+///   `stop_early = false` runs every input as a full trial and decides at
+///   α; so does `DUAL_DELTA_STOP_EARLY=0`. `screen = false` (or
+///   `DUAL_DELTA_SCREEN=0`) is the quick mode: an early pass after `k`
+///   trials is final, and the verdict states the share of bad inputs `k`
+///   trials cannot rule out.
 /// - `gross_factor` G: a trial on which the candidate's error exceeds G ×
-///   the larger of the baseline's error on that input and the median
-///   baseline error fails the test, as a NaN does (see the runtime's
-///   `screen` module).
+///   the larger of the baseline's largest error over the run and the error
+///   one unit in the last place of the output's format makes fails the
+///   test, as a NaN does (see the runtime's `screen` module).
 /// - `allow_non_finite`: by default a trial on which the candidate's output
 ///   holds a NaN or an infinity while the baseline's and the oracle's are
 ///   finite fails the test whatever the expectation (with `expect = worse`

@@ -197,17 +197,26 @@ fn worse_rows() -> Vec<Row> {
 
 #[test]
 fn kernels_worse_on_part_of_their_inputs_fail_in_both_modes() {
-    const SEEDS: u64 = 10;
+    let seeds = seeds(10);
     for row in worse_rows() {
         for stop in [true, false] {
-            let (failed, message) = fails(&row, stop, SEEDS);
+            let (failed, message) = fails(&row, stop, seeds);
             println!(
-                "{:<45} stop_early = {stop:<5}: failed {failed}/{SEEDS}",
+                "{:<50} stop_early = {stop:<5}: failed {failed}/{seeds}",
                 row.name
             );
-            assert_eq!(failed, SEEDS as usize, "{}: {message}", row.name);
             assert!(
                 !message.contains("identical on every"),
+                "{}: {message}",
+                row.name
+            );
+            if row.name.ends_with("n = 1000") {
+                // Reported, not asserted: power at n = 1000 is finite.
+                continue;
+            }
+            // At least 99 in 100.
+            assert!(
+                100 * failed >= 99 * seeds as usize,
                 "{}: {message}",
                 row.name
             );
