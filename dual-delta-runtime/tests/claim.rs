@@ -70,7 +70,35 @@ fn fails(row: &Row, stop_early: bool, seeds: u64) -> (usize, String) {
     (failed, message)
 }
 
-/// The less accurate kernels of the table, each at `n = 3000`.
+/// 10% more accurate than the naive sum on 65% of inputs, 3× less on 35%.
+fn mixture(n: usize, stop_early: bool, seed: u64) -> Result<Outcome, RunError> {
+    let c = |x: &Vec<f32>| scaled_error(x, if marked(x, 350) { 3.0 } else { 0.9 });
+    DualDelta::new(c, naive, oracle, short_input)
+        .n(n)
+        .seed(seed)
+        .stop_early(stop_early)
+        .run()
+}
+
+/// 10× less accurate than the naive sum on 2% of inputs, identical to it
+/// elsewhere.
+fn two_percent(n: usize, stop_early: bool, seed: u64) -> Result<Outcome, RunError> {
+    let c = |x: &Vec<f32>| {
+        if marked(x, 20) {
+            scaled_error(x, 10.0) as f32
+        } else {
+            naive(x)
+        }
+    };
+    DualDelta::new(c, naive, oracle, short_input)
+        .n(n)
+        .seed(seed)
+        .stop_early(stop_early)
+        .run()
+}
+
+/// The less accurate kernels of the table: the mixture and the 10× loss
+/// on 2% at `n = 3000`, the others at the default `n = 1000`.
 fn worse_rows() -> Vec<Row> {
     let mut rows = vec![
         Row {
@@ -86,7 +114,6 @@ fn worse_rows() -> Vec<Row> {
                     }
                 };
                 DualDelta::new(c, exact, oracle, short_input)
-                    .n(3000)
                     .seed(seed)
                     .stop_early(stop)
                     .run()
@@ -94,31 +121,11 @@ fn worse_rows() -> Vec<Row> {
         },
         Row {
             name: "10% better on 65%, 3x worse on 35%",
-            run: |stop, seed| {
-                let c = |x: &Vec<f32>| scaled_error(x, if marked(x, 350) { 3.0 } else { 0.9 });
-                DualDelta::new(c, naive, oracle, short_input)
-                    .n(3000)
-                    .seed(seed)
-                    .stop_early(stop)
-                    .run()
-            },
+            run: |stop, seed| mixture(3000, stop, seed),
         },
         Row {
             name: "10x on 2%, identical elsewhere",
-            run: |stop, seed| {
-                let c = |x: &Vec<f32>| {
-                    if marked(x, 20) {
-                        scaled_error(x, 10.0) as f32
-                    } else {
-                        naive(x)
-                    }
-                };
-                DualDelta::new(c, naive, oracle, short_input)
-                    .n(3000)
-                    .seed(seed)
-                    .stop_early(stop)
-                    .run()
-            },
+            run: |stop, seed| two_percent(3000, stop, seed),
         },
         Row {
             name: "ReLU mask leaking on 0.5%, max_relative",
@@ -166,29 +173,11 @@ fn worse_rows() -> Vec<Row> {
         rows.extend([
             Row {
                 name: "10% better on 65%, 3x worse on 35%, n = 1000",
-                run: |stop, seed| {
-                    let c = |x: &Vec<f32>| scaled_error(x, if marked(x, 350) { 3.0 } else { 0.9 });
-                    DualDelta::new(c, naive, oracle, short_input)
-                        .seed(seed)
-                        .stop_early(stop)
-                        .run()
-                },
+                run: |stop, seed| mixture(1000, stop, seed),
             },
             Row {
                 name: "10x on 2%, identical elsewhere, n = 1000",
-                run: |stop, seed| {
-                    let c = |x: &Vec<f32>| {
-                        if marked(x, 20) {
-                            scaled_error(x, 10.0) as f32
-                        } else {
-                            naive(x)
-                        }
-                    };
-                    DualDelta::new(c, naive, oracle, short_input)
-                        .seed(seed)
-                        .stop_early(stop)
-                        .run()
-                },
+                run: |stop, seed| two_percent(1000, stop, seed),
             },
         ]);
     }

@@ -165,7 +165,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             command: BaselineCommand::List { baseline_dir },
         } => {
             let bdir = baselines_at(baseline_dir, &dir)?;
-            for (name, test) in list(&bdir).map_err(|e| format!("{}: {e}", bdir.display()))? {
+            let found = list(&bdir).map_err(|e| format!("{}: {e}", bdir.display()))?;
+            if found.is_empty() {
+                println!(
+                    "no baselines in {}: save one with DUAL_DELTA_SAVE_BASELINE=<name> cargo test",
+                    bdir.display()
+                );
+            }
+            for (name, test) in &found {
                 println!("{name}  {test}");
             }
             Ok(ExitCode::SUCCESS)
