@@ -1,5 +1,5 @@
-//! The top-level index: every report under the root, newest first
-//! (`templates/index.html`).
+//! The top-level index: every report under the root, failures first, then
+//! skips, then passes, each newest first (`templates/index.html`).
 
 use std::path::Path;
 
@@ -64,6 +64,16 @@ impl ReportEntry {
         }
     }
 
+    /// Where it is listed: failures (regressions included) first, then
+    /// skips, then passes.
+    fn rank(&self) -> u8 {
+        match (self.skipped, self.passed) {
+            (false, false) => 0,
+            (true, _) => 1,
+            (false, true) => 2,
+        }
+    }
+
     /// When it was written, `YYYY-MM-DD HH:MM:SS`.
     fn written(&self) -> String {
         self.time_utc.replace('T', " ").replace('Z', "")
@@ -79,7 +89,8 @@ impl ReportEntry {
     }
 }
 
-/// Every report and skip directly under `root` ([`scan`]), newest first.
+/// Every report and skip directly under `root` ([`scan`]): failures first,
+/// then skips, then passes, each newest first.
 pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
     // A root that cannot be read has no report to list.
     let mut out: Vec<ReportEntry> = scan(root)
@@ -91,8 +102,9 @@ pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
         })
         .collect();
     out.sort_by(|a, b| {
-        b.timestamp_ms
-            .cmp(&a.timestamp_ms)
+        a.rank()
+            .cmp(&b.rank())
+            .then_with(|| b.timestamp_ms.cmp(&a.timestamp_ms))
             .then_with(|| a.dir.cmp(&b.dir))
     });
     out
@@ -106,7 +118,8 @@ struct IndexPage<'a> {
     skipped: usize,
 }
 
-/// The top-level index: every report, newest first.
+/// The top-level index: every report, in the order given (see
+/// [`scan_reports`]).
 pub(crate) fn index_page(reports: &[ReportEntry]) -> String {
     super::render(&IndexPage {
         reports,
@@ -120,7 +133,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn index_lists_newest_first_and_escapes() {
+    fn index_lists_failures_first_then_newest_first_and_escapes() {
         let e = |dir: &str, t: u64, passed| ReportEntry {
             dir: dir.to_owned(),
             timestamp_ms: t,
@@ -136,6 +149,18 @@ mod tests {
         };
         let page = index_page(&[e("new", 2, false), e("old", 1, true)]);
         assert!(page.find("new/index.html").unwrap() < page.find("old/index.html").unwrap());
+        let mut entries = vec![
+            e("pass-new", 3, true),
+            e("fail-old", 1, false),
+            e("pass-old", 2, true),
+        ];
+        entries.sort_by(|a, b| {
+            a.rank()
+                .cmp(&b.rank())
+                .then(b.timestamp_ms.cmp(&a.timestamp_ms))
+        });
+        let order: Vec<&str> = entries.iter().map(|r| r.dir.as_str()).collect();
+        assert_eq!(order, ["fail-old", "pass-new", "pass-old"]);
         assert!(page.contains("&lt;new&gt;"));
         assert!(page.contains("1 failed"));
     }
