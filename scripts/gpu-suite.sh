@@ -200,7 +200,7 @@ run_step() {
     limit=$(step_limit "$cap")
     if [ "$limit" -lt 5 ]; then
         STEPS+=("| $name | $path | not run: the run's budget is spent | | |")
-        FAILURES+=("$name ($path) not run: the run's budget is spent")
+        FAILURES+=("$name ($path f16 path) not run: the run's budget is spent")
         return 125
     fi
     echo "== $name ($path f16 path, limit ${limit} s)"
@@ -372,6 +372,10 @@ run_fp8() {
     DUAL_DELTA_HOME="$OUT/reports/fp8-$path" \
         run_step fp8 "$path" "$T_FP8" "$log" "$BUNDLE/examples/fp8" || rc=$?
     check_adapters "$log"
+    # The example exits 0 even when a case cannot run: its log says so.
+    if grep -q 'could not run' "$OUT/$log"; then
+        FAILURES+=("fp8 ($path f16 path): a case could not run, see $log")
+    fi
     return "$rc"
 }
 
