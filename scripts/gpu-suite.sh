@@ -293,6 +293,7 @@ run_tests() {
     mkdir -p "$dir"
     DUAL_DELTA_HOME="$OUT/reports/tests-$path" INSTA_WORKSPACE_ROOT="$ws" INSTA_UPDATE=no \
         run_step tests "$path" "$T_TESTS" "$log" "$BUNDLE/bin/cargo-nextest" "${args[@]}" || rc=$?
+    if [ ! -f "$OUT/$log" ]; then return "$rc"; fi # not run: out of time
     xml=$(find "$ws" "$dir" -path "*/nextest/$NEXTEST_PROFILE/junit.xml" | head -1)
     if [ -n "$xml" ]; then cp "$xml" "$OUT/tests-$path.junit.xml"; fi
     {
@@ -318,6 +319,7 @@ run_kernels() {
     local path=$1 log="kernels-$1.log" rc=0
     DUAL_DELTA_HOME="$OUT/reports/kernels-$path" \
         run_step kernels "$path" "$T_KERNELS" "$log" "$BUNDLE/examples/kernels" || rc=$?
+    if [ ! -f "$OUT/$log" ]; then return "$rc"; fi # not run: out of time
     check_adapters "$log"
     local rows bad
     rows=$(grep -E '^\|' "$OUT/$log" || true)
@@ -325,7 +327,8 @@ run_kernels() {
     if [ -z "$rows" ] && [ "$rc" -eq 0 ]; then FAILURES+=("kernels ($path f16 path): no table in $log"); fi
     if [ "$bad" -gt 0 ]; then FAILURES+=("kernels ($path f16 path): $bad row(s) not as expected"); fi
     {
-        echo "### kernels, $path f16 path: $(grep -c '✓' <<<"$rows" || true) rows as expected, $bad not"
+        echo "### kernels, $path f16 path: $(grep -c '✓' <<<"$rows" || true) rows as expected, $bad not$(
+            [ "$rc" -eq 0 ] || echo "; the example did not finish (exit $rc)")"
         echo
         grep '^adapter: ' "$OUT/$log" || true
         echo
@@ -341,6 +344,7 @@ run_paper() {
     local path=$1 log="paper-$1.log" rc=0
     DUAL_DELTA_HOME="$OUT/reports/paper-$path" \
         run_step paper "$path" "$T_PAPER" "$log" "$BUNDLE/examples/paper" || rc=$?
+    if [ ! -f "$OUT/$log" ]; then return "$rc"; fi # not run: out of time
     check_adapters "$log"
     {
         echo "### paper, $path f16 path: $(grep -E '^total time' "$OUT/$log" || echo "no total time: see $log")"
@@ -357,6 +361,7 @@ run_paper() {
 run_probe() {
     local path=$1 log="probe-$1.log" rc=0
     run_step probe "$path" "$T_PROBE" "$log" "$BUNDLE/examples/probe" || rc=$?
+    if [ ! -f "$OUT/$log" ]; then return "$rc"; fi # not run: out of time
     check_adapters "$log"
     {
         echo "### probe, $path f16 path"
@@ -371,6 +376,7 @@ run_fp8() {
     local path=$1 log="fp8-$1.log" rc=0
     DUAL_DELTA_HOME="$OUT/reports/fp8-$path" \
         run_step fp8 "$path" "$T_FP8" "$log" "$BUNDLE/examples/fp8" || rc=$?
+    if [ ! -f "$OUT/$log" ]; then return "$rc"; fi # not run: out of time
     check_adapters "$log"
     # The example exits 0 even when a case cannot run: its log says so.
     if grep -q 'could not run' "$OUT/$log"; then
@@ -382,6 +388,7 @@ run_fp8() {
 run_matmul() {
     local log="matmul_timing.log" rc=0
     run_step matmul_timing auto "$T_MATMUL" "$log" "$BUNDLE/examples/matmul_timing" || rc=$?
+    if [ ! -f "$OUT/$log" ]; then return "$rc"; fi # not run: out of time
     check_adapters "$log"
     {
         echo "Both f16 paths where the adapter has native f16 (the example makes both itself)."
