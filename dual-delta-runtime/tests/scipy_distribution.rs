@@ -27,11 +27,16 @@ const P_TOL: f64 = 1e-9;
 const SHAPIRO_TOL: f64 = 1e-6;
 const TINY_P: f64 = 1e-300;
 
+/// The package's directory, read when the test runs (Cargo and nextest set
+/// it), so that the fixtures are found wherever the workspace is, also
+/// when an archived test binary runs on another machine.
+fn manifest_dir() -> String {
+    std::env::var("CARGO_MANIFEST_DIR")
+        .expect("CARGO_MANIFEST_DIR is set by cargo test and nextest")
+}
+
 fn fixture(name: &str) -> Vec<Value> {
-    let path = format!(
-        "{}/tests/fixtures/distribution/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/fixtures/distribution/{name}", manifest_dir());
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
     doc["cases"].as_array().expect("cases").clone()

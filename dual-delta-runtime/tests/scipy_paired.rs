@@ -23,11 +23,16 @@ const STAT_REL_TOL: f64 = 1e-12;
 /// p-values below this (both ours and SciPy's) are treated as underflow.
 const UNDERFLOW: f64 = 1e-305;
 
+/// The package's directory, read when the test runs (Cargo and nextest set
+/// it), so that the fixtures are found wherever the workspace is, also
+/// when an archived test binary runs on another machine.
+fn manifest_dir() -> String {
+    std::env::var("CARGO_MANIFEST_DIR")
+        .expect("CARGO_MANIFEST_DIR is set by cargo test and nextest")
+}
+
 fn load(name: &str) -> Value {
-    let path = format!(
-        "{}/tests/fixtures/paired/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/fixtures/paired/{name}.json", manifest_dir());
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
     assert_eq!(

@@ -93,9 +93,18 @@ fn references(line: &str, module: &[String]) -> Vec<Vec<String>> {
     out
 }
 
+/// The package's directory, read when the test runs (Cargo and nextest set
+/// it), so that the sources are found wherever the workspace is, also when
+/// an archived test binary runs on another machine.
+fn manifest_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .expect("CARGO_MANIFEST_DIR is set by cargo test and nextest")
+        .into()
+}
+
 #[test]
 fn no_import_cycle_between_the_runtimes_files() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = manifest_dir().join("src");
     let mut all = Vec::new();
     files(&src, &mut all);
     let modules: BTreeMap<Vec<String>, String> = all
@@ -217,7 +226,7 @@ fn variables_in_code(dir: &Path) -> BTreeSet<String> {
 
 #[test]
 fn one_table_of_variables_in_the_crate_docs_and_the_readme_in_step() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = &manifest_dir();
     let docs = table_variables(
         &std::fs::read_to_string(root.join("src/lib.rs")).unwrap(),
         "//!",
