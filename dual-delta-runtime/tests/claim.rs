@@ -326,6 +326,7 @@ fn a_version_nine_times_worse_on_half_its_inputs_regresses_against_one_saved_und
         .run()
         .unwrap();
     let r = now.regression.as_ref().unwrap();
+    println!("{}", r.sentence());
     assert!(r.regressed && !now.passed(), "{}", r.sentence());
     // The run itself fails early against the baseline implementation; the
     // comparison covers the inputs it ran.
