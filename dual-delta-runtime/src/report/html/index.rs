@@ -149,7 +149,7 @@ mod tests {
         };
         let page = index_page(&[e("new", 2, false), e("old", 1, true)]);
         assert!(page.find("new/index.html").unwrap() < page.find("old/index.html").unwrap());
-        let mut entries = vec![
+        let mut entries = [
             e("pass-new", 3, true),
             e("fail-old", 1, false),
             e("pass-old", 2, true),
