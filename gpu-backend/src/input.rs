@@ -134,7 +134,7 @@ fn randn_f16(len: usize, rng: &mut TrialRng) -> Vec<f16> {
 ///
 /// ```
 /// use dual_delta_runtime::TrialRng;
-/// use gpu_backend::matmul::random_matmul_input;
+/// use dual_delta_gpu::matmul::random_matmul_input;
 ///
 /// let generate = random_matmul_input(2, 3, 4);
 /// let input = generate(&mut TrialRng::for_trial(1, 0));

@@ -14,10 +14,10 @@
 //! | 3 | the same, `allow_fp16_reduced_precision_reduction = False` | [`Accumulation::F32`](matmul::Accumulation::F32) | equal again |
 //!
 //! ```no_run
-//! use gpu_backend::matmul::{Accumulation, GemmConfig, matmul_cpu_f16, matmul_f64, random_matmul_input};
+//! use dual_delta_gpu::matmul::{Accumulation, GemmConfig, matmul_cpu_f16, matmul_f64, random_matmul_input};
 //! use dual_delta_runtime::TrialRng;
 //!
-//! let gpu = gpu_backend::Gpu::shared()?;
+//! let gpu = dual_delta_gpu::Gpu::shared()?;
 //! let input = random_matmul_input(128, 4096, 128)(&mut TrialRng::for_trial(7, 0));
 //! let strategy = GemmConfig::default().strategy_for(128, 4096, 128);
 //! assert_eq!(strategy, Accumulation::split_k());
@@ -25,7 +25,7 @@
 //! let baseline = matmul_cpu_f16(&input);          // Vec<f16>
 //! let oracle = matmul_f64(&input);                // Vec<f64>
 //! # let _ = (candidate, baseline, oracle);
-//! # Ok::<(), gpu_backend::GpuError>(())
+//! # Ok::<(), dual_delta_gpu::GpuError>(())
 //! ```
 //!
 //! # Device
@@ -45,7 +45,7 @@
 //! division and square root, subgroup sizes, NaN and infinities. Its
 //! one-line summary is recorded under `gpu.semantics`, and what differs from
 //! the emulations' assumptions, in words, under `gpu.caveats`
-//! (`cargo run --release -p gpu-backend --example probe` prints it all).
+//! (`cargo run --release -p dual-delta-gpu --example probe` prints it all).
 //!
 //! Where there is no GPU (as in CI), Mesa's lavapipe is the adapter: a
 //! Vulkan driver running on the CPU (`apt-get install mesa-vulkan-drivers

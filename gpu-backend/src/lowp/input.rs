@@ -235,7 +235,7 @@ pub fn random_matmul_input_bf16(
 ///
 /// ```
 /// use dual_delta_runtime::TrialRng;
-/// use gpu_backend::lowp::random_matmul_input_fp8;
+/// use dual_delta_gpu::lowp::random_matmul_input_fp8;
 ///
 /// let x = random_matmul_input_fp8(4, 64, 3)(&mut TrialRng::for_trial(1, 0));
 /// let amax = x.a().iter().map(|v| v.to_f32().abs()).fold(0.0, f32::max);

@@ -12,7 +12,7 @@
 //! words what a difference means for a verdict.
 //!
 //! ```text
-//! cargo run --release -p gpu-backend --example probe
+//! cargo run --release -p dual-delta-gpu --example probe
 //! ```
 
 mod probe;

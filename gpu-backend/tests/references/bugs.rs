@@ -1,9 +1,9 @@
 //! The references catch the real bugs: each buggy kernel is written here
 //! as a candidate and compared with the baseline and the oracle.
 
+use dual_delta_gpu::f16;
+use dual_delta_gpu::reference::*;
 use dual_delta_runtime::{Accuracy, DualDelta, Outcome};
-use gpu_backend::f16;
-use gpu_backend::reference::*;
 
 /// A sum that accumulates in `f16`: every partial sum rounded to `f16`.
 fn sum_f16_accumulator(x: &RowsInput<f16>) -> Vec<f16> {
