@@ -203,6 +203,7 @@
 //! | [`reference`](mod@reference) | the CPU references and baselines of the row, norm and attention kernels, and their inputs |
 //! | [`oracle`] | the double-double matmul oracle and matmul inputs from the runtime's generators |
 //! | [`semantics`] | the probe of the device's floating-point arithmetic |
+//! | [`randn`] | standard normal samples drawn a block at a time: the inputs of every generator here |
 //! | [`env`](mod@env) | the names of the environment variables |
 //!
 //! [wgpu]: https://wgpu.rs
@@ -219,6 +220,7 @@ mod launch;
 pub mod lowp;
 pub mod norm;
 pub mod oracle;
+pub mod randn;
 pub mod reference;
 pub mod rows;
 pub mod semantics;
