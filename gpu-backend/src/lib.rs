@@ -33,7 +33,10 @@
 //! One context per process, [`Gpu::shared`], is created on first use and
 //! shared by every thread (tests run on parallel threads); its pipelines are
 //! compiled once. [`Gpu::new`] creates others, for example to force the
-//! fallback path. The adapter chosen (name, backend, driver, `f16` path) is
+//! fallback path, and [`Gpu::from_device`] makes one on a wgpu device the
+//! caller already has (the wgpu it takes is re-exported as [`wgpu`]); the
+//! probe below is [`DeviceSemantics::probe`](semantics::DeviceSemantics::probe)
+//! on any device. The adapter chosen (name, backend, driver, `f16` path) is
 //! [`Gpu::adapter_info`], and is recorded under the key `gpu.adapter` in
 //! every dual-delta report of the process.
 //!
@@ -238,6 +241,10 @@ pub use half::f16;
 
 /// `bf16`, an element type of the references (re-exported from `half`).
 pub use half::bf16;
+
+/// The wgpu this crate is built on, for [`Gpu::from_device`]: a device
+/// created through it is one this crate can take.
+pub use wgpu;
 
 /// The `f16` matmul family: its strategies ([`Accumulation`](matmul::Accumulation),
 /// [`GemmConfig`](matmul::GemmConfig)), its input ([`MatmulInput`](matmul::MatmulInput),
