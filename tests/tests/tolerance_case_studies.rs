@@ -109,9 +109,12 @@ fn tolerance_flakes_where_the_verdict_is_stable() {
         return;
     };
     let input = random_rows::<f16>(4, 4096);
+    // It passes on about three inputs in four (155 of the 200 with base
+    // seeds 0 to 199; 12 to 19 of each 20): whether a suite sees it fail
+    // depends on the seed.
     let passes = tolerance_passes(0..20, &input, sum_f16, sum_cpu, (1e-2, 1e-2));
     assert!(
-        (3..=17).contains(&passes),
+        (1..=19).contains(&passes),
         "allclose passed on {passes} of 20 inputs: not flaky"
     );
 
