@@ -163,7 +163,7 @@ mod tests {
     fn spaced_as_rustfmt_would() {
         let cases: [syn::Expr; 15] = [
             syn::parse_quote!(sum_f64),
-            syn::parse_quote!(gpu_backend::matmul_f64),
+            syn::parse_quote!(dual_delta_gpu::matmul_f64),
             syn::parse_quote!(|x: &Vec<f32>| sum_f64(x)),
             syn::parse_quote!(|y: &[f64], o: &[f64]| (y[0] - o[0]).abs() / o[0].abs()),
             syn::parse_quote!(random_matmul_input(128, 4096, 128)),

@@ -260,7 +260,7 @@ fn one_table_of_variables_in_the_crate_docs_and_the_readme_in_step() {
     for v in &gpu {
         assert!(
             readme.contains(v),
-            "gpu-backend reads {v}, the README omits it"
+            "dual-delta-gpu reads {v}, the README omits it"
         );
     }
 }

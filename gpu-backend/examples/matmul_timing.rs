@@ -4,7 +4,7 @@
 //! max-hybrid error against the `f64` oracle.
 //!
 //! ```text
-//! cargo run --release -p gpu-backend --example matmul_timing [-- --reps N --trials N]
+//! cargo run --release -p dual-delta-gpu --example matmul_timing [-- --reps N --trials N]
 //!     [--shape MxKxN] [--modes f32,split_k,f16] [--fallback 0|1]
 //! ```
 //!
@@ -14,14 +14,14 @@
 
 mod timing;
 
-use dual_delta_runtime::TrialRng;
-use gpu_backend::{
+use dual_delta_gpu::{
     F16Path, Gpu, GpuOptions,
     matmul::{
         Accumulation, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
         random_matmul_input,
     },
 };
+use dual_delta_runtime::TrialRng;
 use timing::{max_hybrid, median_ms};
 
 const SHAPES: [(usize, usize, usize); 2] = [(128, 128, 128), (128, 4096, 128)];
@@ -44,7 +44,7 @@ fn arg(name: &str, default: usize) -> usize {
     arg_str(name).map_or(default, |v| v.parse().expect("a number"))
 }
 
-fn main() -> Result<(), gpu_backend::GpuError> {
+fn main() -> Result<(), dual_delta_gpu::GpuError> {
     let reps = arg("--reps", 5);
     let trials = arg("--trials", 5);
     let native = Gpu::shared()?;

@@ -3,13 +3,12 @@
 //! and each variant's max-hybrid error against the `f64` oracle.
 //!
 //! ```text
-//! cargo run --release -p gpu-backend --example norm_attention_timing [-- --reps N]
+//! cargo run --release -p dual-delta-gpu --example norm_attention_timing [-- --reps N]
 //! ```
 
 mod timing;
 
-use dual_delta_runtime::TrialRng;
-use gpu_backend::{
+use dual_delta_gpu::{
     Gpu,
     attention::AttentionVariant,
     f16,
@@ -19,9 +18,10 @@ use gpu_backend::{
         random_attention_input, random_offset_norm_input,
     },
 };
+use dual_delta_runtime::TrialRng;
 use timing::{max_hybrid, median_ms};
 
-fn main() -> Result<(), gpu_backend::GpuError> {
+fn main() -> Result<(), dual_delta_gpu::GpuError> {
     let args: Vec<String> = std::env::args().collect();
     let reps = args
         .iter()

@@ -3,14 +3,14 @@
 //! (`gpu.semantics`) and the caveats (`gpu.caveats`).
 //!
 //! ```text
-//! cargo run --release -p gpu-backend --example probe
+//! cargo run --release -p dual-delta-gpu --example probe
 //! ```
 //!
 //! `DUAL_DELTA_ADAPTER` picks another adapter, as for the tests.
 
-use gpu_backend::Gpu;
+use dual_delta_gpu::Gpu;
 
-fn main() -> Result<(), gpu_backend::GpuError> {
+fn main() -> Result<(), dual_delta_gpu::GpuError> {
     let gpu = Gpu::shared()?;
     let semantics = gpu.semantics();
     println!("adapter: {}", gpu.adapter_info());

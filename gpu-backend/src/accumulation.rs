@@ -86,7 +86,7 @@ impl fmt::Display for Accumulation {
 /// `torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction`.
 ///
 /// ```
-/// use gpu_backend::matmul::{Accumulation, GemmConfig};
+/// use dual_delta_gpu::matmul::{Accumulation, GemmConfig};
 ///
 /// let pytorch = GemmConfig::default();
 /// assert_eq!(pytorch.strategy_for(128, 128, 128), Accumulation::F32);

@@ -2,9 +2,6 @@
 
 use dual_delta_runtime::TrialRng;
 use half::f16;
-use half::slice::HalfFloatSliceExt as _;
-use rand::RngExt;
-use rand_distr::StandardNormal;
 
 use crate::GpuError;
 
@@ -93,9 +90,9 @@ impl MatmulInput {
     }
 
     /// A random input like PyTorch's `torch.randn(m, k).half()` and
-    /// `torch.randn(k, n).half()`: standard normal `f32` samples (rand_distr's
-    /// Ziggurat [`StandardNormal`]) rounded to the nearest `f16`, `A`
-    /// first, then `B`, both in row-major order.
+    /// `torch.randn(k, n).half()`: standard normal `f32` samples (drawn a
+    /// block at a time by [`randn::f16s`](crate::randn::f16s)) rounded to
+    /// the nearest `f16`, `A` first, then `B`, both in row-major order.
     ///
     /// # Panics
     ///
@@ -105,27 +102,10 @@ impl MatmulInput {
             m > 0 && k > 0 && n > 0,
             "every dimension must be at least 1, got m={m}, k={k}, n={n}"
         );
-        let a = randn_f16(m * k, rng);
-        let b = randn_f16(k * n, rng);
+        let a = crate::randn::f16s(m * k, rng);
+        let b = crate::randn::f16s(k * n, rng);
         Self { m, k, n, a, b }
     }
-}
-
-/// `len` samples of `torch.randn(len).half()`, drawn in order and rounded
-/// to `f16` a chunk at a time with `half`'s vectorised conversion (the same
-/// round-to-nearest-even as `f16::from_f32`, several times faster).
-fn randn_f16(len: usize, rng: &mut TrialRng) -> Vec<f16> {
-    const CHUNK: usize = 256;
-    let mut out = vec![f16::ZERO; len];
-    let mut draws = [0.0f32; CHUNK];
-    for dst in out.chunks_mut(CHUNK) {
-        let draws = &mut draws[..dst.len()];
-        for v in draws.iter_mut() {
-            *v = rng.sample(StandardNormal);
-        }
-        dst.convert_from_f32_slice(draws);
-    }
-    out
 }
 
 /// An input generator for dual-delta tests: every call draws a fresh
@@ -134,7 +114,7 @@ fn randn_f16(len: usize, rng: &mut TrialRng) -> Vec<f16> {
 ///
 /// ```
 /// use dual_delta_runtime::TrialRng;
-/// use gpu_backend::matmul::random_matmul_input;
+/// use dual_delta_gpu::matmul::random_matmul_input;
 ///
 /// let generate = random_matmul_input(2, 3, 4);
 /// let input = generate(&mut TrialRng::for_trial(1, 0));

@@ -14,10 +14,10 @@
 //! | 3 | the same, `allow_fp16_reduced_precision_reduction = False` | [`Accumulation::F32`](matmul::Accumulation::F32) | equal again |
 //!
 //! ```no_run
-//! use gpu_backend::matmul::{Accumulation, GemmConfig, matmul_cpu_f16, matmul_f64, random_matmul_input};
+//! use dual_delta_gpu::matmul::{Accumulation, GemmConfig, matmul_cpu_f16, matmul_f64, random_matmul_input};
 //! use dual_delta_runtime::TrialRng;
 //!
-//! let gpu = gpu_backend::Gpu::shared()?;
+//! let gpu = dual_delta_gpu::Gpu::shared()?;
 //! let input = random_matmul_input(128, 4096, 128)(&mut TrialRng::for_trial(7, 0));
 //! let strategy = GemmConfig::default().strategy_for(128, 4096, 128);
 //! assert_eq!(strategy, Accumulation::split_k());
@@ -25,7 +25,7 @@
 //! let baseline = matmul_cpu_f16(&input);          // Vec<f16>
 //! let oracle = matmul_f64(&input);                // Vec<f64>
 //! # let _ = (candidate, baseline, oracle);
-//! # Ok::<(), gpu_backend::GpuError>(())
+//! # Ok::<(), dual_delta_gpu::GpuError>(())
 //! ```
 //!
 //! # Device
@@ -33,7 +33,10 @@
 //! One context per process, [`Gpu::shared`], is created on first use and
 //! shared by every thread (tests run on parallel threads); its pipelines are
 //! compiled once. [`Gpu::new`] creates others, for example to force the
-//! fallback path. The adapter chosen (name, backend, driver, `f16` path) is
+//! fallback path, and [`Gpu::from_device`] makes one on a wgpu device the
+//! caller already has (the wgpu it takes is re-exported as [`wgpu`]); the
+//! probe below is [`DeviceSemantics::probe`](semantics::DeviceSemantics::probe)
+//! on any device. The adapter chosen (name, backend, driver, `f16` path) is
 //! [`Gpu::adapter_info`], and is recorded under the key `gpu.adapter` in
 //! every dual-delta report of the process.
 //!
@@ -45,7 +48,7 @@
 //! division and square root, subgroup sizes, NaN and infinities. Its
 //! one-line summary is recorded under `gpu.semantics`, and what differs from
 //! the emulations' assumptions, in words, under `gpu.caveats`
-//! (`cargo run --release -p gpu-backend --example probe` prints it all).
+//! (`cargo run --release -p dual-delta-gpu --example probe` prints it all).
 //!
 //! Where there is no GPU (as in CI), Mesa's lavapipe is the adapter: a
 //! Vulkan driver running on the CPU (`apt-get install mesa-vulkan-drivers
@@ -203,6 +206,7 @@
 //! | [`reference`](mod@reference) | the CPU references and baselines of the row, norm and attention kernels, and their inputs |
 //! | [`oracle`] | the double-double matmul oracle and matmul inputs from the runtime's generators |
 //! | [`semantics`] | the probe of the device's floating-point arithmetic |
+//! | [`randn`] | standard normal samples drawn a block at a time: the inputs of every generator here |
 //! | [`env`](mod@env) | the names of the environment variables |
 //!
 //! [wgpu]: https://wgpu.rs
@@ -219,6 +223,7 @@ mod launch;
 pub mod lowp;
 pub mod norm;
 pub mod oracle;
+pub mod randn;
 pub mod reference;
 pub mod rows;
 pub mod semantics;
@@ -236,6 +241,10 @@ pub use half::f16;
 
 /// `bf16`, an element type of the references (re-exported from `half`).
 pub use half::bf16;
+
+/// The wgpu this crate is built on, for [`Gpu::from_device`]: a device
+/// created through it is one this crate can take.
+pub use wgpu;
 
 /// The `f16` matmul family: its strategies ([`Accumulation`](matmul::Accumulation),
 /// [`GemmConfig`](matmul::GemmConfig)), its input ([`MatmulInput`](matmul::MatmulInput),

@@ -8,10 +8,10 @@
 //!
 //! ```
 //! use dual_delta_runtime::oracle::Separation;
-//! use gpu_backend::oracle::{matmul_dd, matmul_input};
-//! use gpu_backend::matmul::{matmul_cpu_f16, matmul_f64};
+//! use dual_delta_gpu::oracle::{matmul_dd, matmul_input};
+//! use dual_delta_gpu::matmul::{matmul_cpu_f16, matmul_f64};
 //! use dual_delta_runtime::generate::normal;
-//! use gpu_backend::f16;
+//! use dual_delta_gpu::f16;
 //!
 //! let report = Separation::new(matmul_f64, matmul_dd, matmul_input(32, 128, 32, normal::<f16>(1.0)))
 //!     .implementation("cpu f16", matmul_cpu_f16)
@@ -62,8 +62,8 @@ impl TryFrom<MatrixPair<f16>> for MatmulInput {
 /// ```
 /// use dual_delta_runtime::generate::{normal, with_edges};
 /// use dual_delta_runtime::TrialRng;
-/// use gpu_backend::f16;
-/// use gpu_backend::oracle::matmul_input;
+/// use dual_delta_gpu::f16;
+/// use dual_delta_gpu::oracle::matmul_input;
 ///
 /// let input = matmul_input(128, 128, 128, with_edges(0.1, normal::<f16>(1.0)));
 /// let mut rng = TrialRng::for_trial(0, 0);

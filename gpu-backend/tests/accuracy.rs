@@ -12,13 +12,13 @@
 mod common;
 
 use common::{max_hybrid, mean_std};
-use dual_delta_runtime::TrialRng;
-use gpu_backend::{
+use dual_delta_gpu::{
     matmul::{
         Accumulation, GemmConfig, MatmulInput, matmul_cpu_f16, matmul_f64, random_matmul_input,
     },
     require_gpu,
 };
+use dual_delta_runtime::TrialRng;
 
 const TRIALS: usize = 5;
 
@@ -35,7 +35,7 @@ fn mean_errors(inputs: &[MatmulInput], strategies: &[Accumulation]) -> (f64, Vec
     let gpu = require_gpu().expect("checked by the caller");
     let mut cpu = Vec::new();
     let mut by_strategy = vec![Vec::new(); strategies.len()];
-    let batches: Vec<Vec<Vec<gpu_backend::f16>>> = strategies
+    let batches: Vec<Vec<Vec<dual_delta_gpu::f16>>> = strategies
         .iter()
         .map(|&s| gpu.matmul_batch(inputs, s).unwrap())
         .collect();

@@ -4,13 +4,13 @@
 mod common;
 
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
-use dual_delta_runtime::TrialRng;
-use gpu_backend::{
+use dual_delta_gpu::{
     GpuError,
     attention::{AttentionVariant, MAX_HEAD_DIM, MAX_KEYS, attention_emulated},
     f16,
     reference::{AttentionInput, AttentionShape, attention_f64, random_attention_input},
 };
+use dual_delta_runtime::TrialRng;
 
 fn rng(trial: usize) -> TrialRng {
     TrialRng::for_trial(0x000a_77e7, trial)

@@ -9,13 +9,13 @@
 //! * The separation check passes the `f64` oracle ([`matmul_f64`]) and flags
 //!   an `f32` one, at the paper's shapes.
 
+use dual_delta_gpu::oracle::{matmul_dd, matmul_input};
 use dual_delta_runtime::generate::{EdgeKind, edges, mix_values, normal, with_edges};
 use dual_delta_runtime::oracle::{Separation, SeparationReport};
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, TrialRng, environment};
-use gpu_backend::oracle::{matmul_dd, matmul_input};
 use std::sync::OnceLock;
 
-use gpu_backend::{
+use dual_delta_gpu::{
     F16Path, Gpu, GpuOptions, f16,
     matmul::{
         Accumulation, GemmConfig, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
@@ -142,7 +142,7 @@ fn f16_accumulation_overflows(gpu: &'static Gpu) {
 
     println!("{path}: {overflowing_trials} of {trials} trials overflow");
     let outcome = DualDelta::new(candidate, matmul_cpu_f16, matmul_f64, input)
-        .test_name("gpu_backend::edge_cases::f16_accumulation")
+        .test_name("dual_delta_gpu::edge_cases::f16_accumulation")
         .labels("gpu_f16_accumulation", "matmul_cpu_f16")
         .seed(0xed9e)
         .n(trials)
@@ -193,7 +193,7 @@ fn separation(
 ) -> SeparationReport {
     let strategy = GemmConfig::default().strategy_for(m, k, n);
     let report = Separation::new(oracle, matmul_dd, matmul_input(m, k, n, normal::<f16>(1.0)))
-        .name(format!("gpu_backend::edge_cases::{name}_{m}x{k}x{n}"))
+        .name(format!("dual_delta_gpu::edge_cases::{name}_{m}x{k}x{n}"))
         .implementation("matmul_cpu_f16", matmul_cpu_f16)
         .implementation(format!("gpu {strategy}"), move |x: &MatmulInput| {
             matmul_cpu_emulated(x, strategy)

@@ -3,8 +3,7 @@
 mod common;
 
 use common::{assert_identical, gpus, path, ulps};
-use dual_delta_runtime::{NumberFormat, TrialRng};
-use gpu_backend::{
+use dual_delta_gpu::{
     F16Path, Gpu, GpuError, GpuOptions, MatmulTiling, Subgroups, f16,
     matmul::{
         Accumulation, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
@@ -12,6 +11,7 @@ use gpu_backend::{
     },
     require_gpu,
 };
+use dual_delta_runtime::{NumberFormat, TrialRng};
 
 const SHAPES: [(usize, usize, usize); 4] =
     [(1, 1, 1), (17, 33, 65), (128, 128, 128), (128, 4096, 128)];

@@ -1,8 +1,7 @@
 //! The `bf16` and FP8 kernels on the GPU against their CPU emulations (bit
 //! for bit, on lavapipe), and the emulations against the oracles.
 
-use dual_delta_runtime::{E4m3, TrialRng};
-use gpu_backend::{
+use dual_delta_gpu::{
     bf16,
     lowp::{
         Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, matmul_emulated_bf16,
@@ -11,6 +10,7 @@ use gpu_backend::{
     },
     require_gpu,
 };
+use dual_delta_runtime::{E4m3, TrialRng};
 
 /// Shapes off the 8 × 8 tile, K off the 32-product group and the
 /// 128-product chunk, and one long K.

@@ -5,14 +5,14 @@
 mod common;
 
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
-use dual_delta_runtime::TrialRng;
-use gpu_backend::{
+use dual_delta_gpu::{
     GpuError, f16,
     norm::{LayerNormVariant, MAX_NORM_LEN, layer_norm_emulated},
     reference::{
         NormInput, RowsInput, layer_norm_f64, random_norm_input, random_offset_norm_input,
     },
 };
+use dual_delta_runtime::TrialRng;
 use rand::RngExt as _;
 
 fn rng(trial: usize) -> TrialRng {

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 #[test]
 #[ignore = "run in a child process by the policy tests"]
 fn child_asks_for_a_gpu() {
-    match gpu_backend::require_gpu() {
+    match dual_delta_gpu::require_gpu() {
         Some(gpu) => println!("CHILD got {}", gpu.adapter_info()),
         None => println!("CHILD skipped"),
     }
@@ -90,7 +90,7 @@ fn a_misspelt_policy_is_an_error_not_a_skip() {
 
 #[test]
 fn forcing_the_fallback_through_the_environment() {
-    if gpu_backend::require_gpu().is_none() {
+    if dual_delta_gpu::require_gpu().is_none() {
         return;
     }
     let out = child(&[("DUAL_DELTA_GPU_F16", "fallback")]);

@@ -4,8 +4,7 @@
 mod common;
 
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
-use dual_delta_runtime::{NumberFormat, TrialRng};
-use gpu_backend::{
+use dual_delta_gpu::{
     GpuError, f16,
     reference::{
         RowsInput, random_offset_rows, random_outlier_rows, random_rows, softmax_f64, sum_f64,
@@ -15,6 +14,7 @@ use gpu_backend::{
         softmax_emulated,
     },
 };
+use dual_delta_runtime::{NumberFormat, TrialRng};
 use rand::RngExt as _;
 
 fn rng(trial: usize) -> TrialRng {

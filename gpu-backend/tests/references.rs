@@ -1,4 +1,4 @@
-//! The kernel references of `gpu_backend::reference` against independent
+//! The kernel references of `dual_delta_gpu::reference` against independent
 //! values:
 //!
 //! * `fixtures`: NumPy float64 results (`scripts/fixtures/kernels.py`,
@@ -22,7 +22,7 @@ mod closed_forms;
 #[path = "references/fixtures.rs"]
 mod fixtures;
 
-use gpu_backend::reference::KernelElement;
+use dual_delta_gpu::reference::KernelElement;
 
 /// The spacing of `E`'s values at `x`.
 fn ulp<E: KernelElement>(x: f64) -> f64 {

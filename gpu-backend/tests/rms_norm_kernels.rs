@@ -5,8 +5,7 @@
 mod common;
 
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, mean_std, path};
-use dual_delta_runtime::TrialRng;
-use gpu_backend::{
+use dual_delta_gpu::{
     f16,
     norm::{MAX_NORM_LEN, RmsNormVariant, rms_norm_emulated},
     reference::{
@@ -14,6 +13,7 @@ use gpu_backend::{
         rms_norm_f64,
     },
 };
+use dual_delta_runtime::TrialRng;
 
 fn rng(trial: usize) -> TrialRng {
     TrialRng::for_trial(0x0005_2a5e, trial)

@@ -8,9 +8,8 @@
 mod common;
 
 use common::{assert_identical, gpus, path};
-use dual_delta_runtime::TrialRng;
-use gpu_backend::semantics::RoundTrip;
-use gpu_backend::{
+use dual_delta_gpu::semantics::RoundTrip;
+use dual_delta_gpu::{
     Gpu, GpuOptions,
     attention::AttentionVariant,
     f16,
@@ -22,6 +21,7 @@ use gpu_backend::{
     },
     rows::{ReduceStrategy, SoftmaxVariant},
 };
+use dual_delta_runtime::TrialRng;
 
 fn rng(trial: usize) -> TrialRng {
     TrialRng::for_trial(0x0057_121b, trial)
@@ -35,19 +35,19 @@ fn stripped_like(gpu: &Gpu) -> Gpu {
     Gpu::new(&GpuOptions {
         adapter: Some(info.name.clone()),
         f16: if info.shader_f16 {
-            gpu_backend::F16Path::Native
+            dual_delta_gpu::F16Path::Native
         } else {
-            gpu_backend::F16Path::Fallback
+            dual_delta_gpu::F16Path::Fallback
         },
         subgroups: if info.subgroups {
             options.subgroups
         } else {
-            gpu_backend::Subgroups::Off
+            dual_delta_gpu::Subgroups::Off
         },
         tiling: if info.shared_tiles {
-            gpu_backend::MatmulTiling::Shared
+            dual_delta_gpu::MatmulTiling::Shared
         } else {
-            gpu_backend::MatmulTiling::Registers
+            dual_delta_gpu::MatmulTiling::Registers
         },
         strip_round_trips: true,
     })

@@ -3,11 +3,11 @@
 
 mod common;
 
-use gpu_backend::semantics::{
+use dual_delta_gpu::semantics::{
     ConversionRounding, DeviceSemantics, Exactness, F16Arithmetic, Fusion, NanInMaxMin, RoundTrip,
     Subnormals,
 };
-use gpu_backend::{F16Path, Gpu, GpuOptions, Subgroups, require_gpu};
+use dual_delta_gpu::{F16Path, Gpu, GpuOptions, Subgroups, require_gpu};
 
 fn is_lavapipe(gpu: &Gpu) -> bool {
     let info = gpu.adapter_info();
@@ -134,22 +134,22 @@ fn the_semantics_are_the_devices_whatever_path_the_kernels_take() {
 fn the_bound_of_devices_that_differ_is_one_ulp() {
     let v = |x: &[f32]| {
         x.iter()
-            .map(|&x| gpu_backend::f16::from_f32(x))
+            .map(|&x| dual_delta_gpu::f16::from_f32(x))
             .collect::<Vec<_>>()
     };
     let want = v(&[1.0, 0.5, -3.0, f32::NAN, 0.0]);
-    let next = |x: f32| gpu_backend::f16::from_f32(x).to_bits() + 1;
+    let next = |x: f32| dual_delta_gpu::f16::from_f32(x).to_bits() + 1;
     let one_off: Vec<_> = want
         .iter()
         .enumerate()
         .map(|(i, &w)| match i {
-            0 => gpu_backend::f16::from_bits(next(1.0)),
-            1 => gpu_backend::f16::from_bits(next(0.5) - 2),
+            0 => dual_delta_gpu::f16::from_bits(next(1.0)),
+            1 => dual_delta_gpu::f16::from_bits(next(0.5) - 2),
             _ => w,
         })
         .collect();
     common::assert_within_ulps(&one_off, &want, common::EMULATION_BOUND_ULPS, "one ulp");
-    let two_off = [gpu_backend::f16::from_bits(next(1.0) + 1)];
+    let two_off = [dual_delta_gpu::f16::from_bits(next(1.0) + 1)];
     let far = std::panic::catch_unwind(|| {
         common::assert_within_ulps(&two_off, &want[..1], common::EMULATION_BOUND_ULPS, "two")
     });

@@ -10,8 +10,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use dual_delta_gpu::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 use dual_delta_runtime::{DualDelta, TrialRng};
-use gpu_backend::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 
 fn main() -> ExitCode {
     let args: Vec<usize> = std::env::args()

@@ -28,13 +28,13 @@
 
 use std::time::Instant;
 
-use dual_delta_runtime::report::terminal::num;
-use dual_delta_runtime::{Accuracy, DualDelta, Expect, Names, Outcome, TrialRng};
-use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
-use gpu_backend::lowp::{
+use dual_delta_gpu::lowp::{
     Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, matmul_cpu_bf16,
     matmul_cpu_fp8, matmul_f64_bf16, matmul_f64_fp8,
 };
+use dual_delta_runtime::report::terminal::num;
+use dual_delta_runtime::{Accuracy, DualDelta, Expect, Names, Outcome, TrialRng};
+use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
 
 fn main() {
     let start = Instant::now();
@@ -150,7 +150,7 @@ fn errors(c: &[f32], r: &[f64]) -> [f64; 4] {
     [hybrid, elementwise, dmax / rmax, dmax / rms]
 }
 
-fn sweep(gpu: &gpu_backend::Gpu) {
+fn sweep(gpu: &dual_delta_gpu::Gpu) {
     println!("K sweep, 128×K @ K×128: mean over inputs [largest]");
     let columns = [
         "max hybrid",

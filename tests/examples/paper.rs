@@ -15,11 +15,11 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use dual_delta_gpu::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 use dual_delta_runtime::report::terminal::{num, p_is};
 use dual_delta_runtime::stats::Summary;
 use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, report};
 use dual_delta_tests::{CASE_STUDIES, CaseStudy, PaperFigures};
-use gpu_backend::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 
 fn main() -> ExitCode {
     let start = Instant::now();
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
     let mut reports = Vec::new();
     for case in CASE_STUDIES {
         let expect = if case.config.strategy_for(case.m, case.k, case.n)
-            == gpu_backend::matmul::Accumulation::F32
+            == dual_delta_gpu::matmul::Accumulation::F32
         {
             Expect::NoWorse
         } else {

@@ -1,6 +1,6 @@
 //! The case studies beyond matmul, shared by the `kernels` example: each
 //! pairs one GPU kernel variant (the candidate) with the careful CPU
-//! baseline of `gpu_backend::reference` and the f64 oracle, on inputs that
+//! baseline of `dual_delta_gpu::reference` and the f64 oracle, on inputs that
 //! expose the variant's mistake, and says which verdict is expected.
 //!
 //! The annotated tests in `tests/kernel_case_studies.rs` and
@@ -9,18 +9,18 @@
 
 use core::fmt;
 
-use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, RunError, TrialRng};
-use gpu_backend::reference::{
+use dual_delta_gpu::reference::{
     AttentionInput, AttentionShape, NormInput, RowsInput, attention_cpu, attention_f64,
     layer_norm_cpu, layer_norm_f64, random_attention_input, random_offset_norm_input,
     random_outlier_rows, random_rows, rms_norm_cpu, rms_norm_f64, softmax_cpu, softmax_f64,
     sum_cpu, sum_f64,
 };
-use gpu_backend::{
+use dual_delta_gpu::{
     attention::AttentionVariant,
     norm::{LayerNormVariant, RmsNormVariant},
     rows::{ReduceStrategy, SoftmaxVariant},
 };
+use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, RunError, TrialRng};
 use half::f16;
 
 use crate::gpu;
@@ -29,15 +29,15 @@ use crate::gpu;
 /// inputs it draws (all `torch.randn` values rounded to `f16`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kernel {
-    /// A row sum ([`gpu_backend::Gpu::reduce_sum`]).
+    /// A row sum ([`dual_delta_gpu::Gpu::reduce_sum`]).
     Sum(ReduceStrategy, Rows),
-    /// A softmax over each row ([`gpu_backend::Gpu::softmax`]).
+    /// A softmax over each row ([`dual_delta_gpu::Gpu::softmax`]).
     Softmax(SoftmaxVariant, Rows),
-    /// LayerNorm over each row ([`gpu_backend::Gpu::layer_norm`]).
+    /// LayerNorm over each row ([`dual_delta_gpu::Gpu::layer_norm`]).
     LayerNorm(LayerNormVariant, Activations),
-    /// RMSNorm over each row ([`gpu_backend::Gpu::rms_norm`]).
+    /// RMSNorm over each row ([`dual_delta_gpu::Gpu::rms_norm`]).
     RmsNorm(RmsNormVariant, Activations),
-    /// Scaled-dot-product attention ([`gpu_backend::Gpu::attention`]), no
+    /// Scaled-dot-product attention ([`dual_delta_gpu::Gpu::attention`]), no
     /// mask.
     Attention(AttentionVariant, AttentionShape),
 }

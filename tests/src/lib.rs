@@ -13,11 +13,11 @@
 pub mod kernels;
 pub mod lowp;
 
-use dual_delta_runtime::{Equivalence, Outcome};
-use gpu_backend::{
+use dual_delta_gpu::{
     Gpu,
     matmul::{Accumulation, GemmConfig, MatmulInput},
 };
+use dual_delta_runtime::{Equivalence, Outcome};
 use half::f16;
 
 /// The figures the paper reports for one implementation.
@@ -126,7 +126,7 @@ impl CaseStudy {
     }
 
     /// The candidate f1 on many inputs of this case's shape at once: one
-    /// GPU submission for the whole batch (see [`gpu_backend::Gpu::matmul_batch`]),
+    /// GPU submission for the whole batch (see [`dual_delta_gpu::Gpu::matmul_batch`]),
     /// each output identical to [`CaseStudy::gpu_matmul`]'s.
     pub fn gpu_matmul_batch(&self, xs: &[MatmulInput]) -> Vec<Vec<f16>> {
         let Some((m, k, n)) = xs.first().map(MatmulInput::shape) else {
@@ -196,7 +196,7 @@ impl CaseStudy {
 /// The process's GPU context, or the end of the run: skipped (printing why)
 /// when no GPU is usable and `DUAL_DELTA_GPU=skip`, failed otherwise.
 pub fn gpu() -> &'static Gpu {
-    gpu_backend::shared_or_skip()
+    dual_delta_gpu::shared_or_skip()
 }
 
 /// A `check` for annotated tests that expect a mistaken kernel to be

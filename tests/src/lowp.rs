@@ -1,11 +1,11 @@
 //! The inputs of case study 4 (FP8 and `bf16` accumulation), shared by the
 //! annotated tests in `tests/fp8_case_study.rs` and the `fp8` example.
 
-use dual_delta_runtime::TrialRng;
-use gpu_backend::{
+use dual_delta_gpu::{
     bf16,
     lowp::{Bf16MatmulInput, Fp8MatmulInput},
 };
+use dual_delta_runtime::TrialRng;
 
 /// `128×4096 @ 4096×128`, `torch.randn` quantized to E4M3 with per-tensor
 /// scales.

@@ -11,12 +11,12 @@
 //! sums. Every test asserts its verdict; early stopping decides most of
 //! them within a round or two.
 
-use dual_delta_runtime::prelude::*;
-use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
-use gpu_backend::lowp::{
+use dual_delta_gpu::lowp::{
     Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, matmul_cpu_bf16,
     matmul_cpu_fp8, matmul_f64_bf16, matmul_f64_fp8,
 };
+use dual_delta_runtime::prelude::*;
+use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
 
 fn fp8_gpu(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec<f32>> {
     dual_delta_tests::gpu()

@@ -1,14 +1,14 @@
 //! Case studies beyond matmul, as annotated tests: the row-sum and softmax
 //! kernels on the GPU (wgpu; lavapipe in CI) with the strategies and the
 //! mistakes real libraries had, against the careful CPU baselines of
-//! `gpu_backend::reference`, every one measured against an f64 oracle.
+//! `dual_delta_gpu::reference`, every one measured against an f64 oracle.
 //! Each asserts its verdict.
 
-use dual_delta_runtime::prelude::*;
-use gpu_backend::reference::{
+use dual_delta_gpu::reference::{
     RowsInput, random_outlier_rows, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
 };
-use gpu_backend::rows::{ReduceStrategy, SoftmaxVariant};
+use dual_delta_gpu::rows::{ReduceStrategy, SoftmaxVariant};
+use dual_delta_runtime::prelude::*;
 
 fn sum(x: &RowsInput<f16>, strategy: ReduceStrategy) -> Vec<f16> {
     dual_delta_tests::gpu()

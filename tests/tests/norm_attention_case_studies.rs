@@ -1,19 +1,19 @@
 //! Case studies of LayerNorm, RMSNorm and attention, as annotated tests: the GPU
 //! kernels (wgpu; lavapipe in CI) with the mistakes real implementations
 //! made and their careful counterparts, against the `f32` CPU baselines of
-//! `gpu_backend::reference`, every one measured against an `f64` oracle.
+//! `dual_delta_gpu::reference`, every one measured against an `f64` oracle.
 //! Each asserts its verdict.
 
-use dual_delta_runtime::prelude::*;
-use dual_delta_tests::kernels::{HEAD, LONG_HEAD};
-use gpu_backend::reference::{
+use dual_delta_gpu::reference::{
     AttentionInput, NormInput, attention_cpu, attention_f64, layer_norm_cpu, layer_norm_f64,
     random_attention_input, random_offset_norm_input, rms_norm_cpu, rms_norm_f64,
 };
-use gpu_backend::{
+use dual_delta_gpu::{
     attention::AttentionVariant,
     norm::{LayerNormVariant, RmsNormVariant},
 };
+use dual_delta_runtime::prelude::*;
+use dual_delta_tests::kernels::{HEAD, LONG_HEAD};
 
 fn rms_norm(x: &NormInput<f16>, variant: RmsNormVariant) -> Vec<f16> {
     dual_delta_tests::gpu()

@@ -4,9 +4,9 @@
 //! one-sided Wilcoxon at α = 0.01. The GPU runs 32 trials' matmuls per
 //! submission (`batch = 32`) while the CPU computes the references.
 
+use dual_delta_gpu::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 use dual_delta_runtime::prelude::*;
 use dual_delta_tests::{CASE_1, CASE_2, CASE_3};
-use gpu_backend::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 use half::f16;
 
 fn square_input(rng: &mut TrialRng) -> MatmulInput {

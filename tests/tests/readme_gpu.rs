@@ -3,11 +3,11 @@
 //! applies): a batched GPU candidate accumulating in f32 is no worse than
 //! the CPU FP16 matmul.
 
-use dual_delta_runtime::prelude::*;
-use gpu_backend::{
+use dual_delta_gpu::{
     f16,
     matmul::{Accumulation, MatmulInput, matmul_cpu_f16, matmul_f64, random_matmul_input},
 };
+use dual_delta_runtime::prelude::*;
 
 #[dual_delta_test(
     oracle = matmul_f64,

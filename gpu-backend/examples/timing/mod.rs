@@ -3,8 +3,8 @@
 
 use std::time::Instant;
 
+use dual_delta_gpu::f16;
 use dual_delta_runtime::{Metric, NumberFormat};
-use gpu_backend::f16;
 
 /// Milliseconds per call of `f`: the median of `reps` runs after one
 /// warm-up run (which also compiles the pipelines).

@@ -20,14 +20,14 @@ impl Gpu {
     ///
     /// ```no_run
     /// use dual_delta_runtime::TrialRng;
-    /// use gpu_backend::{Gpu, reference::{AttentionShape, random_attention_input}, attention::AttentionVariant};
+    /// use dual_delta_gpu::{Gpu, reference::{AttentionShape, random_attention_input}, attention::AttentionVariant};
     ///
     /// let gpu = Gpu::shared()?;
     /// let shape = AttentionShape { heads: 1, seq_q: 256, seq_k: 256, d: 64, d_v: 64 };
     /// let input = random_attention_input(shape, true)(&mut TrialRng::for_trial(7, 0));
     /// let out = gpu.attention(&input, AttentionVariant::Flash)?; // 256 × 64 f16
     /// # let _ = out;
-    /// # Ok::<(), gpu_backend::GpuError>(())
+    /// # Ok::<(), dual_delta_gpu::GpuError>(())
     /// ```
     pub fn attention(
         &self,

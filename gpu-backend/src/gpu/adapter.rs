@@ -279,9 +279,8 @@ fn adapter_matches(info: &wgpu::AdapterInfo, filter: &str) -> bool {
     }
 }
 
-/// The adapter `options` choose, and whether the kernels use native `f16`
-/// on it.
-pub(super) fn choose_adapter(options: &GpuOptions) -> Result<(wgpu::Adapter, bool), GpuError> {
+/// The adapter `options` choose.
+pub(super) fn choose_adapter(options: &GpuOptions) -> Result<wgpu::Adapter, GpuError> {
     // Vulkan, Metal and DX12 first; GL only when they find nothing (its
     // EGL set-up is slow and noisy on headless machines), when asked for
     // by `DUAL_DELTA_ADAPTER=gl`, or through `WGPU_BACKEND`. (GL adapters
@@ -340,20 +339,26 @@ pub(super) fn choose_adapter(options: &GpuOptions) -> Result<(wgpu::Adapter, boo
                 available.join("; ")
             ))
         })?;
-    let info = adapter.get_info();
-    let has_f16 = adapter.features().contains(wgpu::Features::SHADER_F16);
-    let native = match options.f16 {
-        F16Path::Auto => has_f16,
-        F16Path::Fallback => false,
-        F16Path::Native if has_f16 => true,
-        F16Path::Native => {
-            return Err(GpuError::Unsupported(format!(
-                "{} lacks SHADER_F16, which {ENV_F16}=native requires",
-                describe(&info)
-            )));
-        }
-    };
-    Ok((adapter, native))
+    Ok(adapter)
+}
+
+/// Whether the kernels use native `f16` under `path` on a device (or
+/// adapter) with `features`; `what` names it in the error of
+/// [`F16Path::Native`] without `SHADER_F16`.
+pub(super) fn native_f16(
+    path: F16Path,
+    features: wgpu::Features,
+    what: &str,
+) -> Result<bool, GpuError> {
+    let has_f16 = features.contains(wgpu::Features::SHADER_F16);
+    match path {
+        F16Path::Auto => Ok(has_f16),
+        F16Path::Fallback => Ok(false),
+        F16Path::Native if has_f16 => Ok(true),
+        F16Path::Native => Err(GpuError::Unsupported(format!(
+            "{what} lacks SHADER_F16, which {ENV_F16}=native requires"
+        ))),
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use core::fmt;
 use std::sync::OnceLock;
 
-use super::adapter::{AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe};
+use super::adapter::{AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe, native_f16};
 use super::compute;
 use crate::GpuError;
 use crate::semantics::DeviceSemantics;
@@ -16,7 +16,8 @@ use crate::wgsl::SourceTransform;
 ///
 /// One context serves any number of threads: [`Gpu::shared`] gives the
 /// process-wide one; [`Gpu::new`] makes others (to force the fallback path,
-/// or pick another adapter).
+/// or pick another adapter); [`Gpu::from_device`] makes one on a wgpu
+/// device its user already has.
 pub struct Gpu {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
@@ -70,45 +71,106 @@ impl Gpu {
     /// compiled and the device probed ([`Gpu::semantics`]). The adapter
     /// (key `gpu.adapter`), the probe's one-line summary (`gpu.semantics`)
     /// and, where there are any, its caveats (`gpu.caveats`) are recorded
-    /// in the report of every later dual-delta run of this process.
+    /// in the report of every later dual-delta run of this process
+    /// ([`Gpu::record_environment`]).
     pub fn new(options: &GpuOptions) -> Result<Gpu, GpuError> {
-        let (adapter, native) = choose_adapter(options)?;
+        let adapter = choose_adapter(options)?;
         let info = adapter.get_info();
-        let limits = adapter.limits();
-        let tiling = if options.tiling.shared_on(info.device_type) {
-            Tiling::Shared
-        } else if options.subgroups == Subgroups::Auto
-            && adapter.features().contains(wgpu::Features::SUBGROUP)
-            && info.subgroup_min_size >= shader::TILE_WORKGROUP
-        {
-            Tiling::Subgroup
-        } else {
-            Tiling::Lanes
-        };
+        native_f16(options.f16, adapter.features(), &describe(&info))?;
         // The probe measures native f16 and subgroups wherever the adapter
         // has them, whichever path the kernels take.
         let features = adapter.features() & (wgpu::Features::SHADER_F16 | wgpu::Features::SUBGROUP);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("dual-delta matmul"),
             required_features: features,
-            required_limits: limits.clone(),
+            required_limits: adapter.limits(),
             ..Default::default()
         }))
         .map_err(|e| GpuError::RequestDevice(format!("{}: {e}", describe(&info))))?;
+        let gpu = Gpu::from_device_with(&adapter, device, queue, options)?;
+        gpu.record_environment();
+        Ok(gpu)
+    }
+
+    /// A context on a device its user already has: the kernels of this
+    /// crate compiled on `device` and the device probed
+    /// ([`DeviceSemantics::probe`]), with the default [`GpuOptions`].
+    /// `adapter` is the adapter `device` was requested from.
+    ///
+    /// The kernels use what the device was created with: native `f16`
+    /// where its features include `SHADER_F16` (else the packed fallback),
+    /// subgroup operations where they include `SUBGROUP`, and its limits
+    /// (a larger `max_storage_buffer_binding_size` allows larger inputs).
+    /// Unlike [`Gpu::new`], this writes nothing to the process's state:
+    /// [`Gpu::record_environment`] records the adapter in later reports,
+    /// and [`Gpu::shared`] is untouched. `device` and `queue` are handles:
+    /// pass clones to keep using them.
+    ///
+    /// ```no_run
+    /// use dual_delta_gpu::Gpu;
+    /// use dual_delta_gpu::wgpu;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    /// let adapter = pollster::block_on(instance.request_adapter(&Default::default()))?;
+    /// let (device, queue) = pollster::block_on(adapter.request_device(&Default::default()))?;
+    /// let gpu = Gpu::from_device(&adapter, device.clone(), queue.clone())?;
+    /// println!("{}", gpu.semantics());
+    /// # Ok(()) }
+    /// ```
+    pub fn from_device(
+        adapter: &wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Result<Gpu, GpuError> {
+        Gpu::from_device_with(adapter, device, queue, &GpuOptions::default())
+    }
+
+    /// [`Gpu::from_device`] with `options`: the `f16` path (where
+    /// [`F16Path::Native`](super::F16Path::Native) needs `SHADER_F16` among
+    /// the device's features), subgroups, tiling and round trips as
+    /// [`Gpu::new`] takes them. `options.adapter` is not used: the device
+    /// is given.
+    pub fn from_device_with(
+        adapter: &wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        options: &GpuOptions,
+    ) -> Result<Gpu, GpuError> {
+        let info = adapter.get_info();
+        if !adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::COMPUTE_SHADERS)
+        {
+            return Err(GpuError::Unsupported(format!(
+                "{} has no compute shaders",
+                describe(&info)
+            )));
+        }
+        let features = device.features();
+        let limits = device.limits();
+        let native = native_f16(
+            options.f16,
+            features,
+            &format!("the device on {}", describe(&info)),
+        )?;
+        let tiling = if options.tiling.shared_on(info.device_type) {
+            Tiling::Shared
+        } else if options.subgroups == Subgroups::Auto
+            && features.contains(wgpu::Features::SUBGROUP)
+            && info.subgroup_min_size >= shader::TILE_WORKGROUP
+        {
+            Tiling::Subgroup
+        } else {
+            Tiling::Lanes
+        };
         let transform = if options.strip_round_trips {
             SourceTransform::StripRoundTrips
         } else {
             SourceTransform::AsWritten
         };
-        let semantics = crate::semantics::probe(
-            &device,
-            &queue,
-            transform,
-            features.contains(wgpu::Features::SHADER_F16),
-            features
-                .contains(wgpu::Features::SUBGROUP)
-                .then_some((info.subgroup_min_size, info.subgroup_max_size)),
-        )?;
+        let semantics = DeviceSemantics::probe_compiled(&device, &queue, transform)?;
 
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
             binding,
@@ -187,12 +249,6 @@ impl Gpu {
             subgroups: tiling == Tiling::Subgroup,
             shared_tiles: tiling == Tiling::Shared,
         };
-        dual_delta_runtime::record_environment("gpu.adapter", summary.to_string());
-        dual_delta_runtime::record_environment("gpu.semantics", semantics.to_string());
-        let caveats = semantics.caveats();
-        if !caveats.is_empty() {
-            dual_delta_runtime::record_environment("gpu.caveats", caveats.join("; "));
-        }
         Ok(Gpu {
             device,
             queue,
@@ -213,6 +269,19 @@ impl Gpu {
             tiling,
             semantics,
         })
+    }
+
+    /// Records this context's adapter (key `gpu.adapter`), the probe's
+    /// one-line summary (`gpu.semantics`) and, where there are any, its
+    /// caveats (`gpu.caveats`) in the report of every later dual-delta run
+    /// of this process. [`Gpu::new`] does this itself.
+    pub fn record_environment(&self) {
+        dual_delta_runtime::record_environment("gpu.adapter", self.summary.to_string());
+        dual_delta_runtime::record_environment("gpu.semantics", self.semantics.to_string());
+        let caveats = self.semantics.caveats();
+        if !caveats.is_empty() {
+            dual_delta_runtime::record_environment("gpu.caveats", caveats.join("; "));
+        }
     }
 
     /// The adapter this context runs on and the `f16` path in use.

@@ -96,7 +96,7 @@ impl GpuPolicy {
 ///
 /// ```no_run
 /// # fn test() {
-/// let Some(gpu) = gpu_backend::require_gpu() else { return };
+/// let Some(gpu) = dual_delta_gpu::require_gpu() else { return };
 /// # let _ = gpu; }
 /// ```
 ///
@@ -117,10 +117,10 @@ pub fn require_gpu() -> Option<&'static Gpu> {
 /// reason instead of failing it.
 ///
 /// ```no_run
-/// use gpu_backend::{f16, matmul::{Accumulation, MatmulInput}};
+/// use dual_delta_gpu::{f16, matmul::{Accumulation, MatmulInput}};
 ///
 /// fn gpu_matmul(x: &MatmulInput) -> Vec<f16> {
-///     gpu_backend::shared_or_skip().matmul(x, Accumulation::F32).unwrap()
+///     dual_delta_gpu::shared_or_skip().matmul(x, Accumulation::F32).unwrap()
 /// }
 /// ```
 ///

@@ -58,13 +58,13 @@ impl Gpu {
     ///
     /// ```no_run
     /// use dual_delta_runtime::TrialRng;
-    /// use gpu_backend::{Gpu, lowp::{Fp8Accumulation, matmul_f64_fp8, random_matmul_input_fp8}};
+    /// use dual_delta_gpu::{Gpu, lowp::{Fp8Accumulation, matmul_f64_fp8, random_matmul_input_fp8}};
     ///
     /// let x = random_matmul_input_fp8(128, 4096, 128)(&mut TrialRng::for_trial(1, 0));
     /// let limited = Gpu::shared()?.matmul_fp8(&x, Fp8Accumulation::Limited)?;
     /// let oracle = matmul_f64_fp8(&x);
     /// # let _ = (limited, oracle);
-    /// # Ok::<(), gpu_backend::GpuError>(())
+    /// # Ok::<(), dual_delta_gpu::GpuError>(())
     /// ```
     pub fn matmul_fp8(
         &self,

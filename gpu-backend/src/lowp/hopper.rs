@@ -118,7 +118,7 @@ pub(crate) fn fused_dot_add(c: f32, x: &[Decoded], y: &[Decoded]) -> f32 {
 ///
 /// ```
 /// use dual_delta_runtime::E4m3;
-/// use gpu_backend::lowp::fp8_fused_dot_add;
+/// use dual_delta_gpu::lowp::fp8_fused_dot_add;
 ///
 /// let one = E4m3::ONE;
 /// // 1 is below the last of the 13 fraction bits kept under 2^20: dropped.

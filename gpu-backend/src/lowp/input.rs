@@ -3,8 +3,6 @@
 use dual_delta_runtime::generate::scaled;
 use dual_delta_runtime::{E4m3, TrialRng};
 use half::bf16;
-use rand::RngExt;
-use rand_distr::StandardNormal;
 
 use crate::GpuError;
 
@@ -31,11 +29,6 @@ fn check_shape(m: usize, k: usize, n: usize, a: usize, b: usize) -> Result<(), G
         )));
     }
     Ok(())
-}
-
-/// `len` standard normal `f32` samples, drawn in order.
-fn randn(len: usize, rng: &mut TrialRng) -> Vec<f32> {
-    (0..len).map(|_| rng.sample(StandardNormal)).collect()
 }
 
 #[track_caller]
@@ -78,9 +71,8 @@ impl Bf16MatmulInput {
     #[track_caller]
     pub fn random(m: usize, k: usize, n: usize, rng: &mut TrialRng) -> Self {
         assert_dims(m, k, n);
-        let mut draw = |len| randn(len, rng).into_iter().map(bf16::from_f32).collect();
-        let a = draw(m * k);
-        let b = draw(k * n);
+        let a = crate::randn::bf16s(m * k, rng);
+        let b = crate::randn::bf16s(k * n, rng);
         Self { m, k, n, a, b }
     }
 
@@ -169,8 +161,8 @@ impl Fp8MatmulInput {
     #[track_caller]
     pub fn random(m: usize, k: usize, n: usize, rng: &mut TrialRng) -> Self {
         assert_dims(m, k, n);
-        let a = scaled::<E4m3>(&randn(m * k, rng));
-        let b = scaled::<E4m3>(&randn(k * n, rng));
+        let a = scaled::<E4m3>(&crate::randn::f32s(m * k, rng));
+        let b = scaled::<E4m3>(&crate::randn::f32s(k * n, rng));
         let ((a, scale_a), (b, scale_b)) = (a.into_parts(), b.into_parts());
         Self {
             m,
@@ -235,7 +227,7 @@ pub fn random_matmul_input_bf16(
 ///
 /// ```
 /// use dual_delta_runtime::TrialRng;
-/// use gpu_backend::lowp::random_matmul_input_fp8;
+/// use dual_delta_gpu::lowp::random_matmul_input_fp8;
 ///
 /// let x = random_matmul_input_fp8(4, 64, 3)(&mut TrialRng::for_trial(1, 0));
 /// let amax = x.a().iter().map(|v| v.to_f32().abs()).fold(0.0, f32::max);

@@ -16,7 +16,7 @@ impl Gpu {
     /// up to [`MAX_NORM_LEN`](crate::norm::MAX_NORM_LEN) elements.
     ///
     /// ```no_run
-    /// use gpu_backend::{Gpu, f16, norm::LayerNormVariant, reference::{NormInput, RowsInput}};
+    /// use dual_delta_gpu::{Gpu, f16, norm::LayerNormVariant, reference::{NormInput, RowsInput}};
     ///
     /// let gpu = Gpu::shared()?;
     /// let row = [1000.0, 1001.0, 999.0, 1000.5].map(f16::from_f32).to_vec();
@@ -24,7 +24,7 @@ impl Gpu {
     /// let careful = gpu.layer_norm(&x, LayerNormVariant::TwoPass)?;
     /// let one_pass = gpu.layer_norm(&x, LayerNormVariant::OnePass)?; // cancellation
     /// # let _ = (careful, one_pass);
-    /// # Ok::<(), gpu_backend::GpuError>(())
+    /// # Ok::<(), dual_delta_gpu::GpuError>(())
     /// ```
     pub fn layer_norm(
         &self,

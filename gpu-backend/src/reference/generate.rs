@@ -12,7 +12,7 @@ use super::{DotInput, KernelElement, NormInput, RowsInput};
 ///
 /// ```
 /// use dual_delta_runtime::TrialRng;
-/// use gpu_backend::reference::random_rows;
+/// use dual_delta_gpu::reference::random_rows;
 ///
 /// let x = random_rows::<f32>(2, 3)(&mut TrialRng::for_trial(1, 0));
 /// assert_eq!(x.shape(), (2, 3));

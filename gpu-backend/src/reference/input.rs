@@ -3,7 +3,6 @@
 
 use dual_delta_runtime::TrialRng;
 use rand::RngExt;
-use rand_distr::StandardNormal;
 
 use super::KernelElement;
 use crate::GpuError;
@@ -85,12 +84,9 @@ impl<E: KernelElement> RowsInput<E> {
         rng: &mut TrialRng,
     ) -> Self {
         assert_shape(rows, len);
-        let data = (0..rows * len)
-            .map(|_| {
-                let z: f64 = rng.sample(StandardNormal);
-                finite(E::from_f64(offset + spread * z))
-            })
-            .collect();
+        let data = crate::randn::map(rows * len, rng, |z| {
+            finite(E::from_f64(offset + spread * f64::from(z)))
+        });
         Self { rows, len, data }
     }
 
@@ -289,9 +285,7 @@ impl<E: KernelElement> NormInput<E> {
         let len = x.len;
         let (weight, bias) = if affine {
             let mut draw = |shift: f64| -> Vec<E> {
-                (0..len)
-                    .map(|_| E::from_f64(shift + 0.1 * rng.sample::<f64, _>(StandardNormal)))
-                    .collect()
+                crate::randn::map(len, rng, |z| E::from_f64(shift + 0.1 * f64::from(z)))
             };
             let w = draw(1.0);
             (Some(w), Some(draw(0.0)))
@@ -302,11 +296,10 @@ impl<E: KernelElement> NormInput<E> {
     }
 }
 
-/// `n` standard normal `f32` samples rounded to `E`, in order.
+/// `n` standard normal `f32` samples ([`crate::randn`]) rounded to `E`,
+/// in order.
 pub(super) fn randn<E: KernelElement>(n: usize, rng: &mut TrialRng) -> Vec<E> {
-    (0..n)
-        .map(|_| E::from_f32(rng.sample(StandardNormal)))
-        .collect()
+    crate::randn::map(n, rng, E::from_f32)
 }
 
 /// Checks that `name` holds `rows · len` values, both at least 1.

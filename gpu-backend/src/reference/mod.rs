@@ -38,8 +38,8 @@
 //!
 //! ```
 //! use dual_delta_runtime::{DualDelta, TrialRng};
-//! use gpu_backend::f16;
-//! use gpu_backend::reference::{RowsInput, random_rows, sum_cpu, sum_f64};
+//! use dual_delta_gpu::f16;
+//! use dual_delta_gpu::reference::{RowsInput, random_rows, sum_cpu, sum_f64};
 //!
 //! /// A sum that accumulates in f16: what a careless kernel does.
 //! fn sum_f16_acc(x: &RowsInput<f16>) -> Vec<f16> {

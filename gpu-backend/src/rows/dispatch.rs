@@ -49,7 +49,7 @@ impl Gpu {
     /// row; bit for bit [`reduce_sum_emulated`](crate::rows::reduce_sum_emulated).
     ///
     /// ```no_run
-    /// use gpu_backend::{Gpu, f16, rows::{ReduceStrategy, SoftmaxVariant}, reference::RowsInput};
+    /// use dual_delta_gpu::{Gpu, f16, rows::{ReduceStrategy, SoftmaxVariant}, reference::RowsInput};
     ///
     /// let gpu = Gpu::shared()?;
     /// let ones = RowsInput::new(1, 4096, vec![f16::ONE; 4096])?;
@@ -57,7 +57,7 @@ impl Gpu {
     /// assert_eq!(gpu.reduce_sum(&ones, ReduceStrategy::F32)?[0], f16::from_f32(4096.0));
     /// let probabilities = gpu.softmax(&ones, SoftmaxVariant::Careful)?; // 1/4096 each
     /// # let _ = probabilities;
-    /// # Ok::<(), gpu_backend::GpuError>(())
+    /// # Ok::<(), dual_delta_gpu::GpuError>(())
     /// ```
     pub fn reduce_sum(
         &self,

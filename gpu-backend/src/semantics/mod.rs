@@ -12,7 +12,7 @@
 //! words what a difference means for a verdict.
 //!
 //! ```text
-//! cargo run --release -p gpu-backend --example probe
+//! cargo run --release -p dual-delta-gpu --example probe
 //! ```
 
 mod probe;
@@ -25,7 +25,8 @@ use core::fmt;
 pub const CORRECTED_ULPS: u32 = 3;
 
 use self::probe::Measurements;
-pub(crate) use self::probe::probe;
+use crate::GpuError;
+use crate::wgsl::SourceTransform;
 
 /// How a device runs genuine `f16` arithmetic (`f16 + f16` in a shader
 /// with `enable f16;`).
@@ -183,6 +184,45 @@ pub struct DeviceSemantics {
 }
 
 impl DeviceSemantics {
+    /// Runs the probe on `device`, any wgpu device with its queue (one made
+    /// by [`Gpu::new`](crate::Gpu::new) or by its user): the `f16` probes
+    /// where the device has `SHADER_F16`, the subgroup probe where it has
+    /// `SUBGROUP`. It compiles one small shader and runs one workgroup,
+    /// and changes nothing else on the device.
+    ///
+    /// ```no_run
+    /// # fn probe(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<(), dual_delta_gpu::GpuError> {
+    /// let semantics = dual_delta_gpu::semantics::DeviceSemantics::probe(device, queue)?;
+    /// println!("{semantics}");
+    /// for caveat in semantics.caveats() {
+    ///     println!("caveat: {caveat}");
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn probe(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Self, GpuError> {
+        Self::probe_compiled(device, queue, SourceTransform::AsWritten)
+    }
+
+    /// [`DeviceSemantics::probe`], with the probe's shader compiled after
+    /// `transform`, as every kernel of a [`Gpu`](crate::Gpu) is.
+    pub(crate) fn probe_compiled(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        transform: SourceTransform,
+    ) -> Result<Self, GpuError> {
+        let features = device.features();
+        let info = device.adapter_info();
+        self::probe::probe(
+            device,
+            queue,
+            transform,
+            features.contains(wgpu::Features::SHADER_F16),
+            features
+                .contains(wgpu::Features::SUBGROUP)
+                .then_some((info.subgroup_min_size, info.subgroup_max_size)),
+        )
+    }
+
     /// Genuine `f16` arithmetic (`None`: no native `f16` on this device).
     pub fn f16_arithmetic(&self) -> Option<F16Arithmetic> {
         self.f16_arithmetic

@@ -444,7 +444,7 @@ fn measurements(
 /// is: the `f16` probes where `f16` (the device has `SHADER_F16`), the
 /// subgroup probe where `subgroups` (the adapter's sizes; the device has
 /// `SUBGROUP`).
-pub(crate) fn probe(
+pub(super) fn probe(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     transform: SourceTransform,

@@ -5,8 +5,8 @@
 
 use std::sync::OnceLock;
 
+use dual_delta_gpu::{F16Path, Gpu, GpuOptions, GpuPolicy, Subgroups, f16, require_gpu};
 use dual_delta_runtime::{Metric, NumberFormat};
-use gpu_backend::{F16Path, Gpu, GpuOptions, GpuPolicy, Subgroups, f16, require_gpu};
 
 /// The GPU contexts every kernel test runs on: the shared context (native
 /// `f16` where the adapter has `SHADER_F16`; subgroup matmul kernels where
@@ -16,7 +16,7 @@ use gpu_backend::{F16Path, Gpu, GpuOptions, GpuPolicy, Subgroups, f16, require_g
 /// skipped (`DUAL_DELTA_GPU=skip` without an adapter); panics with the
 /// install instructions when there is no adapter otherwise.
 pub fn gpus() -> Vec<&'static Gpu> {
-    static FALLBACK: OnceLock<Result<Gpu, gpu_backend::GpuError>> = OnceLock::new();
+    static FALLBACK: OnceLock<Result<Gpu, dual_delta_gpu::GpuError>> = OnceLock::new();
     let Some(shared) = require_gpu() else {
         return Vec::new();
     };
@@ -88,7 +88,7 @@ pub fn mean_std(v: &[f64]) -> (f64, f64) {
 /// the H100 before those kernels divided exactly: 1 of 8000 softmax and 1
 /// of 3000 LayerNorm outputs off by one ulp.
 ///
-/// [`DeviceSemantics::kernels_match_emulations`]: gpu_backend::semantics::DeviceSemantics::kernels_match_emulations
+/// [`DeviceSemantics::kernels_match_emulations`]: dual_delta_gpu::semantics::DeviceSemantics::kernels_match_emulations
 pub const EMULATION_BOUND_ULPS: f64 = 1.0;
 
 /// Asserts that a softmax, LayerNorm or attention kernel's output `got`

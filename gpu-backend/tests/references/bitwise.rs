@@ -1,9 +1,9 @@
 //! The baselines equal, bit for bit, `f32` computations written here from
 //! their documented order of operations, with plain index loops.
 
+use dual_delta_gpu::reference::*;
+use dual_delta_gpu::{bf16, f16};
 use dual_delta_runtime::TrialRng;
-use gpu_backend::reference::*;
-use gpu_backend::{bf16, f16};
 
 /// The bits of the values widened to `f64` (so `-0.0` and `0.0` differ).
 fn bits<E: KernelElement>(v: &[E]) -> Vec<u64> {

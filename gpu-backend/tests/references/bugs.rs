@@ -1,9 +1,9 @@
 //! The references catch the real bugs: each buggy kernel is written here
 //! as a candidate and compared with the baseline and the oracle.
 
+use dual_delta_gpu::f16;
+use dual_delta_gpu::reference::*;
 use dual_delta_runtime::{Accuracy, DualDelta, Outcome};
-use gpu_backend::f16;
-use gpu_backend::reference::*;
 
 /// A sum that accumulates in `f16`: every partial sum rounded to `f16`.
 fn sum_f16_accumulator(x: &RowsInput<f16>) -> Vec<f16> {
@@ -157,7 +157,9 @@ fn one_pass_layer_norm_variance_fails_on_offset_activations() {
     }
     eprintln!("LayerNorm, offset 1000: largest error one-pass {one:.3e}, two-pass {two:.3e}");
     assert!(one > 100.0 * two, "one-pass {one}, two-pass {two}");
-    assert!(two < 1e-3, "two-pass {two}");
+    // The two-pass error is that of the largest |x - mean| / σ in 20 × 2048
+    // outputs: 0.6e-3 to 1.1e-3 over the base seeds 0 to 11.
+    assert!(two < 2e-3, "two-pass {two}");
 
     let o = DualDelta::new(
         layer_norm_one_pass::<f32>,

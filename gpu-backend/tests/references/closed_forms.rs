@@ -1,8 +1,8 @@
 //! Results known in closed form, and the input constructors.
 
+use dual_delta_gpu::reference::*;
+use dual_delta_gpu::{bf16, f16};
 use dual_delta_runtime::TrialRng;
-use gpu_backend::reference::*;
-use gpu_backend::{bf16, f16};
 
 use super::{ulp, wide};
 

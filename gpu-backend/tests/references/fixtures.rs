@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use gpu_backend::reference::*;
-use gpu_backend::{bf16, f16};
+use dual_delta_gpu::reference::*;
+use dual_delta_gpu::{bf16, f16};
 use serde_json::Value;
 
 use super::{U32, max_rel, ulp};

@@ -23,9 +23,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use dual_delta_gpu::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 use dual_delta_runtime::{DualDelta, TrialRng};
 use dual_delta_tests::{CASE_1, CASE_2, CaseStudy};
-use gpu_backend::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
 
 fn run_cpu(case: &CaseStudy, trials: usize) {
     let outcome = DualDelta::new(matmul_cpu_f16, matmul_cpu_f16, matmul_f64, |rng| {
@@ -76,7 +76,7 @@ fn trials(c: &mut Criterion) {
             b.iter(|| run_cpu(&case, trials))
         });
     }
-    if gpu_backend::Gpu::shared().is_ok() {
+    if dual_delta_gpu::Gpu::shared().is_ok() {
         for (case, trials) in [(CASE_1, 100), (CASE_2, 20)] {
             group.throughput(Throughput::Elements(trials as u64));
             group.bench_function(format!("gpu/{}x{}x{}", case.m, case.k, case.n), |b| {
