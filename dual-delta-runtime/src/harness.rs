@@ -353,8 +353,10 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         let progress = Progress::new(settings.n, &self.names.test, settings.progress);
         let mut sequential = Sequential::new(settings.expect, settings.alpha, settings.margin)
             .and_then(|s| s.with_fixed_margin(settings.margin))?
-            // A run ends early only at a failure, except in the quick mode.
-            .fail_only(mode != Mode::Quick);
+            // A run ends early only at a failure, except in the quick mode
+            // and for `expect = worse`, whose pass (the candidate shown
+            // less accurate) more inputs could only confirm.
+            .fail_only(mode != Mode::Quick && settings.expect != Expect::Worse);
         let mut observed: Result<(), StatsError> = Ok(());
         let mut seen = 0;
         let mut observed_total = 0;
@@ -410,6 +412,20 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
                     Look::Continue
                 }
                 Decision::Pass { after, .. } if mode == Mode::Quick => Look::Stop { trials: after },
+                Decision::Pass { after, .. } if settings.stop_early => {
+                    // `expect = worse`: the first input at which the
+                    // evidence crossed.
+                    let mut observed_so_far = observed_before;
+                    for k in checked_before + 1..=checked.len() {
+                        if checked[k - 1].full().is_some_and(|t| !t.identical_outputs) {
+                            observed_so_far += 1;
+                        }
+                        if observed_so_far >= after {
+                            return Look::Stop { trials: k };
+                        }
+                    }
+                    Look::Continue
+                }
                 _ => Look::Continue,
             }
         };
