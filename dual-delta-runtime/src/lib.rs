@@ -88,6 +88,7 @@ mod output;
 mod progress;
 pub mod report;
 mod rng;
+mod run;
 mod schedule;
 pub mod screen;
 pub mod stats;
