@@ -9,7 +9,7 @@
 //! neutral in the test (a zero difference, dropped by the signed-rank
 //! test as SciPy's `zero_method = "wilcox"` drops it). Everywhere else the
 //! oracle runs and the input is a full trial. The oracle also runs on a
-//! seeded sample of the ties (one in [`TIE_SAMPLE`](crate::trial) chosen
+//! seeded sample of the ties (one in eight, chosen
 //! by the trial's seed, and every tie among the first 32 inputs): the
 //! ratio of mean errors and the descriptive figures need the errors on
 //! ties, and take them from this sample (the report says so).
