@@ -1,73 +1,10 @@
-//! Run settings, and the one place where they are read at run time.
-//!
-//! Precedence, highest first: the environment (`DUAL_DELTA_N`,
-//! `DUAL_DELTA_SEED`, `DUAL_DELTA_ALPHA`, `DUAL_DELTA_THREADS`,
-//! `DUAL_DELTA_STOP_EARLY`, `DUAL_DELTA_SCREEN`), then what the test or
-//! builder set,
-//! then the defaults. An environment variable that is set but invalid is an
-//! error naming the variable; it is never ignored.
+//! The settings of a run and their resolution: the environment over the
+//! attribute or builder over the defaults.
 
-use core::fmt;
-use std::path::{Path, PathBuf};
-
+use super::*;
 use crate::expect::Expect;
 use crate::metric::Metric;
 use crate::verdict::AccuracyTest;
-
-/// Number of trials when nothing else is said.
-pub(crate) const DEFAULT_N: usize = 1000;
-/// Significance level when nothing else is said.
-pub(crate) const DEFAULT_ALPHA: f64 = 0.01;
-
-/// Environment variable overriding the number of trials.
-pub(crate) const ENV_N: &str = "DUAL_DELTA_N";
-/// Environment variable overriding the base seed (a `u64`, decimal or
-/// `0x`-prefixed hexadecimal, or `random` for a fresh one that is printed).
-pub(crate) const ENV_SEED: &str = "DUAL_DELTA_SEED";
-/// Environment variable overriding the significance level α.
-pub(crate) const ENV_ALPHA: &str = "DUAL_DELTA_ALPHA";
-/// Environment variable limiting the number of threads running trials
-/// (`1` runs them serially; results are identical either way).
-pub(crate) const ENV_THREADS: &str = "DUAL_DELTA_THREADS";
-/// Environment variable turning early stopping off (`0`, `false`) or on
-/// (`1`, `true`).
-pub(crate) const ENV_STOP_EARLY: &str = "DUAL_DELTA_STOP_EARLY";
-
-/// Environment variable turning the screen after an early pass off (`0`,
-/// `false`) or on (`1`, `true`).
-pub(crate) const ENV_SCREEN: &str = "DUAL_DELTA_SCREEN";
-
-/// Environment variable: the per-trial time limit in seconds (`0` turns it
-/// off); see [`Settings::trial_timeout`].
-pub(crate) const ENV_TRIAL_TIMEOUT: &str = "DUAL_DELTA_TRIAL_TIMEOUT";
-/// The default per-trial time limit: five minutes, far beyond any trial
-/// of a test meant for `cargo test`.
-pub(crate) const DEFAULT_TRIAL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
-const TRIAL_TIMEOUT_EXPECTED: &str = "a number of seconds > 0, or 0 to turn the limit off";
-
-/// Environment variable hiding (`0`, `false`) or showing (`1`, `true`)
-/// the progress line, which is only ever drawn on a terminal; unset, it is
-/// shown outside CI (`CI` unset or empty).
-pub(crate) const ENV_PROGRESS: &str = "DUAL_DELTA_PROGRESS";
-/// Environment variable naming the directory the reports go to.
-pub(crate) const ENV_HOME: &str = "DUAL_DELTA_HOME";
-/// The environment variable GitHub Actions sets to the job summary's file.
-pub(crate) const ENV_STEP_SUMMARY: &str = "GITHUB_STEP_SUMMARY";
-
-/// Environment variable: save this run's errors as the baseline of this
-/// name (see [`crate::baseline`]).
-pub(crate) const ENV_SAVE_BASELINE: &str = "DUAL_DELTA_SAVE_BASELINE";
-/// Environment variable: compare this run with the baseline of this name.
-pub(crate) const ENV_BASELINE: &str = "DUAL_DELTA_BASELINE";
-/// Environment variable: the directory of the baselines.
-pub(crate) const ENV_BASELINE_DIR: &str = "DUAL_DELTA_BASELINE_DIR";
-/// Environment variable: `1`/`true` compares with a baseline saved on
-/// another device.
-pub(crate) const ENV_BASELINE_ANY_DEVICE: &str = "DUAL_DELTA_BASELINE_ANY_DEVICE";
-
-/// How many times larger than the reference error a candidate's error must
-/// be to count as a gross error (see [`Settings::gross_factor`]).
-pub(crate) const DEFAULT_GROSS_FACTOR: f64 = 100.0;
 
 /// The settings a test or builder gives; `None` leaves the default.
 ///
@@ -222,29 +159,6 @@ impl SeedSource {
     }
 }
 
-/// A setting that could not be used.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConfigError {
-    /// The environment variable or setting at fault.
-    pub source: String,
-    /// The value given.
-    pub value: String,
-    /// What a valid value looks like.
-    pub expected: &'static str,
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid {}={:?}: expected {}",
-            self.source, self.value, self.expected
-        )
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
 const N_EXPECTED: &str = "a whole number of trials, at least 1";
 const SEED_EXPECTED: &str = "an unsigned 64-bit integer (decimal or 0x-hex), or `random`";
 const ALPHA_EXPECTED: &str = "a number strictly between 0 and 1";
@@ -252,10 +166,8 @@ const MARGIN_EXPECTED: &str = "a finite number >= 0";
 const THREADS_EXPECTED: &str = "a whole number of threads, at least 1";
 const STOP_EARLY_EXPECTED: &str =
     "`1` or `true` (stop as soon as decided), `0` or `false` (run all n trials)";
-const SCREEN_EXPECTED: &str = "`1` or `true` (screen every input before an early pass), `0` or `false` (an early pass is final)";
+const SCREEN_EXPECTED: &str = "`1` or `true` (a pass covers every input), `0` or `false` (the quick mode: an early pass is final)";
 const PROGRESS_EXPECTED: &str = "`1` or `true` (show the progress line), `0` or `false` (hide it)";
-const HOME_EXPECTED: &str = "a directory for the reports (unset it for the default)";
-const BASELINE_DIR_EXPECTED: &str = "a directory for the baselines (unset it for the default)";
 const BASELINE_EXPECTED: &str =
     "a baseline name of letters, digits, `.`, `_` and `-`, such as `main`";
 const ANY_DEVICE_EXPECTED: &str =
@@ -409,116 +321,6 @@ impl Settings {
     }
 }
 
-/// The process environment: every variable the runtime reads is read
-/// through here (by [`Settings::resolve`] and the functions below).
-pub(crate) fn env_var(key: &str) -> Option<String> {
-    std::env::var(key).ok()
-}
-
-/// `DUAL_DELTA_HOME`: the reports' directory, or `None` when unset.
-///
-/// # Errors
-///
-/// When it is set but empty or blank: an error naming the variable.
-pub(crate) fn report_home(
-    env: impl Fn(&str) -> Option<String>,
-) -> Result<Option<std::path::PathBuf>, ConfigError> {
-    match env(ENV_HOME) {
-        Some(v) if v.trim().is_empty() => Err(invalid(ENV_HOME, &v, HOME_EXPECTED)),
-        Some(v) => Ok(Some(v.into())),
-        None => Ok(None),
-    }
-}
-
-/// The directory holding the reports.
-///
-/// The rule, first match wins:
-///
-/// 1. `DUAL_DELTA_HOME`, if set and not empty, as given.
-/// 2. `$CARGO_TARGET_DIR/dual-delta`, if `CARGO_TARGET_DIR` is set and not
-///    empty. A relative `CARGO_TARGET_DIR` is taken relative to the
-///    workspace root found as in 3 (where Cargo is usually run).
-/// 3. `<workspace>/target/dual-delta`, where `<workspace>` is found by
-///    walking up from `CARGO_MANIFEST_DIR` (set by Cargo when it runs tests,
-///    benchmarks and `cargo run`) or else from the current directory: the
-///    nearest directory holding a `Cargo.lock`, else the nearest holding a
-///    `target` directory, else the starting directory itself.
-///
-/// So `cargo test` in any member of a workspace writes into the workspace's
-/// `target/dual-delta/`, next to Cargo's own output.
-///
-/// # Errors
-///
-/// When `DUAL_DELTA_HOME` is set but blank.
-pub fn report_root() -> Result<PathBuf, ConfigError> {
-    let start = env_var("CARGO_MANIFEST_DIR")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_else(|| PathBuf::from("."));
-    report_root_with(env_var, &start)
-}
-
-/// [`report_root`] with an explicit environment lookup and starting
-/// directory (for tests).
-///
-/// # Errors
-///
-/// When `DUAL_DELTA_HOME` is set but blank.
-pub fn report_root_with(
-    env: impl Fn(&str) -> Option<String>,
-    start: &Path,
-) -> Result<PathBuf, ConfigError> {
-    if let Some(home) = report_home(&env)? {
-        return Ok(home);
-    }
-    let set = |key: &str| env(key).filter(|v| !v.trim().is_empty());
-    if let Some(target) = set("CARGO_TARGET_DIR") {
-        let target = PathBuf::from(target);
-        let target = if target.is_absolute() {
-            target
-        } else {
-            workspace_root(start).join(target)
-        };
-        return Ok(target.join("dual-delta"));
-    }
-    Ok(workspace_root(start).join("target").join("dual-delta"))
-}
-
-/// The nearest ancestor of `start` (itself included) holding a `Cargo.lock`,
-/// else the nearest holding a `target` directory, else `start`.
-fn workspace_root(start: &Path) -> PathBuf {
-    if let Some(dir) = start.ancestors().find(|d| d.join("Cargo.lock").is_file()) {
-        return dir.to_path_buf();
-    }
-    if let Some(dir) = start.ancestors().find(|d| d.join("target").is_dir()) {
-        return dir.to_path_buf();
-    }
-    start.to_path_buf()
-}
-
-/// `DUAL_DELTA_BASELINE_DIR`: the directory of the baselines, or `None`
-/// when unset.
-///
-/// # Errors
-///
-/// When it is set but blank: an error naming the variable.
-pub(crate) fn baseline_dir_env(
-    env: impl Fn(&str) -> Option<String>,
-) -> Result<Option<PathBuf>, ConfigError> {
-    match env(ENV_BASELINE_DIR) {
-        Some(v) if v.trim().is_empty() => Err(invalid(ENV_BASELINE_DIR, &v, BASELINE_DIR_EXPECTED)),
-        v => Ok(v.map(Into::into)),
-    }
-}
-
-/// `GITHUB_STEP_SUMMARY`: the job summary's file, when set and not empty.
-pub(crate) fn step_summary_file() -> Option<std::path::PathBuf> {
-    env_var(ENV_STEP_SUMMARY)
-        .filter(|v| !v.is_empty())
-        .map(Into::into)
-}
-
 /// A baseline name: a file name of letters, digits, `.`, `_` and `-`, not
 /// starting with `.`.
 fn valid_baseline_name(v: &str) -> bool {
@@ -527,22 +329,6 @@ fn valid_baseline_name(v: &str) -> bool {
         && v.len() <= 100
         && v.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-}
-
-/// The commit being tested: `GITHUB_SHA`, else `git rev-parse HEAD` in the
-/// current directory, else `None`.
-pub(crate) fn commit() -> Option<String> {
-    env_var("GITHUB_SHA")
-        .filter(|v| !v.trim().is_empty())
-        .or_else(|| {
-            let out = std::process::Command::new("git")
-                .args(["rev-parse", "HEAD"])
-                .stderr(std::process::Stdio::null())
-                .output()
-                .ok()?;
-            let sha = String::from_utf8(out.stdout).ok()?.trim().to_owned();
-            (out.status.success() && !sha.is_empty()).then_some(sha)
-        })
 }
 
 /// `1`/`true` or `0`/`false`.
@@ -573,166 +359,5 @@ pub fn parse_seed(v: &str) -> Option<u64> {
     match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => v.parse().ok(),
-    }
-}
-
-fn invalid(source: &str, value: &str, expected: &'static str) -> ConfigError {
-    ConfigError {
-        source: source.to_owned(),
-        value: value.to_owned(),
-        expected,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |k| {
-            pairs
-                .iter()
-                .find(|(key, _)| *key == k)
-                .map(|(_, v)| v.to_string())
-        }
-    }
-
-    #[test]
-    fn env_over_attribute_over_default() {
-        let attr = Overrides {
-            n: Some(200),
-            alpha: Some(0.05),
-            seed: Some(9),
-            ..Overrides::default()
-        };
-        let s = Settings::resolve_with("t", &attr, env(&[])).unwrap();
-        assert_eq!((s.n, s.alpha, s.seed), (200, 0.05, 9));
-        assert_eq!(s.seed_source, SeedSource::Explicit);
-
-        let s = Settings::resolve_with(
-            "t",
-            &attr,
-            env(&[(ENV_N, "50"), (ENV_ALPHA, "0.001"), (ENV_SEED, "0x10")]),
-        )
-        .unwrap();
-        assert_eq!((s.n, s.alpha, s.seed), (50, 0.001, 16));
-        assert_eq!(s.seed_source, SeedSource::Environment);
-
-        let s = Settings::resolve_with("t", &Overrides::default(), env(&[])).unwrap();
-        assert_eq!((s.n, s.alpha), (DEFAULT_N, DEFAULT_ALPHA));
-        assert_eq!(s.seed, crate::rng::seed_from_name("t"));
-        assert_eq!(s.seed_source, SeedSource::Default);
-    }
-
-    #[test]
-    fn invalid_env_names_the_variable() {
-        for (k, v) in [
-            (ENV_N, "0"),
-            (ENV_N, "ten"),
-            (ENV_ALPHA, "1.5"),
-            (ENV_ALPHA, "nan"),
-            (ENV_SEED, "-3"),
-            (ENV_THREADS, "0"),
-            (ENV_STOP_EARLY, "sometimes"),
-            (ENV_SCREEN, "maybe"),
-            (ENV_PROGRESS, "junk"),
-            (ENV_SAVE_BASELINE, "../main"),
-            (ENV_BASELINE, ""),
-            (ENV_BASELINE_DIR, " "),
-            (ENV_BASELINE_ANY_DEVICE, "perhaps"),
-        ] {
-            let e = Settings::resolve_with("t", &Overrides::default(), env(&[(k, v)])).unwrap_err();
-            assert_eq!(e.source, k);
-            assert!(e.to_string().contains(k), "{e}");
-        }
-    }
-
-    #[test]
-    fn invalid_overrides_are_errors() {
-        let bad = [
-            Overrides {
-                n: Some(0),
-                ..Overrides::default()
-            },
-            Overrides {
-                alpha: Some(0.0),
-                ..Overrides::default()
-            },
-            Overrides {
-                margin: Some(-0.1),
-                ..Overrides::default()
-            },
-            Overrides {
-                threads: Some(0),
-                ..Overrides::default()
-            },
-        ];
-        for o in bad {
-            assert!(Settings::resolve_with("t", &o, env(&[])).is_err(), "{o:?}");
-        }
-    }
-
-    #[test]
-    fn early_stopping_and_the_screen_are_on_unless_turned_off_and_one_margin_serves_both() {
-        let s = Settings::resolve_with("t", &Overrides::default(), env(&[])).unwrap();
-        assert!(s.stop_early && s.screen);
-        assert_eq!(s.margin, crate::stats::sequential::DEFAULT_MARGIN);
-        assert_eq!(s.gross_factor, DEFAULT_GROSS_FACTOR);
-        let off = Overrides {
-            stop_early: Some(false),
-            screen: Some(false),
-            margin: Some(0.2),
-            ..Overrides::default()
-        };
-        let s = Settings::resolve_with("t", &off, env(&[])).unwrap();
-        assert!(!s.stop_early && !s.screen);
-        assert_eq!(s.margin, 0.2);
-        let s = Settings::resolve_with(
-            "t",
-            &off,
-            env(&[(ENV_STOP_EARLY, "1"), (ENV_SCREEN, "true")]),
-        )
-        .unwrap();
-        assert!(s.stop_early && s.screen);
-        let s = Settings::resolve_with("t", &Overrides::default(), env(&[(ENV_STOP_EARLY, "0")]))
-            .unwrap();
-        assert!(!s.stop_early);
-        for factor in [1.0, 0.5, f64::NAN] {
-            let bad = Overrides {
-                gross_factor: Some(factor),
-                ..Overrides::default()
-            };
-            assert!(Settings::resolve_with("t", &bad, env(&[])).is_err());
-        }
-        let no_gate = Overrides {
-            gross_factor: Some(f64::INFINITY),
-            ..Overrides::default()
-        };
-        assert!(Settings::resolve_with("t", &no_gate, env(&[])).is_ok());
-    }
-
-    #[test]
-    fn progress_is_shown_outside_ci_unless_turned_off_and_home_must_name_a_directory() {
-        let p = |pairs: &[(&str, &str)]| {
-            Settings::resolve_with("t", &Overrides::default(), env(pairs))
-                .unwrap()
-                .progress
-        };
-        assert!(p(&[]));
-        assert!(!p(&[("CI", "true")]));
-        assert!(p(&[("CI", "")]));
-        assert!(!p(&[(ENV_PROGRESS, "0")]));
-        assert!(p(&[(ENV_PROGRESS, "1"), ("CI", "true")]));
-        assert_eq!(report_home(env(&[])), Ok(None));
-        assert_eq!(report_home(env(&[(ENV_HOME, "/r")])), Ok(Some("/r".into())));
-        let e = report_home(env(&[(ENV_HOME, " ")])).unwrap_err();
-        assert_eq!(e.source, ENV_HOME);
-    }
-
-    #[test]
-    fn random_seed_is_recorded_as_random() {
-        let s = Settings::resolve_with("t", &Overrides::default(), env(&[(ENV_SEED, "random")]))
-            .unwrap();
-        assert_eq!(s.seed_source, SeedSource::Random);
     }
 }
