@@ -1,0 +1,64 @@
+use super::*;
+
+#[test]
+fn min_trials_is_where_the_exact_tests_can_reject() {
+    assert_eq!(AccuracyTest::Wilcoxon.min_trials(0.01), 7);
+    assert_eq!(AccuracyTest::Sign.min_trials(0.05), 5);
+    assert_eq!(AccuracyTest::PairedT.min_trials(0.5), 3);
+}
+
+#[test]
+fn expectations_against_verdicts() {
+    let v = |accuracy, equivalence| Verdict {
+        accuracy,
+        equivalence,
+        stability: Stability::NoSignificantDifference,
+        identical: false,
+        equal_errors: false,
+    };
+    let worse = v(Accuracy::LessAccurate, Equivalence::Distinguishable);
+    assert!(!worse.meets_accuracy(Expect::NoWorse));
+    assert!(worse.meets_accuracy(Expect::Worse));
+    let same = v(
+        Accuracy::NoSignificantDifference,
+        Equivalence::Indistinguishable,
+    );
+    assert!(same.meets_accuracy(Expect::NoWorse));
+    assert!(same.meets_accuracy(Expect::Equivalent));
+    assert!(!same.meets_accuracy(Expect::Better));
+    let differ = v(
+        Accuracy::NoSignificantDifference,
+        Equivalence::Distinguishable,
+    );
+    assert!(!differ.meets_accuracy(Expect::Equivalent));
+    let better = v(Accuracy::MoreAccurate, Equivalence::Distinguishable);
+    assert!(better.meets_accuracy(Expect::Better) && better.meets_accuracy(Expect::NoWorse));
+}
+
+#[test]
+fn constant_differences_replace_the_t_test_by_wilcoxon() {
+    // Δ1 = Δ2 + 2^-10 on every trial: Shapiro-Wilk gives W = 1, p = 1,
+    // the t-test is undefined, Wilcoxon sees 20 positive differences.
+    let delta2: Vec<f64> = (0..20).map(|i| f64::from(i) / 8.0).collect();
+    let delta1: Vec<f64> = delta2.iter().map(|v| v + 2f64.powi(-10)).collect();
+    let sample = |delta1| Sample {
+        delta1,
+        delta2: &delta2,
+        unmeasured_ties: 0,
+        identical_outputs: false,
+        ratio: 2.0,
+        ratio_lower: 2.0,
+    };
+    let (a, v) = analyse(&sample(&delta1), AccuracyTest::PairedT, 0.01, 0.0);
+    let sw = a.shapiro_differences.as_ref().unwrap();
+    assert_eq!((sw.statistic, sw.p_value), (1.0, 1.0));
+    assert_eq!(a.accuracy_test, AccuracyTest::Wilcoxon);
+    assert!(a.fallback.as_deref().unwrap().contains("all equal"));
+    assert!(matches!(a.t_greater, Err(StatsError::ConstantData { .. })));
+    assert_eq!(v.accuracy, Accuracy::LessAccurate);
+    // Differences that vary keep the t-test.
+    let mut varied = delta1.clone();
+    varied[3] += 2f64.powi(-9);
+    let (a, _) = analyse(&sample(&varied), AccuracyTest::PairedT, 1e-300, 0.0);
+    assert_eq!((a.accuracy_test, a.fallback), (AccuracyTest::PairedT, None));
+}
