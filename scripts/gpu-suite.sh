@@ -13,7 +13,7 @@ set -euo pipefail
 # The packages are never named when building: the examples are selected by
 # name and the tests by workspace, so the script works whatever the crates
 # are called. These names only go into the manifest.
-GPU_PACKAGE="gpu-backend" # dual-delta-gpu once renamed
+GPU_PACKAGE="dual-delta-gpu"
 TESTS_PACKAGE="dual-delta-tests"
 # Release builds of these examples, wherever they live in the workspace.
 EXAMPLES=(probe kernels paper fp8 matmul_timing)
