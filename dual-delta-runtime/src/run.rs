@@ -76,15 +76,16 @@ pub(crate) fn run<I: Send + Sync>(
     // An early failure carries enough evidence to be kept in a suite
     // (see [`claim::STOP_EVIDENCE`]).
     let stop_evidence = claim::STOP_EVIDENCE.max(1.0 / split.fail).log10();
+    // The trials the sequential test sees: those whose outputs differ (a
+    // tie is neutral); in the quick mode every trial, ties as evidence of
+    // no loss beyond the margin.
+    let sees = |t: &TrialErrors| mode == Mode::Quick || !t.identical_outputs;
     let look = |checked: &[Checked]| {
         let (checked_before, observed_before) = (seen, observed_total);
-        // The sequential test sees the full trials whose outputs
-        // differ, in order: a tie is neutral (in the quick mode it sees
-        // every trial, ties as evidence of no loss beyond the margin).
         let (d1, d2): (Vec<f64>, Vec<f64>) = checked[seen..]
             .iter()
             .filter_map(Checked::full)
-            .filter(|t| mode == Mode::Quick || !t.identical_outputs)
+            .filter(|t| sees(t))
             .map(|t| (t.candidate, t.baseline))
             .unzip();
         seen = checked.len();
@@ -92,53 +93,40 @@ pub(crate) fn run<I: Send + Sync>(
         // The errors are never NaN (the trial checked them); an error
         // here ends the run with it.
         observed = sequential.observe(&d1, &d2);
-        // A non-finite output fails the run at once: it stops after
-        // that input.
-        let gate = checked.iter().position(|c| {
+        // A non-finite output fails the run at once: it stops after that
+        // input (the earlier rounds had none).
+        let gate = checked[checked_before..].iter().position(|c| {
             c.full()
                 .is_some_and(|t| screen::fails_non_finite(t, &settings))
         });
+        // The first new input at which the sequential test has seen
+        // `after` trials and `holds` holds on the inputs so far: the same
+        // on any rounds.
+        let first = |after: usize, holds: &dyn Fn(usize, usize) -> bool| {
+            let mut observed_so_far = observed_before;
+            for k in checked_before + 1..=checked.len() {
+                observed_so_far += usize::from(checked[k - 1].full().is_some_and(sees));
+                if observed_so_far >= after && holds(k, observed_so_far) {
+                    return Look::Stop { trials: k };
+                }
+            }
+            Look::Continue
+        };
         match sequential.decision() {
             _ if observed.is_err() => Look::Stop {
                 trials: checked.len(),
             },
             _ if settings.stop_early && gate.is_some() => Look::Stop {
-                trials: gate.map_or(checked.len(), |i| i + 1),
+                trials: checked_before + gate.map_or(0, |i| i + 1),
             },
-            Decision::Fail { after, .. } if settings.stop_early => {
-                // The first input at which the rule holds, once the
-                // fail side has crossed: the same on any rounds.
-                let mut observed_so_far = observed_before;
-                for k in checked_before + 1..=checked.len() {
-                    if let Some(t) = checked[k - 1].full()
-                        && (mode == Mode::Quick || !t.identical_outputs)
-                    {
-                        observed_so_far += 1;
-                    }
-                    if observed_so_far >= after
-                        && sequential.trace()[observed_so_far - 1].log10_fail >= stop_evidence
-                        && fails_so_far(&checked[..k], &settings, split.fail)
-                    {
-                        return Look::Stop { trials: k };
-                    }
-                }
-                Look::Continue
-            }
-            Decision::Pass { after, .. } if mode == Mode::Quick => Look::Stop { trials: after },
-            Decision::Pass { after, .. } if settings.stop_early => {
-                // `expect = worse`: the first input at which the
-                // evidence crossed.
-                let mut observed_so_far = observed_before;
-                for k in checked_before + 1..=checked.len() {
-                    if checked[k - 1].full().is_some_and(|t| !t.identical_outputs) {
-                        observed_so_far += 1;
-                    }
-                    if observed_so_far >= after {
-                        return Look::Stop { trials: k };
-                    }
-                }
-                Look::Continue
-            }
+            // Once the fail side has crossed: where it carries the suite's
+            // evidence and the claim's rule holds.
+            Decision::Fail { after, .. } if settings.stop_early => first(after, &|k, seen| {
+                sequential.trace()[seen - 1].log10_fail >= stop_evidence
+                    && fails_so_far(&checked[..k], &settings, split.fail)
+            }),
+            // The quick mode, and `expect = worse`.
+            Decision::Pass { after, .. } if settings.stop_early => first(after, &|_, _| true),
             _ => Look::Continue,
         }
     };
@@ -152,7 +140,7 @@ pub(crate) fn run<I: Send + Sync>(
     let observed = checked
         .iter()
         .filter_map(Checked::full)
-        .filter(|t| mode == Mode::Quick || !t.identical_outputs)
+        .filter(|t| sees(t))
         .count();
     let sequential = sequential_verdict(&sequential, &settings, &screen, observed);
     let (delta1, delta2): (Vec<f64>, Vec<f64>) =
