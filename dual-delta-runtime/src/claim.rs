@@ -33,11 +33,8 @@
 //! significant difference within the margin passes and is stated ("less
 //! accurate by 1.0%, within the 5% margin").
 
-use rand::RngExt;
-
-use crate::TrialRng;
 use crate::stats::RatioInterval;
-use crate::stats::percentile;
+use crate::stats::bootstrap::stratified_interval;
 
 /// Whether the candidate is less accurate in the claim's sense: `p_worse`
 /// (margin 0) below `level` and `lower`, the one-sided `1 − level` bound
@@ -57,13 +54,29 @@ pub const STOP_EVIDENCE: f64 = 1e4;
 /// The resamples of the ratio's bootstrap.
 pub(crate) const RESAMPLES: usize = 2000;
 
+/// Whether the rule fails the candidate on `errors` at `level`, the bound
+/// being [`Errors::lower_bound`] from `seed` (drawn only where the p-value
+/// is below `level`).
+pub(crate) fn fails(
+    p_worse: Option<f64>,
+    errors: &Errors,
+    level: f64,
+    margin: f64,
+    seed: u64,
+) -> bool {
+    p_worse.is_some_and(|p| p < level)
+        && less_accurate(p_worse, level, errors.lower_bound(level, seed), margin)
+}
+
 /// The errors of a run's inputs as the effect needs them: the full trials
 /// whose outputs differ, the errors of the measured ties, and how many
 /// ties were not measured.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Errors {
-    /// `(Δ1, Δ2)` of the full trials whose outputs differ.
-    pub(crate) differ: Vec<(f64, f64)>,
+    /// Δ1 of the full trials whose outputs differ.
+    pub(crate) delta1: Vec<f64>,
+    /// Δ2 of the same trials.
+    pub(crate) delta2: Vec<f64>,
     /// The error on each measured tie (both implementations').
     pub(crate) ties: Vec<f64>,
     /// The ties the oracle did not run on.
@@ -76,7 +89,8 @@ impl Errors {
         if tie {
             self.ties.push(baseline);
         } else {
-            self.differ.push((candidate, baseline));
+            self.delta1.push(candidate);
+            self.delta2.push(baseline);
         }
     }
 
@@ -91,65 +105,52 @@ impl Errors {
 
     /// `R = mean Δ1 / mean Δ2` over every input.
     pub(crate) fn ratio(&self) -> f64 {
-        let w = self.tie_weight();
-        let ties: f64 = w * self.ties.iter().sum::<f64>();
-        let s1 = ties + self.differ.iter().map(|d| d.0).sum::<f64>();
-        let s2 = ties + self.differ.iter().map(|d| d.1).sum::<f64>();
-        ratio(s1, s2)
+        let ties = self.tie_weight() * self.ties.iter().sum::<f64>();
+        let s1 = ties + self.delta1.iter().sum::<f64>();
+        let s2 = ties + self.delta2.iter().sum::<f64>();
+        if s1 == 0.0 && s2 == 0.0 { 1.0 } else { s1 / s2 }
     }
 
-    /// `R` with a stratified percentile bootstrap interval at `confidence`:
-    /// each resample draws the differing trials and the measured ties
-    /// apart, with replacement, from [`TrialRng::from_trial_seed`]`(seed)`.
-    /// `None` without any input or where an error is not finite.
+    /// `R` with a stratified percentile bootstrap interval at `confidence`
+    /// ([`crate::stats::bootstrap`]'s core: the differing trials and the
+    /// measured ties drawn apart). `None` without any input or where an
+    /// error is not finite.
     pub(crate) fn interval(
         &self,
         confidence: f64,
         resamples: usize,
         seed: u64,
     ) -> Option<RatioInterval> {
-        let all = self
-            .differ
-            .iter()
-            .flat_map(|d| [d.0, d.1])
-            .chain(self.ties.iter().copied());
-        if self.differ.is_empty() && self.ties.is_empty() || !all.clone().all(f64::is_finite) {
+        let mut all = self.delta1.iter().chain(&self.delta2).chain(&self.ties);
+        if self.delta1.is_empty() && self.ties.is_empty() || !all.all(|e| e.is_finite()) {
             return None;
         }
-        let (nd, nt) = (self.differ.len(), self.ties.len());
-        let w = self.tie_weight();
-        let mut rng = TrialRng::from_trial_seed(seed);
-        let mut ratios: Vec<f64> = (0..resamples)
-            .map(|_| {
-                let mut t = 0.0;
-                for _ in 0..nt {
-                    t += self.ties[rng.random_range(0..nt)];
-                }
-                let (mut s1, mut s2) = (w * t, w * t);
-                for _ in 0..nd {
-                    let (a, b) = self.differ[rng.random_range(0..nd)];
-                    s1 += a;
-                    s2 += b;
-                }
-                ratio(s1, s2)
-            })
-            .collect();
-        ratios.sort_unstable_by(f64::total_cmp);
-        let tail = (1.0 - confidence) / 2.0;
+        let (lower, upper) = stratified_interval(
+            &self.delta1,
+            &self.delta2,
+            &self.ties,
+            self.tie_weight(),
+            confidence,
+            resamples,
+            seed,
+        );
         Some(RatioInterval {
             ratio: self.ratio(),
-            lower: percentile(&ratios, 100.0 * tail),
-            upper: percentile(&ratios, 100.0 * (1.0 - tail)),
+            lower,
+            upper,
             confidence,
             resamples,
             seed,
         })
     }
-}
 
-/// `s1 / s2`, 1 when both are zero.
-fn ratio(s1: f64, s2: f64) -> f64 {
-    if s1 == 0.0 && s2 == 0.0 { 1.0 } else { s1 / s2 }
+    /// The rule's one-sided `1 − level` lower bound on `R`: the lower end
+    /// of the `1 − 2 level` interval from `seed`; `+inf` where it cannot be
+    /// computed (an infinite error).
+    pub(crate) fn lower_bound(&self, level: f64, seed: u64) -> f64 {
+        self.interval(1.0 - 2.0 * level, RESAMPLES, seed)
+            .map_or(f64::INFINITY, |r| r.lower)
+    }
 }
 
 #[cfg(test)]
@@ -159,7 +160,8 @@ mod tests {
     #[test]
     fn ties_are_weighted_by_the_ties_they_stand_for() {
         let e = Errors {
-            differ: vec![(3.0, 1.0)],
+            delta1: vec![3.0],
+            delta2: vec![1.0],
             ties: vec![1.0, 3.0],
             unmeasured: 6,
         };

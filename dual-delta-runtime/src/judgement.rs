@@ -113,7 +113,7 @@ impl WithinMargin {
 }
 
 /// `0.8%`, `0.071%`, `1.0%`, `12%`: rounded to two significant digits.
-fn percent(p: f64) -> String {
+pub(crate) fn percent(p: f64) -> String {
     let r = format!("{p:.1e}").parse::<f64>().unwrap_or(p);
     if r >= 10.0 {
         format!("{r:.0}%")

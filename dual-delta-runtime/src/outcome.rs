@@ -418,13 +418,8 @@ fn signed_percent(ratio: f64) -> String {
         return format!("×{ratio:.2}");
     }
     let p = 100.0 * (ratio - 1.0);
-    let r = format!("{:.1e}", p.abs()).parse::<f64>().unwrap_or(p.abs());
     let sign = if p < 0.0 { "−" } else { "+" };
-    if r >= 10.0 {
-        format!("{sign}{r:.0}%")
-    } else {
-        format!("{sign}{r:.1}%")
-    }
+    format!("{sign}{}", crate::judgement::percent(p.abs()))
 }
 
 /// `1.234e-5`, `NaN`, `inf`: a value in a sentence.

@@ -274,21 +274,8 @@ fn fails_so_far(checked: &[Checked], settings: &Settings, level: f64) -> bool {
     let p = stats::wilcoxon(&d1, &d2, Alternative::Greater, ZeroMethod::Wilcox, false)
         .ok()
         .map(|t| t.p_value);
-    let errors = screen::errors(checked);
-    // The bootstrap only where the cheaper conditions hold.
-    claim::less_accurate(p, level, errors.ratio(), settings.margin)
-        && claim::less_accurate(
-            p,
-            level,
-            errors
-                .interval(
-                    1.0 - 2.0 * level,
-                    claim::RESAMPLES / 4,
-                    trial_seed(settings.seed, usize::MAX),
-                )
-                .map_or(f64::INFINITY, |r| r.lower),
-            settings.margin,
-        )
+    let seed = trial_seed(settings.seed, usize::MAX);
+    claim::fails(p, &screen::errors(checked), level, settings.margin, seed)
 }
 
 /// The sequential test's verdict over the run, as `screen` covered it, its

@@ -157,29 +157,23 @@ pub fn compare_errors(
     trials: &[(usize, f64, u64)],
 ) -> Result<Regression, RunError> {
     let b = &baseline.settings;
-    let differ = |setting: &'static str, then: String, now: String| {
-        Err(RunError::BaselineSettings {
+    let settings = [
+        ("metric", b.metric.clone(), now.metric.clone()),
+        ("seed", b.seed_hex.clone(), seed_hex(now.seed)),
+        ("margin", b.margin.to_string(), now.margin.to_string()),
+        (
+            "expect",
+            format!("{:?}", b.expect),
+            format!("{:?}", now.expect),
+        ),
+    ];
+    if let Some((setting, then, now)) = settings.into_iter().find(|(_, then, now)| then != now) {
+        return Err(RunError::BaselineSettings {
             baseline: baseline.name.clone(),
             setting,
             now,
             then,
-        })
-    };
-    if b.metric != now.metric {
-        return differ("metric", b.metric.clone(), now.metric.clone());
-    }
-    if b.seed_hex != seed_hex(now.seed) {
-        return differ("seed", b.seed_hex.clone(), seed_hex(now.seed));
-    }
-    if b.margin != now.margin {
-        return differ("margin", b.margin.to_string(), now.margin.to_string());
-    }
-    if b.expect != now.expect {
-        return differ(
-            "expect",
-            format!("{:?}", b.expect),
-            format!("{:?}", now.expect),
-        );
+        });
     }
     let then: std::collections::HashMap<&str, &super::BaselineTrial> = baseline
         .trials
@@ -238,16 +232,10 @@ pub fn compare_errors(
     for (&a, &b) in now_errors.iter().zip(&then_errors) {
         errors.push(a, b, a == b);
     }
-    let lower = errors
-        .interval(
-            1.0 - 2.0 * alpha,
-            crate::claim::RESAMPLES,
-            trial_seed(now.seed, usize::MAX - 1),
-        )
-        .map_or(f64::INFINITY, |r| r.lower);
     result.now = now_errors;
     result.then = then_errors;
     result.decision = RegressionDecision::FixedN { alpha };
-    result.regressed = crate::claim::less_accurate(result.p_value, alpha, lower, margin);
+    let seed = trial_seed(now.seed, usize::MAX - 1);
+    result.regressed = crate::claim::fails(result.p_value, &errors, alpha, margin, seed);
     Ok(result)
 }

@@ -95,11 +95,43 @@ pub fn ratio_of_means(
     }
     let ratio = numpy_mean(d1) / mean2;
 
-    let n = d1.len();
+    let (lower, upper) = stratified_interval(d1, d2, &[], 0.0, confidence, resamples, seed);
+    Ok(RatioInterval {
+        ratio,
+        lower,
+        upper,
+        confidence,
+        resamples,
+        seed,
+    })
+}
+
+/// The percentile interval at `confidence` of the ratio of sums of a
+/// stratified bootstrap: each of the `resamples` resamples draws, with
+/// replacement and from [`TrialRng::from_trial_seed`]`(seed)`, first
+/// `ties.len()` of the `ties` (each weighted by `tie_weight` and added to
+/// both sums), then `d1.len()` of the pairs `(d1[i], d2[i])`. A resample
+/// whose two sums are zero counts as ratio 1. With no ties it is the paired
+/// bootstrap of [`ratio_of_means`]. The inputs are finite and the strata
+/// not both empty (not checked here).
+pub(crate) fn stratified_interval(
+    d1: &[f64],
+    d2: &[f64],
+    ties: &[f64],
+    tie_weight: f64,
+    confidence: f64,
+    resamples: usize,
+    seed: u64,
+) -> (f64, f64) {
+    let (n, nt) = (d1.len(), ties.len());
     let mut rng = TrialRng::from_trial_seed(seed);
     let mut ratios: Vec<f64> = (0..resamples)
         .map(|_| {
-            let (mut s1, mut s2) = (0.0, 0.0);
+            let mut t = 0.0;
+            for _ in 0..nt {
+                t += ties[rng.random_range(0..nt)];
+            }
+            let (mut s1, mut s2) = (tie_weight * t, tie_weight * t);
             for _ in 0..n {
                 let i = rng.random_range(0..n);
                 s1 += d1[i];
@@ -110,12 +142,8 @@ pub fn ratio_of_means(
         .collect();
     ratios.sort_unstable_by(f64::total_cmp);
     let tail = (1.0 - confidence) / 2.0;
-    Ok(RatioInterval {
-        ratio,
-        lower: percentile(&ratios, 100.0 * tail),
-        upper: percentile(&ratios, 100.0 * (1.0 - tail)),
-        confidence,
-        resamples,
-        seed,
-    })
+    (
+        percentile(&ratios, 100.0 * tail),
+        percentile(&ratios, 100.0 * (1.0 - tail)),
+    )
 }

@@ -14,7 +14,7 @@
 //! output has the worst possible error): rank-based tests put it last.
 //! `NaN` is always an error.
 
-mod bootstrap;
+pub(crate) mod bootstrap;
 mod descriptive;
 mod ks;
 mod location;
