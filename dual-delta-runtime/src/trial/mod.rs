@@ -324,7 +324,9 @@ pub(crate) struct TrialErrors {
     pub(crate) identical_outputs: bool,
     /// The error one unit in the last place of the output's format makes
     /// under the metric: every element of the oracle's output moved by one
-    /// ulp of `format`. It is the gross-error gate's floor.
+    /// ulp of `format`. It is the gross-error gate's floor, computed only
+    /// where the trial could be gross (the candidate's error above `G` ×
+    /// the baseline's); 0 elsewhere.
     pub(crate) ulp_error: f64,
     /// A hash of the oracle's output bits: it changes when the input
     /// generator or the oracle does (see [`crate::baseline`]).
@@ -367,17 +369,28 @@ pub(crate) fn measure(
         }
     };
     let identical_outputs = bitwise_equal(y1, &refs.baseline);
-    let one_ulp: Vec<f64> = oracle.iter().map(|&o| o + format.ulp(o)).collect();
-    // A metric that cannot measure the shifted output (a custom one may
-    // panic on it) leaves the gate without its floor, not the run failed.
-    let ulp_error = guarded(Role::Metric, trial, || {
-        settings.metric.error(&one_ulp, oracle, format)
-    })
-    .unwrap_or(0.0);
+    let (candidate, baseline) = (
+        error(Role::Candidate, y1)?,
+        error(Role::Baseline, &refs.baseline)?,
+    );
+    // The floor matters only where the trial could be a gross error: the
+    // reference is at least the baseline's error, so a candidate within
+    // `G` × that never is.
+    let ulp_error = if candidate > settings.gross_factor * baseline {
+        let one_ulp: Vec<f64> = oracle.iter().map(|&o| o + format.ulp(o)).collect();
+        // A metric that cannot measure the shifted output (a custom one may
+        // panic on it) leaves the gate without its floor, not the run failed.
+        guarded(Role::Metric, trial, || {
+            settings.metric.error(&one_ulp, oracle, format)
+        })
+        .unwrap_or(0.0)
+    } else {
+        0.0
+    };
     Ok(TrialErrors {
         index: trial.index,
-        candidate: error(Role::Candidate, y1)?,
-        baseline: error(Role::Baseline, &refs.baseline)?,
+        candidate,
+        baseline,
         format,
         input_kind,
         candidate_non_finite: first_non_finite(y1),
