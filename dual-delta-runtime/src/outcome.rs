@@ -272,8 +272,8 @@ impl Outcome {
         self.ended(&claim)
     }
 
-    /// `claim`, with how the run ended: `(over all 1000 inputs: 912 full
-    /// trials, 88 ties)`, the early stop, or the quick pass.
+    /// `claim`, with how the run ended: `(over 1000 of 1000 inputs; 88 ties
+    /// (identical outputs))`, the early stop, or the quick pass.
     fn ended(&self, claim: &str) -> String {
         let s = &self.screen;
         let n = self.settings.n;
