@@ -18,6 +18,10 @@
 //!
 //! or through [`DualDelta`] from any test, benchmark or program.
 //!
+//! **Start with the [`guide`]**: writing tests, the claim a test makes and
+//! what a pass guarantees, regressions and suites, configuration, speed;
+//! its GPU chapters are in `dual-delta-gpu`'s.
+//!
 //! # Configuration
 //!
 //! Settings are read when a test runs, in one place (the `config` module,
@@ -77,6 +81,7 @@ mod expect;
 mod fp8;
 pub mod generate;
 mod guard;
+pub mod guide;
 mod harness;
 mod json_number;
 mod judgement;

@@ -1,5 +1,5 @@
 //! The runtime's module structure (no import cycle between its files) and
-//! its one table of environment variables.
+//! its one table of environment variables (the crate docs and the guide).
 //!
 //! Every `crate::`, `super::` and `self::` path in `src/` is resolved to the
 //! file of the module it names (the longest module prefix that is a file);
@@ -225,7 +225,7 @@ fn variables_in_code(dir: &Path) -> BTreeSet<String> {
 }
 
 #[test]
-fn one_table_of_variables_in_the_crate_docs_and_the_readme_in_step() {
+fn one_table_of_variables_in_the_crate_docs_and_the_guide_in_step() {
     let root = &manifest_dir();
     let docs = table_variables(
         &std::fs::read_to_string(root.join("src/lib.rs")).unwrap(),
@@ -240,27 +240,27 @@ fn one_table_of_variables_in_the_crate_docs_and_the_readme_in_step() {
             "{v} is read but not in the crate docs' table"
         );
     }
-    let readme = table_variables(
-        &std::fs::read_to_string(root.join("../README.md")).unwrap(),
+    let guide = table_variables(
+        &std::fs::read_to_string(root.join("src/guide/configuration.md")).unwrap(),
         "",
     );
     let gpu = variables_in_code(&root.join("../gpu-backend/src"));
     for v in &docs {
         assert!(
-            readme.contains(v),
-            "{v} is in the crate docs but not the README"
+            guide.contains(v),
+            "{v} is in the crate docs but not the guide's configuration chapter"
         );
     }
-    for v in &readme {
+    for v in &guide {
         assert!(
             docs.contains(v) || gpu.contains(v),
-            "the README lists {v}, which nothing reads"
+            "the guide lists {v}, which nothing reads"
         );
     }
     for v in &gpu {
         assert!(
-            readme.contains(v),
-            "dual-delta-gpu reads {v}, the README omits it"
+            guide.contains(v),
+            "dual-delta-gpu reads {v}, the guide's configuration chapter omits it"
         );
     }
 }
