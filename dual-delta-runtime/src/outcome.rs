@@ -228,13 +228,18 @@ impl Outcome {
         let test = self.analysis.accuracy_test.name();
         let ratio = self.ratio_of_means.as_ref().map_or(f64::NAN, |r| r.ratio);
         let effect = match &self.ratio_of_means {
-            Ok(r) => format!(
-                "mean error {} the baseline's ({}% CI {}–{})",
-                signed_percent(r.ratio),
-                100.0 * r.confidence,
-                signed_percent(r.lower),
-                signed_percent(r.upper)
-            ),
+            Ok(r) => {
+                // One unit for the estimate and its interval, chosen by the
+                // estimate: `+12% (98% CI +8%–+15%)`, `×4.50 (98% CI ×2.10–×9.00)`.
+                let times = !(r.ratio.is_finite() && r.ratio < 3.0);
+                format!(
+                    "mean error {} the baseline's ({}% CI {}–{})",
+                    signed_percent(r.ratio, times),
+                    100.0 * r.confidence,
+                    signed_percent(r.lower, times),
+                    signed_percent(r.upper, times)
+                )
+            }
             Err(_) => "mean errors not comparable".to_owned(),
         };
         let margin_words = if margin > 0.0 {
@@ -277,15 +282,19 @@ impl Outcome {
     fn ended(&self, claim: &str) -> String {
         let s = &self.screen;
         let n = self.settings.n;
+        let tie_words = match s.ties {
+            1 => "1 tie (identical outputs)".to_owned(),
+            t => format!("{t} ties (identical outputs)"),
+        };
         let ties = if s.ties == 0 {
             String::new()
         } else if s.ties_unmeasured() > 0 {
             format!(
-                "; {} ties (identical outputs), their errors estimated from a seeded sample of {}",
-                s.ties, s.ties_measured
+                "; {tie_words}, their errors estimated from a seeded sample of {}",
+                s.ties_measured
             )
         } else {
-            format!("; {} ties (identical outputs)", s.ties)
+            format!("; {tie_words}")
         };
         match self.judgement.decided_by {
             DecidedBy::Sequential { after, .. } if s.quick_pass() => {
@@ -409,12 +418,13 @@ impl Outcome {
     }
 }
 
-/// `+12%`, `−3.0%`, `×4.5`: a ratio of means as a change.
-fn signed_percent(ratio: f64) -> String {
+/// `+12%`, `−3.0%`: a ratio of means as a change, or with `times`
+/// `×4.50`, `×inf`.
+fn signed_percent(ratio: f64, times: bool) -> String {
     if !ratio.is_finite() {
         return format!("×{ratio}");
     }
-    if ratio >= 3.0 {
+    if times {
         return format!("×{ratio:.2}");
     }
     let p = 100.0 * (ratio - 1.0);

@@ -74,9 +74,10 @@ impl ReportEntry {
         }
     }
 
-    /// When it was written, `YYYY-MM-DD HH:MM:SS`.
-    fn written(&self) -> String {
-        self.time_utc.replace('T', " ").replace('Z', "")
+    /// When it was written: the date `YYYY-MM-DD` and the time `HH:MM:SS`.
+    fn written(&self) -> (&str, &str) {
+        let t = self.time_utc.trim_end_matches('Z');
+        t.split_once('T').unwrap_or((t, ""))
     }
 
     /// What its link says: the test's name, or the directory's.
