@@ -216,6 +216,8 @@
 mod accumulation;
 pub mod attention;
 mod cpu;
+#[cfg(test)]
+mod dump;
 mod error;
 mod gpu;
 mod input;
