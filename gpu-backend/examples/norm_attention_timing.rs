@@ -10,13 +10,11 @@ mod timing;
 
 use dual_delta_gpu::{
     Gpu,
-    attention::AttentionVariant,
-    f16,
-    norm::LayerNormVariant,
-    reference::{
-        AttentionShape, attention_cpu, attention_f64, layer_norm_cpu, layer_norm_f64,
-        random_attention_input, random_offset_norm_input,
+    attention::{
+        AttentionShape, AttentionStrategy, attention_cpu, attention_f64, random_attention_input,
     },
+    f16,
+    norm::{LayerNormStrategy, layer_norm_cpu, layer_norm_f64, random_offset_norm_input},
 };
 use dual_delta_runtime::TrialRng;
 use timing::{max_hybrid, median_ms};
@@ -35,9 +33,9 @@ fn main() -> Result<(), dual_delta_gpu::GpuError> {
     let x = random_offset_norm_input::<f16>(4, 1024, 1000.0, 1.0, true, 1e-5)(rng);
     let oracle = layer_norm_f64(&x);
     println!("LayerNorm 4×1024, 1000 ± 1, weight and bias:");
-    for variant in LayerNormVariant::ALL {
-        let y = gpu.layer_norm(&x, variant)?;
-        let ms = median_ms(reps, || drop(gpu.layer_norm(&x, variant)));
+    for variant in LayerNormStrategy::ALL {
+        let y = gpu.run(&x, variant)?;
+        let ms = median_ms(reps, || drop(gpu.run(&x, variant)));
         let err = max_hybrid(&y, &oracle);
         println!(
             "  {:<24} {ms:8.3} ms   max hybrid error {err:.3e}",
@@ -62,9 +60,9 @@ fn main() -> Result<(), dual_delta_gpu::GpuError> {
         let x = random_attention_input::<f16>(shape, false)(rng);
         let oracle = attention_f64(&x);
         println!("attention, one head, seq {seq}, head dimension 64:");
-        for variant in AttentionVariant::ALL {
-            let y = gpu.attention(&x, variant)?;
-            let ms = median_ms(reps, || drop(gpu.attention(&x, variant)));
+        for variant in AttentionStrategy::ALL {
+            let y = gpu.run(&x, variant)?;
+            let ms = median_ms(reps, || drop(gpu.run(&x, variant)));
             let err = max_hybrid(&y, &oracle);
             println!(
                 "  {:<24} {ms:8.3} ms   max hybrid error {err:.3e}",

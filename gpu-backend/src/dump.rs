@@ -8,49 +8,67 @@
 
 use std::path::Path;
 
-use crate::attention::AttentionVariant;
+use crate::attention::AttentionStrategy;
 use crate::lowp::Bf16Accumulation;
 use crate::lowp::shader::LowpKernel;
-use crate::norm::{LayerNormVariant, NormKernel, RmsNormVariant};
+use crate::matmul::shader::{MatmulKernel, Tiling};
+use crate::norm::shader::NormKernel;
+use crate::norm::{LayerNormStrategy, RmsNormStrategy};
+use crate::pipelines::{KernelId, KernelKey};
 use crate::rows::shader::RowKernel;
-use crate::rows::{ReduceStrategy, SoftmaxVariant};
-use crate::shader::{Kernel, Tiling};
+use crate::rows::{SoftmaxStrategy, SumStrategy};
 use crate::wgsl::SourceTransform;
 
 /// The `(d, d_v)` pairs the attention sources are dumped for.
-const HEAD_DIMS: [(usize, usize); 5] = [(1, 1), (8, 8), (16, 32), (64, 64), (128, 128)];
+const HEAD_DIMS: [(u32, u32); 5] = [(1, 1), (8, 8), (16, 32), (64, 64), (128, 128)];
 
-/// Every kernel key and its source as generated, before the transform.
-fn sources() -> Vec<(String, String)> {
+/// Every kernel key (with the transform left as written) and its file name.
+fn keys() -> Vec<(String, KernelKey)> {
     let mut out = Vec::new();
+    let key = |kernel, native, tiling| KernelKey {
+        kernel,
+        native,
+        tiling,
+        transform: SourceTransform::AsWritten,
+    };
     for native in [true, false] {
         let path = if native { "native" } else { "packed" };
-        for kernel in [Kernel::TileF32, Kernel::TileF16, Kernel::ReduceSplits] {
+        let lanes = |kernel| key(kernel, native, Tiling::Lanes);
+        for kernel in [
+            MatmulKernel::TileF32,
+            MatmulKernel::TileF16,
+            MatmulKernel::ReduceSplits,
+        ] {
             for tiling in [Tiling::Lanes, Tiling::Subgroup, Tiling::Shared] {
-                let key = format!("matmul-{kernel:?}-{tiling:?}-{path}");
-                out.push((key, crate::shader::source(kernel, native, tiling)));
+                let name = format!("matmul-{kernel:?}-{tiling:?}-{path}");
+                out.push((name, key(KernelId::Matmul(kernel), native, tiling)));
             }
         }
-        let rows = ReduceStrategy::ALL
+        let rows = SumStrategy::ALL
             .map(RowKernel::Sum)
             .into_iter()
-            .chain(SoftmaxVariant::ALL.map(RowKernel::Softmax));
+            .chain(SoftmaxStrategy::ALL.map(RowKernel::Softmax));
         for kernel in rows {
-            let key = format!("rows-{kernel:?}-{path}");
-            out.push((key, crate::rows::shader::source(kernel, native)));
+            out.push((
+                format!("rows-{kernel:?}-{path}"),
+                lanes(KernelId::Rows(kernel)),
+            ));
         }
-        let norms = LayerNormVariant::ALL
+        let norms = LayerNormStrategy::ALL
             .map(NormKernel::Layer)
             .into_iter()
-            .chain(RmsNormVariant::ALL.map(NormKernel::Rms));
+            .chain(RmsNormStrategy::ALL.map(NormKernel::Rms));
         for kernel in norms {
-            let key = format!("norm-{kernel:?}-{path}");
-            out.push((key, crate::norm::source(kernel, native)));
+            out.push((
+                format!("norm-{kernel:?}-{path}"),
+                lanes(KernelId::Norm(kernel)),
+            ));
         }
-        for variant in AttentionVariant::ALL {
+        for strategy in AttentionStrategy::ALL {
             for (d, d_v) in HEAD_DIMS {
-                let key = format!("attention-{variant:?}-{d}x{d_v}-{path}");
-                out.push((key, crate::attention::source(variant, d, d_v, native)));
+                let name = format!("attention-{strategy:?}-{d}x{d_v}-{path}");
+                let kernel = KernelId::Attention { strategy, d, d_v };
+                out.push((name, lanes(kernel)));
             }
         }
     }
@@ -63,8 +81,10 @@ fn sources() -> Vec<(String, String)> {
             LowpKernel::Bf16Round,
         ]);
     for kernel in lowp {
-        let key = format!("lowp-{kernel:?}");
-        out.push((key, crate::lowp::shader::source(kernel)));
+        out.push((
+            format!("lowp-{kernel:?}"),
+            key(KernelId::Lowp(kernel), false, Tiling::Lanes),
+        ));
     }
     out
 }
@@ -75,10 +95,11 @@ fn dump_wgsl() {
     let dir = std::env::var("DUAL_DELTA_WGSL_DUMP").expect("DUAL_DELTA_WGSL_DUMP names a folder");
     let dir = Path::new(&dir);
     std::fs::create_dir_all(dir).unwrap();
-    for (key, source) in sources() {
+    for (name, key) in keys() {
         for transform in [SourceTransform::AsWritten, SourceTransform::StripRoundTrips] {
-            let file = dir.join(format!("{key}-{transform:?}.wgsl"));
-            std::fs::write(file, transform.apply(&source).as_bytes()).unwrap();
+            let key = KernelKey { transform, ..key };
+            let file = dir.join(format!("{name}-{transform:?}.wgsl"));
+            std::fs::write(file, key.transform.apply(&key.source()).as_bytes()).unwrap();
         }
     }
 }

@@ -1,15 +1,15 @@
 //! Scaled-dot-product attention kernels on
-//! [`AttentionInput<f16>`](crate::reference::AttentionInput), each with a CPU emulation
+//! [`AttentionInput<f16>`](crate::attention::AttentionInput), each with a CPU emulation
 //! that gives the GPU's result bit for bit ([`attention_emulated`]).
 //!
 //! For head `h` and query `i`, over the keys `j` it sees (all, or `j ≤ i`
 //! under the causal mask), with `c = 1 / √d` computed in `f32` as the
-//! baseline [`attention_cpu`](crate::reference::attention_cpu) does:
+//! baseline [`attention_cpu`](crate::attention::attention_cpu) does:
 //!
 //! * scores `sⱼ = (qᵢ₀·kⱼ₀ + qᵢ₁·kⱼ₁ + …) · c`, the dot product summed left
 //!   to right in `f32`;
 //! * `oᵢ = Σⱼ softmax(s)ⱼ · vⱼ`, each output rounded once to `f16`; how the
-//!   softmax and the weighted sum are computed is the [`AttentionVariant`].
+//!   softmax and the weighted sum are computed is the [`AttentionStrategy`].
 //!
 //! `exp` is [`kernel_exp`](crate::rows::kernel_exp); no operation is fused; every
 //! division is correctly rounded on any device within three ulps of it
@@ -27,12 +27,15 @@
 
 mod dispatch;
 mod emulate;
-mod shader;
+mod reference;
+pub(crate) mod shader;
 
 use core::fmt;
 
 pub use self::emulate::attention_emulated;
-pub(crate) use self::shader::source;
+pub use self::reference::{
+    AttentionInput, AttentionShape, attention_cpu, attention_f64, random_attention_input,
+};
 
 /// The largest `d` and `d_v` the attention kernels accept.
 pub const MAX_HEAD_DIM: usize = 128;
@@ -48,10 +51,10 @@ pub const FLASH_BLOCK: usize = 16;
 /// Invocations per workgroup of the attention kernels.
 pub const ATTENTION_THREADS: usize = 8;
 
-/// How [`Gpu::attention`](crate::Gpu::attention) computes
+/// How [`Gpu::run`](crate::Gpu::run) computes
 /// `softmax(Q Kᵀ / √d) V`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AttentionVariant {
+pub enum AttentionStrategy {
     /// The scores materialised in `f16`, as an unfused implementation with
     /// `f16` tensors does: `ŝⱼ = round_f16(sⱼ)`; `m = maxⱼ ŝⱼ`;
     /// `eⱼ = exp(ŝⱼ − m)` and `Z = Σⱼ eⱼ` (left to right) in `f32`;
@@ -67,7 +70,7 @@ pub enum AttentionVariant {
     /// `l ← l + pⱼ`, `o_c ← o_c + pⱼ·vⱼc`; `m ← m'`. At the end
     /// `oᵢc = round_f16(o_c / l)`: one division and one rounding.
     Flash,
-    /// [`AttentionVariant::Flash`] with the accumulators `o_c` kept in
+    /// [`AttentionStrategy::Flash`] with the accumulators `o_c` kept in
     /// `f16`: `o_c ← round_f16(o_c·α)` and `o_c ← round_f16(o_c + pⱼ·vⱼc)`
     /// (the product and sum in `f32`, each update rounded), `m` and `l`
     /// still `f32`. Each of the `seq_k` updates adds a relative error up to
@@ -75,21 +78,21 @@ pub enum AttentionVariant {
     FlashF16Accumulation,
 }
 
-impl AttentionVariant {
+impl AttentionStrategy {
     /// Every variant.
-    pub const ALL: [AttentionVariant; 3] = [
-        AttentionVariant::Naive,
-        AttentionVariant::Flash,
-        AttentionVariant::FlashF16Accumulation,
+    pub const ALL: [AttentionStrategy; 3] = [
+        AttentionStrategy::Naive,
+        AttentionStrategy::Flash,
+        AttentionStrategy::FlashF16Accumulation,
     ];
 }
 
-impl fmt::Display for AttentionVariant {
+impl fmt::Display for AttentionStrategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            AttentionVariant::Naive => "naive, f16 scores",
-            AttentionVariant::Flash => "flash, f32 accumulation",
-            AttentionVariant::FlashF16Accumulation => "flash, f16 accumulation",
+            AttentionStrategy::Naive => "naive, f16 scores",
+            AttentionStrategy::Flash => "flash, f32 accumulation",
+            AttentionStrategy::FlashF16Accumulation => "flash, f16 accumulation",
         })
     }
 }

@@ -9,8 +9,8 @@
 
 use core::fmt::Write as _;
 
-use super::{ATTENTION_THREADS, AttentionVariant, FLASH_BLOCK};
-use crate::launch::prelude;
+use super::{ATTENTION_THREADS, AttentionStrategy, FLASH_BLOCK};
+use crate::norm::shader::prelude;
 use crate::rows::shader::exp_fn;
 
 /// The WGSL source of `variant` for head dimensions `d` and `d_v`, for the
@@ -19,7 +19,7 @@ use crate::rows::shader::exp_fn;
 /// (registers), and only the loops over keys remain (llvmpipe stops any
 /// invocation after 65535 loop iterations in all, see
 /// [`MAX_KEYS`](super::MAX_KEYS)).
-pub(crate) fn source(variant: AttentionVariant, d: usize, d_v: usize, native: bool) -> String {
+pub(crate) fn source(variant: AttentionStrategy, d: usize, d_v: usize, native: bool) -> String {
     let mut s = prelude(native);
     s.push_str(
         "struct Params { total: u32, seq_q: u32, seq_k: u32, d: u32,
@@ -63,7 +63,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         t
     };
     match variant {
-        AttentionVariant::Naive => {
+        AttentionStrategy::Naive => {
             let _ = writeln!(
                 s,
                 "    let sb = g * p.seq_k;
@@ -90,8 +90,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 let _ = writeln!(s, "    st(ob + {c}u, o{c});");
             }
         }
-        AttentionVariant::Flash | AttentionVariant::FlashF16Accumulation => {
-            let r = if variant == AttentionVariant::Flash {
+        AttentionStrategy::Flash | AttentionStrategy::FlashF16Accumulation => {
+            let r = if variant == AttentionStrategy::Flash {
                 ""
             } else {
                 "round16"
@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn sources_use_neither_fma_nor_the_builtin_exp() {
-        for variant in AttentionVariant::ALL {
+        for variant in AttentionStrategy::ALL {
             for native in [true, false] {
                 let src = source(variant, 5, 3, native);
                 assert_eq!(src.contains("enable f16;"), native);

@@ -1,6 +1,6 @@
-//! Matmuls below `f16`: `bf16` inputs ([`Gpu::matmul_bf16`](crate::Gpu::matmul_bf16))
+//! Matmuls below `f16`: `bf16` inputs ([`Gpu::run`](crate::Gpu::run))
 //! and FP8 E4M3 inputs with per-tensor scales
-//! ([`Gpu::matmul_fp8`](crate::Gpu::matmul_fp8)), each with the accumulation
+//! ([`Gpu::run`](crate::Gpu::run)), each with the accumulation
 //! strategies of real hardware and a CPU emulation that gives the GPU's
 //! result bit for bit on lavapipe ([`matmul_emulated_bf16`],
 //! [`matmul_emulated_fp8`]).
@@ -21,8 +21,6 @@
 mod dispatch;
 mod emulate;
 mod hopper;
-mod input;
-mod pipelines;
 mod reference;
 pub(crate) mod shader;
 mod unroll;
@@ -31,10 +29,6 @@ use core::fmt;
 
 pub use self::emulate::{matmul_emulated_bf16, matmul_emulated_fp8};
 pub use self::hopper::fp8_fused_dot_add;
-pub use self::input::{
-    Bf16MatmulInput, Fp8MatmulInput, random_matmul_input_bf16, random_matmul_input_fp8,
-};
-pub(crate) use self::pipelines::LowpPipelines;
 pub use self::reference::{matmul_cpu_bf16, matmul_cpu_fp8, matmul_f64_bf16, matmul_f64_fp8};
 
 /// Rows and columns of `C` per invocation of the low-precision kernels.
@@ -122,7 +116,7 @@ impl fmt::Display for Bf16Accumulation {
 ///
 /// Where this may differ from a given GPU: the model is MMA-Sim's, validated
 /// by its authors bit for bit against Hopper's `wgmma`; this crate has no Hopper GPU to
-/// check it on. Only finite inputs are modelled ([`Fp8MatmulInput`] refuses
+/// check it on. Only finite inputs are modelled ([`MatmulInput`](crate::matmul::MatmulInput) refuses
 /// NaN codes), and `f32` subnormal accumulators, which these inputs cannot
 /// produce, are not handled as the hardware would.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -33,7 +33,7 @@ pub(crate) const ROUND_WORKGROUP: u32 = 64;
 /// The layout of the uniform `LowpParams` (eight `u32`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
-pub(crate) struct LowpParams {
+pub struct LowpParams {
     pub(crate) m: u32,
     pub(crate) k: u32,
     pub(crate) n: u32,
@@ -59,22 +59,6 @@ pub(crate) enum LowpKernel {
     Fp8Limited,
     /// `f32` bits to `bf16` bits, one per invocation.
     Bf16Round,
-}
-
-impl LowpKernel {
-    /// How many kernels there are ([`LowpKernel::index`] is below).
-    pub(crate) const COUNT: usize = 5;
-
-    /// A dense index, for the table of lazily compiled pipelines.
-    pub(crate) fn index(self) -> usize {
-        match self {
-            LowpKernel::Bf16(Bf16Accumulation::F32) => 0,
-            LowpKernel::Bf16(Bf16Accumulation::Bf16) => 1,
-            LowpKernel::Fp8F32 => 2,
-            LowpKernel::Fp8Limited => 3,
-            LowpKernel::Bf16Round => 4,
-        }
-    }
 }
 
 const HEADER: &str = "struct LowpParams {
@@ -241,7 +225,6 @@ mod tests {
             let src = source(kernel);
             assert!(src.contains("fn main("), "{kernel:?}");
             assert!(!src.contains("fma("), "{kernel:?}");
-            assert!(kernel.index() < LowpKernel::COUNT);
         }
     }
 }

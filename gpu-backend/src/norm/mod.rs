@@ -1,12 +1,12 @@
-//! LayerNorm kernels on [`NormInput<f16>`](crate::reference::NormInput): the one-pass
+//! LayerNorm kernels on [`NormInput<f16>`](crate::norm::NormInput): the one-pass
 //! variance that cancels catastrophically, and two careful variants, each
 //! with a CPU emulation that gives the GPU's result bit for bit
 //! ([`layer_norm_emulated`]); and RMSNorm kernels, a careful one and one
-//! that accumulates the sum of squares in `f16` ([`RmsNormVariant`],
+//! that accumulates the sum of squares in `f16` ([`RmsNormStrategy`],
 //! [`rms_norm_emulated`]).
 //!
 //! RMSNorm, for each row `x` of length `n`: the sum of squares `Σ x²` as
-//! the [`RmsNormVariant`] says (per-invocation strided sums, then the
+//! the [`RmsNormStrategy`] says (per-invocation strided sums, then the
 //! tree), `ms = Σ x² / n`, `r = √(ms + ε)`, and
 //! `yⱼ = round_f16((xⱼ / r) · γⱼ + βⱼ)`, every division and the square root
 //! correctly rounded.
@@ -14,7 +14,7 @@
 //! For each row `x` of length `n`, with `ε` rounded to `f32` and every
 //! operation in `f32`:
 //!
-//! * statistics `μ` and `σ²` as the [`LayerNormVariant`] says;
+//! * statistics `μ` and `σ²` as the [`LayerNormStrategy`] says;
 //! * `σ = √(σ² + ε)` (the correctly rounded square root, and every
 //!   division correctly rounded, on any device within three ulps of it:
 //!   `sqrt_rn` and `div_rn` of `crate::wgsl`);
@@ -29,25 +29,28 @@
 //! slots `t` and `t + h`); then each invocation writes the outputs of its
 //! slice. The emulation replays exactly this order.
 
-mod dispatch;
+pub(crate) mod dispatch;
 mod emulate;
-mod shader;
+mod input;
+mod reference;
+pub(crate) mod shader;
 
 use core::fmt;
 
 pub use self::emulate::{layer_norm_emulated, rms_norm_emulated};
-pub(crate) use self::shader::{NormKernel, source};
+pub use self::input::{NormInput, random_norm_input, random_offset_norm_input};
+pub use self::reference::{layer_norm_cpu, layer_norm_f64, rms_norm_cpu, rms_norm_f64};
 
-/// The longest row [`Gpu::layer_norm`](crate::Gpu::layer_norm) accepts.
+/// The longest row [`Gpu::run`](crate::Gpu::run) accepts.
 /// llvmpipe ends an invocation after 65535 loop iterations in all (its
 /// guard against endless loops); each invocation iterates at most three
 /// times per [`ROW_THREADS`](crate::rows::ROW_THREADS) elements.
 pub const MAX_NORM_LEN: usize = 1 << 20;
 
-/// How [`Gpu::layer_norm`](crate::Gpu::layer_norm) computes the mean `μ`
+/// How [`Gpu::run`](crate::Gpu::run) computes the mean `μ`
 /// and the (biased) variance `σ²` of each row, all in `f32`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LayerNormVariant {
+pub enum LayerNormStrategy {
     /// The mistake: one pass over the row summing `x` and `x²`
     /// (per-invocation sums, then a tree), `μ = Σx / n` and
     /// `σ² = max(Σx² / n − μ², 0)`. When the mean is large against the
@@ -70,29 +73,29 @@ pub enum LayerNormVariant {
     Welford,
 }
 
-impl LayerNormVariant {
+impl LayerNormStrategy {
     /// Every variant.
-    pub const ALL: [LayerNormVariant; 3] = [
-        LayerNormVariant::OnePass,
-        LayerNormVariant::TwoPass,
-        LayerNormVariant::Welford,
+    pub const ALL: [LayerNormStrategy; 3] = [
+        LayerNormStrategy::OnePass,
+        LayerNormStrategy::TwoPass,
+        LayerNormStrategy::Welford,
     ];
 }
 
-impl fmt::Display for LayerNormVariant {
+impl fmt::Display for LayerNormStrategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            LayerNormVariant::OnePass => "one-pass E[x²] − E[x]²",
-            LayerNormVariant::TwoPass => "two-pass",
-            LayerNormVariant::Welford => "Welford",
+            LayerNormStrategy::OnePass => "one-pass E[x²] − E[x]²",
+            LayerNormStrategy::TwoPass => "two-pass",
+            LayerNormStrategy::Welford => "Welford",
         })
     }
 }
 
-/// How [`Gpu::rms_norm`](crate::Gpu::rms_norm) sums the squares of each
+/// How [`Gpu::run`](crate::Gpu::run) sums the squares of each
 /// row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RmsNormVariant {
+pub enum RmsNormStrategy {
     /// In `f32`: each invocation sums the squares of its strided slice,
     /// then an `f32` tree (the careful one).
     F32,
@@ -104,16 +107,16 @@ pub enum RmsNormVariant {
     F16Accumulation,
 }
 
-impl RmsNormVariant {
+impl RmsNormStrategy {
     /// Every variant.
-    pub const ALL: [RmsNormVariant; 2] = [RmsNormVariant::F32, RmsNormVariant::F16Accumulation];
+    pub const ALL: [RmsNormStrategy; 2] = [RmsNormStrategy::F32, RmsNormStrategy::F16Accumulation];
 }
 
-impl fmt::Display for RmsNormVariant {
+impl fmt::Display for RmsNormStrategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            RmsNormVariant::F32 => "f32 sum of squares",
-            RmsNormVariant::F16Accumulation => "f16 sum of squares",
+            RmsNormStrategy::F32 => "f32 sum of squares",
+            RmsNormStrategy::F16Accumulation => "f16 sum of squares",
         })
     }
 }

@@ -1,5 +1,5 @@
 //! Row kernels on `[rows, len]` `f16` tensors: sums over the last axis
-//! ([`ReduceStrategy`]) and softmax over the last axis ([`SoftmaxVariant`]),
+//! ([`SumStrategy`]) and softmax over the last axis ([`SoftmaxStrategy`]),
 //! each with the strategies and mistakes real libraries had, and a CPU
 //! emulation that gives the GPU's result bit for bit
 //! ([`reduce_sum_emulated`], [`softmax_emulated`]).
@@ -23,33 +23,42 @@
 
 mod dispatch;
 mod emulate;
+mod generate;
+mod input;
+mod reference;
 pub(crate) mod shader;
 
 use core::fmt;
 
-pub(crate) use self::dispatch::RowPipelines;
 pub use self::emulate::{kernel_exp, reduce_sum_emulated, softmax_emulated};
 pub(crate) use self::emulate::{strided, tree};
+pub use self::generate::{random_dot_input, random_offset_rows, random_outlier_rows, random_rows};
+pub use self::input::{DotInput, RowsInput};
+pub(crate) use self::input::{assert_shape, randn};
+pub use self::reference::{
+    dot_cpu, dot_f64, log_softmax_cpu, log_softmax_f64, mean_cpu, mean_f64, softmax_cpu,
+    softmax_f64, sum_cpu, sum_f64,
+};
 
 /// Invocations per workgroup (per row) of the row kernels.
 pub const ROW_THREADS: usize = 64;
 
-/// The longest row [`Gpu::reduce_sum`](crate::Gpu::reduce_sum) and
-/// [`Gpu::softmax`](crate::Gpu::softmax) accept, except for
-/// [`ReduceStrategy::F16Serial`] ([`MAX_SERIAL_LEN`]). llvmpipe ends an
+/// The longest row [`Gpu::run`](crate::Gpu::run) and
+/// [`Gpu::run`](crate::Gpu::run) accept, except for
+/// [`SumStrategy::F16Serial`] ([`MAX_SERIAL_LEN`]). llvmpipe ends an
 /// invocation after 65535 loop iterations in all (its guard against endless
 /// loops) and returns what was written so far; each invocation of these
 /// kernels iterates at most three times per [`ROW_THREADS`] elements.
 pub const MAX_ROW_LEN: usize = 1 << 20;
 
-/// The longest row [`ReduceStrategy::F16Serial`] accepts: its one
+/// The longest row [`SumStrategy::F16Serial`] accepts: its one
 /// invocation per row iterates once per element, within llvmpipe's 65535
 /// loop iterations (see [`MAX_ROW_LEN`]).
 pub const MAX_SERIAL_LEN: usize = 65_000;
 
-/// How [`Gpu::reduce_sum`](crate::Gpu::reduce_sum) sums each row.
+/// How [`Gpu::run`](crate::Gpu::run) sums each row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReduceStrategy {
+pub enum SumStrategy {
     /// One invocation sums the whole row serially, every addition rounded
     /// to `f16`: once the sum reaches `2048`, adding `1` rounds back to
     /// `2048`, so 4096 ones sum to `2048` (candle's CPU `f16` sum had this
@@ -68,32 +77,32 @@ pub enum ReduceStrategy {
     Pairwise,
 }
 
-impl ReduceStrategy {
+impl SumStrategy {
     /// Every strategy.
-    pub const ALL: [ReduceStrategy; 4] = [
-        ReduceStrategy::F16Serial,
-        ReduceStrategy::F16,
-        ReduceStrategy::F32,
-        ReduceStrategy::Pairwise,
+    pub const ALL: [SumStrategy; 4] = [
+        SumStrategy::F16Serial,
+        SumStrategy::F16,
+        SumStrategy::F32,
+        SumStrategy::Pairwise,
     ];
 }
 
-impl fmt::Display for ReduceStrategy {
+impl fmt::Display for SumStrategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            ReduceStrategy::F16Serial => "f16 serial",
-            ReduceStrategy::F16 => "f16",
-            ReduceStrategy::F32 => "f32",
-            ReduceStrategy::Pairwise => "pairwise f32",
+            SumStrategy::F16Serial => "f16 serial",
+            SumStrategy::F16 => "f16",
+            SumStrategy::F32 => "f32",
+            SumStrategy::Pairwise => "pairwise f32",
         })
     }
 }
 
-/// How [`Gpu::softmax`](crate::Gpu::softmax) computes
+/// How [`Gpu::run`](crate::Gpu::run) computes
 /// `yⱼ = e^{xⱼ} / Σₖ e^{xₖ}` over each row. Every variant rounds each
 /// output once to `f16`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SoftmaxVariant {
+pub enum SoftmaxStrategy {
     /// `e^{xⱼ − max}` in `f32`, the denominator summed in `f32` (strided
     /// slices, then a tree), one division per output: the careful one.
     Careful,
@@ -113,23 +122,23 @@ pub enum SoftmaxVariant {
     Online,
 }
 
-impl SoftmaxVariant {
+impl SoftmaxStrategy {
     /// Every variant.
-    pub const ALL: [SoftmaxVariant; 4] = [
-        SoftmaxVariant::Careful,
-        SoftmaxVariant::NoMaxSubtraction,
-        SoftmaxVariant::F16Denominator,
-        SoftmaxVariant::Online,
+    pub const ALL: [SoftmaxStrategy; 4] = [
+        SoftmaxStrategy::Careful,
+        SoftmaxStrategy::NoMaxSubtraction,
+        SoftmaxStrategy::F16Denominator,
+        SoftmaxStrategy::Online,
     ];
 }
 
-impl fmt::Display for SoftmaxVariant {
+impl fmt::Display for SoftmaxStrategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            SoftmaxVariant::Careful => "max-subtracted, f32 denominator",
-            SoftmaxVariant::NoMaxSubtraction => "no max subtraction",
-            SoftmaxVariant::F16Denominator => "f16 denominator",
-            SoftmaxVariant::Online => "online (one-pass) f32",
+            SoftmaxStrategy::Careful => "max-subtracted, f32 denominator",
+            SoftmaxStrategy::NoMaxSubtraction => "no max subtraction",
+            SoftmaxStrategy::F16Denominator => "f16 denominator",
+            SoftmaxStrategy::Online => "online (one-pass) f32",
         })
     }
 }

@@ -1,6 +1,7 @@
 //! LayerNorm and RMSNorm over the last axis.
 
-use super::{KernelElement, NormInput, sum_dd, sum_f32, widen_f32, widen_f64};
+use super::NormInput;
+use crate::element::{KernelElement, sum_dd, sum_f32, widen_f32, widen_f64};
 
 /// The LayerNorm oracle over the last axis, in `f64` with two-pass
 /// statistics: for each row `x` of length `n`,
