@@ -22,69 +22,67 @@ use crate::wgsl::SourceTransform;
 /// The `(d, d_v)` pairs the attention sources are dumped for.
 const HEAD_DIMS: [(u32, u32); 5] = [(1, 1), (8, 8), (16, 32), (64, 64), (128, 128)];
 
+/// Every kernel but the matmul's, named after its family and strategy.
+fn kernels() -> Vec<(String, KernelId)> {
+    let sums = SumStrategy::ALL.map(RowKernel::Sum);
+    let softmaxes = SoftmaxStrategy::ALL.map(RowKernel::Softmax);
+    let rows = sums.into_iter().chain(softmaxes);
+    let layers = LayerNormStrategy::ALL.map(NormKernel::Layer);
+    let norms = layers
+        .into_iter()
+        .chain(RmsNormStrategy::ALL.map(NormKernel::Rms));
+    let attention = AttentionStrategy::ALL.into_iter().flat_map(|strategy| {
+        HEAD_DIMS.map(|(d, d_v)| (format!("{strategy:?}-{d}x{d_v}"), strategy, d, d_v))
+    });
+    let rows = rows.map(|k| (format!("rows-{k:?}"), KernelId::Rows(k)));
+    let norms = norms.map(|k| (format!("norm-{k:?}"), KernelId::Norm(k)));
+    let attention = attention.map(|(name, strategy, d, d_v)| {
+        (
+            format!("attention-{name}"),
+            KernelId::Attention { strategy, d, d_v },
+        )
+    });
+    rows.chain(norms).chain(attention).collect()
+}
+
 /// Every kernel key (with the transform left as written) and its file name.
 fn keys() -> Vec<(String, KernelKey)> {
-    let mut out = Vec::new();
     let key = |kernel, native, tiling| KernelKey {
         kernel,
         native,
         tiling,
         transform: SourceTransform::AsWritten,
     };
+    let mut out = Vec::new();
     for native in [true, false] {
         let path = if native { "native" } else { "packed" };
-        let lanes = |kernel| key(kernel, native, Tiling::Lanes);
-        for kernel in [
+        let matmuls = [
             MatmulKernel::TileF32,
             MatmulKernel::TileF16,
             MatmulKernel::ReduceSplits,
-        ] {
+        ];
+        for kernel in matmuls {
             for tiling in [Tiling::Lanes, Tiling::Subgroup, Tiling::Shared] {
                 let name = format!("matmul-{kernel:?}-{tiling:?}-{path}");
                 out.push((name, key(KernelId::Matmul(kernel), native, tiling)));
             }
         }
-        let rows = SumStrategy::ALL
-            .map(RowKernel::Sum)
-            .into_iter()
-            .chain(SoftmaxStrategy::ALL.map(RowKernel::Softmax));
-        for kernel in rows {
-            out.push((
-                format!("rows-{kernel:?}-{path}"),
-                lanes(KernelId::Rows(kernel)),
-            ));
-        }
-        let norms = LayerNormStrategy::ALL
-            .map(NormKernel::Layer)
-            .into_iter()
-            .chain(RmsNormStrategy::ALL.map(NormKernel::Rms));
-        for kernel in norms {
-            out.push((
-                format!("norm-{kernel:?}-{path}"),
-                lanes(KernelId::Norm(kernel)),
-            ));
-        }
-        for strategy in AttentionStrategy::ALL {
-            for (d, d_v) in HEAD_DIMS {
-                let name = format!("attention-{strategy:?}-{d}x{d_v}-{path}");
-                let kernel = KernelId::Attention { strategy, d, d_v };
-                out.push((name, lanes(kernel)));
-            }
+        for (name, kernel) in kernels() {
+            out.push((format!("{name}-{path}"), key(kernel, native, Tiling::Lanes)));
         }
     }
+    let fp8 = [
+        LowpKernel::Fp8F32,
+        LowpKernel::Fp8Limited,
+        LowpKernel::Bf16Round,
+    ];
     let lowp = Bf16Accumulation::ALL
         .map(LowpKernel::Bf16)
         .into_iter()
-        .chain([
-            LowpKernel::Fp8F32,
-            LowpKernel::Fp8Limited,
-            LowpKernel::Bf16Round,
-        ]);
+        .chain(fp8);
     for kernel in lowp {
-        out.push((
-            format!("lowp-{kernel:?}"),
-            key(KernelId::Lowp(kernel), false, Tiling::Lanes),
-        ));
+        let name = format!("lowp-{kernel:?}");
+        out.push((name, key(KernelId::Lowp(kernel), false, Tiling::Lanes)));
     }
     out
 }

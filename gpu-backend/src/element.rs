@@ -28,35 +28,27 @@ mod sealed {
     impl Sealed for f32 {}
 }
 
-impl KernelElement for f16 {
-    #[inline]
-    fn to_f32(self) -> f32 {
-        f16::to_f32(self)
-    }
-    #[inline]
-    fn from_f32(x: f32) -> Self {
-        f16::from_f32(x)
-    }
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        f16::from_f64(x)
-    }
+/// `KernelElement` for the `half` types, through their own conversions.
+macro_rules! half_element {
+    ($($t:ty),+) => {$(
+        impl KernelElement for $t {
+            #[inline]
+            fn to_f32(self) -> f32 {
+                <$t>::to_f32(self)
+            }
+            #[inline]
+            fn from_f32(x: f32) -> Self {
+                <$t>::from_f32(x)
+            }
+            #[inline]
+            fn from_f64(x: f64) -> Self {
+                <$t>::from_f64(x)
+            }
+        }
+    )+};
 }
 
-impl KernelElement for bf16 {
-    #[inline]
-    fn to_f32(self) -> f32 {
-        bf16::to_f32(self)
-    }
-    #[inline]
-    fn from_f32(x: f32) -> Self {
-        bf16::from_f32(x)
-    }
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        bf16::from_f64(x)
-    }
-}
+half_element!(f16, bf16);
 
 impl KernelElement for f32 {
     #[inline]

@@ -221,6 +221,9 @@
 
 #![warn(missing_docs)]
 
+#[macro_use]
+mod strategy;
+
 pub mod attention;
 mod compile;
 pub mod device;

@@ -29,12 +29,14 @@
 use std::time::Instant;
 
 use dual_delta_gpu::{
+    bf16,
     lowp::{
         Bf16Accumulation, Fp8Accumulation, matmul_cpu_bf16, matmul_cpu_fp8, matmul_f64_bf16,
         matmul_f64_fp8,
     },
     matmul::MatmulInput,
 };
+use dual_delta_runtime::E4m3;
 use dual_delta_runtime::report::terminal::num;
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, Names, Outcome, TrialRng};
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};

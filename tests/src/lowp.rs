@@ -2,6 +2,7 @@
 //! annotated tests in `tests/fp8_case_study.rs` and the `fp8` example.
 
 use dual_delta_gpu::{bf16, matmul::MatmulInput};
+use dual_delta_runtime::E4m3;
 use dual_delta_runtime::TrialRng;
 
 /// `128×4096 @ 4096×128`, `torch.randn` quantized to E4M3 with per-tensor

@@ -18,6 +18,7 @@ use dual_delta_gpu::{
     },
     matmul::MatmulInput,
 };
+use dual_delta_runtime::E4m3;
 use dual_delta_runtime::prelude::*;
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
 

@@ -120,12 +120,12 @@ mod tests {
             f(&[1.5, -3.0]),
         )
         .unwrap();
-        for variant in AttentionStrategy::ALL {
-            let y: Vec<f32> = attention_emulated(&x, variant)
-                .iter()
-                .map(|v| v.to_f32())
+        for s in AttentionStrategy::ALL {
+            let y: Vec<f32> = attention_emulated(&x, s)
+                .into_iter()
+                .map(f16::to_f32)
                 .collect();
-            assert_eq!(y, [1.5, -3.0, 1.5, -3.0], "{variant}");
+            assert_eq!(y, [1.5, -3.0, 1.5, -3.0], "{s}");
         }
     }
 }

@@ -30,8 +30,6 @@ mod emulate;
 mod reference;
 pub(crate) mod shader;
 
-use core::fmt;
-
 pub use self::emulate::attention_emulated;
 pub use self::reference::{
     AttentionInput, AttentionShape, attention_cpu, attention_f64, random_attention_input,
@@ -51,48 +49,30 @@ pub const FLASH_BLOCK: usize = 16;
 /// Invocations per workgroup of the attention kernels.
 pub const ATTENTION_THREADS: usize = 8;
 
-/// How [`Gpu::run`](crate::Gpu::run) computes
-/// `softmax(Q Kᵀ / √d) V`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AttentionStrategy {
-    /// The scores materialised in `f16`, as an unfused implementation with
-    /// `f16` tensors does: `ŝⱼ = round_f16(sⱼ)`; `m = maxⱼ ŝⱼ`;
-    /// `eⱼ = exp(ŝⱼ − m)` and `Z = Σⱼ eⱼ` (left to right) in `f32`;
-    /// probabilities `pⱼ = round_f16(eⱼ / Z)`; then
-    /// `oᵢc = round_f16(p₀·v₀c + p₁·v₁c + …)`, summed left to right in
-    /// `f32`. A score keeps 11 significant bits instead of 24.
-    Naive,
-    /// Flash-style online softmax over blocks of [`FLASH_BLOCK`] keys, all
-    /// state in `f32`: running maximum `m` (from `−∞`), denominator `l` and
-    /// accumulators `o_c` (from 0). For each block, with the block's scores
-    /// `sⱼ`: `m' = max(m, maxⱼ sⱼ)`, `α = exp(m − m')`, `l ← l·α`,
-    /// `o_c ← o_c·α`; then for each key in order `pⱼ = exp(sⱼ − m')`,
-    /// `l ← l + pⱼ`, `o_c ← o_c + pⱼ·vⱼc`; `m ← m'`. At the end
-    /// `oᵢc = round_f16(o_c / l)`: one division and one rounding.
-    Flash,
-    /// [`AttentionStrategy::Flash`] with the accumulators `o_c` kept in
-    /// `f16`: `o_c ← round_f16(o_c·α)` and `o_c ← round_f16(o_c + pⱼ·vⱼc)`
-    /// (the product and sum in `f32`, each update rounded), `m` and `l`
-    /// still `f32`. Each of the `seq_k` updates adds a relative error up to
-    /// `2⁻¹¹`.
-    FlashF16Accumulation,
-}
-
-impl AttentionStrategy {
-    /// Every variant.
-    pub const ALL: [AttentionStrategy; 3] = [
-        AttentionStrategy::Naive,
-        AttentionStrategy::Flash,
-        AttentionStrategy::FlashF16Accumulation,
-    ];
-}
-
-impl fmt::Display for AttentionStrategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            AttentionStrategy::Naive => "naive, f16 scores",
-            AttentionStrategy::Flash => "flash, f32 accumulation",
-            AttentionStrategy::FlashF16Accumulation => "flash, f16 accumulation",
-        })
+strategies! {
+    /// How [`Gpu::run`](crate::Gpu::run) computes
+    /// `softmax(Q Kᵀ / √d) V`.
+    pub enum AttentionStrategy {
+        /// The scores materialised in `f16`, as an unfused implementation with
+        /// `f16` tensors does: `ŝⱼ = round_f16(sⱼ)`; `m = maxⱼ ŝⱼ`;
+        /// `eⱼ = exp(ŝⱼ − m)` and `Z = Σⱼ eⱼ` (left to right) in `f32`;
+        /// probabilities `pⱼ = round_f16(eⱼ / Z)`; then
+        /// `oᵢc = round_f16(p₀·v₀c + p₁·v₁c + …)`, summed left to right in
+        /// `f32`. A score keeps 11 significant bits instead of 24.
+        Naive => "naive, f16 scores",
+        /// Flash-style online softmax over blocks of [`FLASH_BLOCK`] keys, all
+        /// state in `f32`: running maximum `m` (from `−∞`), denominator `l` and
+        /// accumulators `o_c` (from 0). For each block, with the block's scores
+        /// `sⱼ`: `m' = max(m, maxⱼ sⱼ)`, `α = exp(m − m')`, `l ← l·α`,
+        /// `o_c ← o_c·α`; then for each key in order `pⱼ = exp(sⱼ − m')`,
+        /// `l ← l + pⱼ`, `o_c ← o_c + pⱼ·vⱼc`; `m ← m'`. At the end
+        /// `oᵢc = round_f16(o_c / l)`: one division and one rounding.
+        Flash => "flash, f32 accumulation",
+        /// [`AttentionStrategy::Flash`] with the accumulators `o_c` kept in
+        /// `f16`: `o_c ← round_f16(o_c·α)` and `o_c ← round_f16(o_c + pⱼ·vⱼc)`
+        /// (the product and sum in `f32`, each update rounded), `m` and `l`
+        /// still `f32`. Each of the `seq_k` updates adds a relative error up to
+        /// `2⁻¹¹`.
+        FlashF16Accumulation => "flash, f16 accumulation",
     }
 }

@@ -12,62 +12,69 @@ use crate::matmul::{MatmulElement, MatmulInput};
 use crate::pipelines::KernelId;
 use crate::{Gpu, GpuError, Kernel};
 
-impl Kernel for Bf16Accumulation {
-    type Input = MatmulInput<bf16>;
-    type Output = bf16;
-    type Plan = LowpParams;
+/// Implements [`Kernel`] for a low-precision strategy: its kernel and the
+/// K chunk of limited accumulation (0 for none) from the strategy `$s` and
+/// the depth `$k`, `$pack` the bytes of a matrix, `$unpack`
+/// an output from its word.
+macro_rules! lowp_kernel {
+    ($strategy:ty, $element:ty, $output:ty, |$s:ident, $k:ident| $kernel_chunk:expr,
+     $pack:expr, $unpack:expr) => {
+        impl Kernel for $strategy {
+            type Input = MatmulInput<$element>;
+            type Output = $output;
+            type Plan = Plan;
 
-    fn plan(
-        self,
-        gpu: &Gpu,
-        inputs: &[&MatmulInput<bf16>],
-    ) -> Result<Batching<LowpParams>, GpuError> {
-        plan(gpu, inputs, 0)
-    }
+            fn plan(
+                self,
+                gpu: &Gpu,
+                inputs: &[&Self::Input],
+            ) -> Result<Batching<Self::Plan>, GpuError> {
+                let ($s, $k) = (self, inputs[0].k());
+                let (kernel, chunk) = $kernel_chunk;
+                plan(gpu, inputs, kernel, chunk)
+            }
 
-    fn launch(self, gpu: &Gpu, plan: &LowpParams, group: &[&MatmulInput<bf16>]) -> Launch {
-        let bytes = |v: &[bf16]| bytemuck::cast_slice::<bf16, u8>(v).to_vec();
-        launch(gpu, LowpKernel::Bf16(self), plan, group, bytes)
-    }
+            fn launch(self, gpu: &Gpu, plan: &Self::Plan, group: &[&Self::Input]) -> Launch {
+                launch(gpu, plan, group, $pack)
+            }
 
-    fn output_len(self, input: &MatmulInput<bf16>) -> usize {
-        input.output_len()
-    }
+            fn output_len(self, input: &Self::Input) -> usize {
+                input.output_len()
+            }
 
-    fn decode(_: &Gpu, bytes: &[u8]) -> Vec<bf16> {
-        words(bytes).map(|v| bf16::from_bits(v as u16)).collect()
-    }
+            fn decode(_: &Gpu, bytes: &[u8]) -> Vec<$output> {
+                words(bytes).map($unpack).collect()
+            }
+        }
+    };
 }
 
-impl Kernel for Fp8Accumulation {
-    type Input = MatmulInput<E4m3>;
-    type Output = f32;
-    type Plan = LowpParams;
+lowp_kernel!(
+    Bf16Accumulation,
+    bf16,
+    bf16,
+    |s, _k| (LowpKernel::Bf16(s), 0),
+    |v: &[bf16]| bytemuck::cast_slice::<bf16, u8>(v).to_vec(),
+    |w| bf16::from_bits(w as u16)
+);
+lowp_kernel!(
+    Fp8Accumulation,
+    E4m3,
+    f32,
+    |s, k| match s {
+        Fp8Accumulation::F32 => (LowpKernel::Fp8F32, 0),
+        _ => (LowpKernel::Fp8Limited, s.chunk(k).unwrap_or(0)),
+    },
+    |v: &[E4m3]| v.iter().map(|c| c.to_bits()).collect(),
+    f32::from_bits
+);
 
-    fn plan(
-        self,
-        gpu: &Gpu,
-        inputs: &[&MatmulInput<E4m3>],
-    ) -> Result<Batching<LowpParams>, GpuError> {
-        plan(gpu, inputs, self.chunk(inputs[0].k()).unwrap_or(0))
-    }
-
-    fn launch(self, gpu: &Gpu, plan: &LowpParams, group: &[&MatmulInput<E4m3>]) -> Launch {
-        let kernel = match self {
-            Fp8Accumulation::F32 => LowpKernel::Fp8F32,
-            _ => LowpKernel::Fp8Limited,
-        };
-        let codes = |v: &[E4m3]| v.iter().map(|c| c.to_bits()).collect();
-        launch(gpu, kernel, plan, group, codes)
-    }
-
-    fn output_len(self, input: &MatmulInput<E4m3>) -> usize {
-        input.output_len()
-    }
-
-    fn decode(_: &Gpu, bytes: &[u8]) -> Vec<f32> {
-        words(bytes).map(f32::from_bits).collect()
-    }
+/// What a batch of one shape needs: the kernel, and the uniform's shape
+/// fields (the batch filled per group).
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    kernel: LowpKernel,
+    params: LowpParams,
 }
 
 /// The `u32` words of `bytes`.
@@ -81,8 +88,9 @@ fn words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
 fn plan<E: MatmulElement>(
     gpu: &Gpu,
     inputs: &[&MatmulInput<E>],
+    kernel: LowpKernel,
     chunk: usize,
-) -> Result<Batching<LowpParams>, GpuError> {
+) -> Result<Batching<Plan>, GpuError> {
     let (m, k, n) = crate::matmul::one_shape(inputs.iter().map(|x| x.shape()))?;
     let largest = (m as u64 * k as u64 * 2)
         .max(k as u64 * n as u64 * 2)
@@ -94,15 +102,18 @@ fn plan<E: MatmulElement>(
         .min(max_items / (tiles_m * tiles_n))
         .max(1) as usize;
     Ok(Batching {
-        plan: LowpParams {
-            m: m as u32,
-            k: k as u32,
-            n: n as u32,
-            tiles_m: tiles_m as u32,
-            tiles_n: tiles_n as u32,
-            batch: 0,
-            chunk: chunk as u32,
-            count: 0,
+        plan: Plan {
+            kernel,
+            params: LowpParams {
+                m: m as u32,
+                k: k as u32,
+                n: n as u32,
+                tiles_m: tiles_m as u32,
+                tiles_n: tiles_n as u32,
+                batch: 0,
+                chunk: chunk as u32,
+                count: 0,
+            },
         },
         per_submission: group,
     })
@@ -112,14 +123,13 @@ fn plan<E: MatmulElement>(
 /// the tile kernel's dispatch.
 fn launch<E: MatmulElement>(
     gpu: &Gpu,
-    kernel: LowpKernel,
-    plan: &LowpParams,
+    plan: &Plan,
     group: &[&MatmulInput<E>],
     pack: impl Fn(&[E]) -> Vec<u8>,
 ) -> Launch {
     let params = LowpParams {
         batch: group.len() as u32,
-        ..*plan
+        ..plan.params
     };
     let a: Vec<u8> = group.iter().flat_map(|x| pack(x.a())).collect();
     let b: Vec<u8> = group.iter().flat_map(|x| pack(x.b())).collect();
@@ -128,7 +138,7 @@ fn launch<E: MatmulElement>(
     let words = u64::from(params.batch * params.m * params.n);
     lowp_launch(
         gpu,
-        kernel,
+        plan.kernel,
         params,
         [&a, &b],
         &scales,

@@ -33,7 +33,7 @@ pub(crate) const ROUND_WORKGROUP: u32 = 64;
 /// The layout of the uniform `LowpParams` (eight `u32`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
-pub struct LowpParams {
+pub(crate) struct LowpParams {
     pub(crate) m: u32,
     pub(crate) k: u32,
     pub(crate) n: u32,

@@ -38,20 +38,8 @@ impl Kernel for Accumulation {
         let count = group.len() as u64;
         let mn = u64::from(p.m) * u64::from(p.n);
         let layout = Layout::of(&p);
-        let (a, la) = upload(
-            gpu,
-            "A",
-            layout.a_len(),
-            group.iter().map(|x| x.a()),
-            |src, dst| layout.place_a(src, dst),
-        );
-        let (b, lb) = upload(
-            gpu,
-            "B",
-            layout.b_len(),
-            group.iter().map(|x| x.b()),
-            |src, dst| layout.place_b(src, dst),
-        );
+        let (a, la) = upload(gpu, &layout, Operand::A, group);
+        let (b, lb) = upload(gpu, &layout, Operand::B, group);
         p.la = la;
         p.lb = lb;
         let params = gpu.uniform(&p);
@@ -188,18 +176,21 @@ fn plan(
 }
 
 /// A texture of `Rgba32Uint` texels (eight `f16` each),
-/// [`shader::TEXTURE_WIDTH`] texels per row, holding the parts one after
-/// another, `len` `f16` values each laid out by `place` (zero where it
-/// writes nothing); returns its view and the texels from one part to the
-/// next. The plan keeps the parts within the device's texture height.
-fn upload<'a>(
+/// [`shader::TEXTURE_WIDTH`] texels per row, holding `operand` of every
+/// input of `group` one after another, each in `layout`'s padded form
+/// (zero where it writes nothing); returns its view and the texels from
+/// one input to the next. The plan keeps the parts within the device's texture height.
+fn upload(
     gpu: &Gpu,
-    label: &str,
-    len: usize,
-    parts: impl ExactSizeIterator<Item = &'a [f16]>,
-    place: impl Fn(&[f16], &mut [f16]),
+    layout: &Layout,
+    operand: Operand,
+    group: &[&MatmulInput],
 ) -> (wgpu::TextureView, u32) {
-    let count = parts.len();
+    let (label, len) = match operand {
+        Operand::A => ("A", layout.a_len()),
+        Operand::B => ("B", layout.b_len()),
+    };
+    let count = group.len();
     let texels = len.div_ceil(8);
     let row = shader::TEXTURE_WIDTH as usize;
     // Power-of-two sides: llvmpipe compiles a kernel variant per
@@ -210,8 +201,11 @@ fn upload<'a>(
     let total_height = (height * count).next_power_of_two();
     let layer = width * height * 8;
     let mut data = vec![f16::ZERO; total_height * width * 8];
-    for (part, dst) in parts.zip(data.chunks_exact_mut(layer)) {
-        place(part, &mut dst[..len]);
+    for (x, dst) in group.iter().zip(data.chunks_exact_mut(layer)) {
+        match operand {
+            Operand::A => layout.place_a(x.a(), &mut dst[..len]),
+            Operand::B => layout.place_b(x.b(), &mut dst[..len]),
+        }
     }
     let size = wgpu::Extent3d {
         width: width as u32,
@@ -277,6 +271,15 @@ fn prev_power_of_two(x: u64) -> u64 {
     } else {
         1 << (63 - x.leading_zeros())
     }
+}
+
+/// Which input matrix a texture holds.
+#[derive(Clone, Copy, Debug)]
+enum Operand {
+    /// `A`, `m × k`.
+    A,
+    /// `B`, `k × n`.
+    B,
 }
 
 /// Where the tile kernels read `A` and `B`: `k` is cut into the split-K

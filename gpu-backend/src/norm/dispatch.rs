@@ -9,55 +9,28 @@ use super::{LayerNormStrategy, MAX_NORM_LEN, NormInput, RmsNormStrategy};
 use crate::launch::{Batching, Dispatch, Launch, Resource};
 use crate::pipelines::KernelId;
 use crate::rows::ROW_THREADS;
-use crate::{Gpu, GpuError, Kernel};
+use crate::{Gpu, GpuError};
 
-impl Kernel for LayerNormStrategy {
-    type Input = NormInput<f16>;
-    type Output = f16;
-    type Plan = ();
-
-    fn plan(self, gpu: &Gpu, inputs: &[&NormInput<f16>]) -> Result<Batching<()>, GpuError> {
-        plan(gpu, inputs)
-    }
-
-    fn launch(self, gpu: &Gpu, _: &(), group: &[&NormInput<f16>]) -> Launch {
-        launch(gpu, group, NormKernel::Layer(self))
-    }
-
-    fn output_len(self, input: &NormInput<f16>) -> usize {
-        input.x().data().len()
-    }
-
-    fn decode(gpu: &Gpu, bytes: &[u8]) -> Vec<f16> {
-        gpu.f16_outputs(bytes)
-    }
-}
-
-impl Kernel for RmsNormStrategy {
-    type Input = NormInput<f16>;
-    type Output = f16;
-    type Plan = ();
-
-    fn plan(self, gpu: &Gpu, inputs: &[&NormInput<f16>]) -> Result<Batching<()>, GpuError> {
-        plan(gpu, inputs)
-    }
-
-    fn launch(self, gpu: &Gpu, _: &(), group: &[&NormInput<f16>]) -> Launch {
-        launch(gpu, group, NormKernel::Rms(self))
-    }
-
-    fn output_len(self, input: &NormInput<f16>) -> usize {
-        input.x().data().len()
-    }
-
-    fn decode(gpu: &Gpu, bytes: &[u8]) -> Vec<f16> {
-        gpu.f16_outputs(bytes)
-    }
-}
+f16_kernel!(
+    LayerNormStrategy,
+    NormInput<f16>,
+    NormKernel::Layer,
+    plan,
+    launch,
+    |x| x.x().data().len()
+);
+f16_kernel!(
+    RmsNormStrategy,
+    NormInput<f16>,
+    NormKernel::Rms,
+    plan,
+    launch,
+    |x| x.x().data().len()
+);
 
 /// Checks that the inputs agree on their row length, weight, bias and
 /// `eps`, within the kernels' limits: the batch goes in one submission.
-fn plan(gpu: &Gpu, inputs: &[&NormInput<f16>]) -> Result<Batching<()>, GpuError> {
+fn plan(gpu: &Gpu, inputs: &[&NormInput<f16>], _: NormKernel) -> Result<Batching<()>, GpuError> {
     let first = inputs[0];
     let len = first.x().row_len();
     let key = |x: &NormInput<f16>| (x.weight().is_some(), x.bias().is_some(), x.eps());

@@ -4,7 +4,7 @@ use dual_delta_runtime::TrialRng;
 
 use crate::GpuError;
 use crate::element::KernelElement;
-use crate::rows::{RowsInput, assert_shape};
+use crate::rows::{RowsInput, assert_shape, noted};
 
 /// The input of the normalisations over the last axis
 /// ([`layer_norm_f64`](super::layer_norm_f64),
@@ -133,12 +133,10 @@ pub fn random_norm_input<E: KernelElement>(
     affine: bool,
     eps: f64,
 ) -> impl Fn(&mut TrialRng) -> NormInput<E> + Send + Sync + Clone + 'static {
-    assert_shape(rows, len);
-    assert!(eps.is_finite() && eps >= 0.0, "eps must be finite and ≥ 0");
-    move |rng: &mut TrialRng| {
-        rng.note_input_kind("randn");
+    assert_arguments(rows, len, eps);
+    noted("randn", move |rng| {
         NormInput::random(rows, len, affine, eps, rng)
-    }
+    })
 }
 
 /// A generator of [`NormInput::random_offset`]: activations with a large
@@ -155,10 +153,15 @@ pub fn random_offset_norm_input<E: KernelElement>(
     affine: bool,
     eps: f64,
 ) -> impl Fn(&mut TrialRng) -> NormInput<E> + Send + Sync + Clone + 'static {
+    assert_arguments(rows, len, eps);
+    noted("offset", move |rng| {
+        NormInput::random_offset(rows, len, offset, spread, affine, eps, rng)
+    })
+}
+
+/// Panics when a dimension is zero or `eps` is negative or not finite.
+#[track_caller]
+fn assert_arguments(rows: usize, len: usize, eps: f64) {
     assert_shape(rows, len);
     assert!(eps.is_finite() && eps >= 0.0, "eps must be finite and ≥ 0");
-    move |rng: &mut TrialRng| {
-        rng.note_input_kind("offset");
-        NormInput::random_offset(rows, len, offset, spread, affine, eps, rng)
-    }
 }

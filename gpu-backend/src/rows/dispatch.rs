@@ -7,51 +7,24 @@ use super::shader::{RowKernel, RowParams};
 use super::{MAX_ROW_LEN, MAX_SERIAL_LEN, ROW_THREADS, RowsInput, SoftmaxStrategy, SumStrategy};
 use crate::launch::{Batching, Dispatch, Launch, Resource};
 use crate::pipelines::KernelId;
-use crate::{Gpu, GpuError, Kernel};
+use crate::{Gpu, GpuError};
 
-impl Kernel for SumStrategy {
-    type Input = RowsInput<f16>;
-    type Output = f16;
-    type Plan = ();
-
-    fn plan(self, gpu: &Gpu, inputs: &[&RowsInput<f16>]) -> Result<Batching<()>, GpuError> {
-        plan(gpu, inputs, RowKernel::Sum(self))
-    }
-
-    fn launch(self, gpu: &Gpu, _: &(), group: &[&RowsInput<f16>]) -> Launch {
-        launch(gpu, group, RowKernel::Sum(self))
-    }
-
-    fn output_len(self, input: &RowsInput<f16>) -> usize {
-        input.rows()
-    }
-
-    fn decode(gpu: &Gpu, bytes: &[u8]) -> Vec<f16> {
-        gpu.f16_outputs(bytes)
-    }
-}
-
-impl Kernel for SoftmaxStrategy {
-    type Input = RowsInput<f16>;
-    type Output = f16;
-    type Plan = ();
-
-    fn plan(self, gpu: &Gpu, inputs: &[&RowsInput<f16>]) -> Result<Batching<()>, GpuError> {
-        plan(gpu, inputs, RowKernel::Softmax(self))
-    }
-
-    fn launch(self, gpu: &Gpu, _: &(), group: &[&RowsInput<f16>]) -> Launch {
-        launch(gpu, group, RowKernel::Softmax(self))
-    }
-
-    fn output_len(self, input: &RowsInput<f16>) -> usize {
-        input.data().len()
-    }
-
-    fn decode(gpu: &Gpu, bytes: &[u8]) -> Vec<f16> {
-        gpu.f16_outputs(bytes)
-    }
-}
+f16_kernel!(
+    SumStrategy,
+    RowsInput<f16>,
+    RowKernel::Sum,
+    plan,
+    launch,
+    |x| x.rows()
+);
+f16_kernel!(
+    SoftmaxStrategy,
+    RowsInput<f16>,
+    RowKernel::Softmax,
+    plan,
+    launch,
+    |x| x.data().len()
+);
 
 /// Outputs per row of `kernel`.
 fn per_row(kernel: RowKernel, len: usize) -> u64 {

@@ -27,10 +27,7 @@ pub fn random_rows<E: KernelElement>(
     len: usize,
 ) -> impl Fn(&mut TrialRng) -> RowsInput<E> + Send + Sync + Clone + 'static {
     assert_shape(rows, len);
-    move |rng: &mut TrialRng| {
-        rng.note_input_kind("randn");
-        RowsInput::random(rows, len, rng)
-    }
+    noted("randn", move |rng| RowsInput::random(rows, len, rng))
 }
 
 /// A generator of [`RowsInput::random_offset`]: activations
@@ -46,10 +43,9 @@ pub fn random_offset_rows<E: KernelElement>(
     spread: f64,
 ) -> impl Fn(&mut TrialRng) -> RowsInput<E> + Send + Sync + Clone + 'static {
     assert_shape(rows, len);
-    move |rng: &mut TrialRng| {
-        rng.note_input_kind("offset");
+    noted("offset", move |rng| {
         RowsInput::random_offset(rows, len, offset, spread, rng)
-    }
+    })
 }
 
 /// A generator of [`RowsInput::random_with_outliers`]: `torch.randn`
@@ -67,10 +63,9 @@ pub fn random_outlier_rows<E: KernelElement>(
 ) -> impl Fn(&mut TrialRng) -> RowsInput<E> + Send + Sync + Clone + 'static {
     assert_shape(rows, len);
     finite(E::from_f64(magnitude));
-    move |rng: &mut TrialRng| {
-        rng.note_input_kind("outliers");
+    noted("outliers", move |rng| {
         RowsInput::random_with_outliers(rows, len, count, magnitude, rng)
-    }
+    })
 }
 
 /// A generator of [`DotInput::random`].
@@ -84,4 +79,15 @@ pub fn random_dot_input<E: KernelElement>(
 ) -> impl Fn(&mut TrialRng) -> DotInput<E> + Send + Sync + Clone + 'static {
     assert_shape(rows, len);
     move |rng: &mut TrialRng| DotInput::random(rows, len, rng)
+}
+
+/// `generate`, noting `kind` as the kind of every input it draws.
+pub(crate) fn noted<T>(
+    kind: &'static str,
+    generate: impl Fn(&mut TrialRng) -> T + Send + Sync + Clone + 'static,
+) -> impl Fn(&mut TrialRng) -> T + Send + Sync + Clone + 'static {
+    move |rng: &mut TrialRng| {
+        rng.note_input_kind(kind);
+        generate(rng)
+    }
 }

@@ -28,10 +28,9 @@ mod input;
 mod reference;
 pub(crate) mod shader;
 
-use core::fmt;
-
 pub use self::emulate::{kernel_exp, reduce_sum_emulated, softmax_emulated};
 pub(crate) use self::emulate::{strided, tree};
+pub(crate) use self::generate::noted;
 pub use self::generate::{random_dot_input, random_offset_rows, random_outlier_rows, random_rows};
 pub use self::input::{DotInput, RowsInput};
 pub(crate) use self::input::{assert_shape, randn};
@@ -56,89 +55,49 @@ pub const MAX_ROW_LEN: usize = 1 << 20;
 /// loop iterations (see [`MAX_ROW_LEN`]).
 pub const MAX_SERIAL_LEN: usize = 65_000;
 
-/// How [`Gpu::run`](crate::Gpu::run) sums each row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SumStrategy {
-    /// One invocation sums the whole row serially, every addition rounded
-    /// to `f16`: once the sum reaches `2048`, adding `1` rounds back to
-    /// `2048`, so 4096 ones sum to `2048` (candle's CPU `f16` sum had this
-    /// bug).
-    F16Serial,
-    /// Each invocation sums its strided slice in `f16`, then an `f16` tree
-    /// over the invocations (`f16` accumulation spread over a workgroup:
-    /// shorter serial chains, still `f16` rounding at every step).
-    F16,
-    /// Each invocation sums its strided slice in `f32`, then an `f32` tree,
-    /// rounded once to `f16` (what careful libraries do).
-    F32,
-    /// A pairwise tree over the whole row in `f32` (with `h = ⌈n/2⌉`,
-    /// element `i < n − h` adds element `i + h`, until one is left), rounded
-    /// once to `f16`: error growing with `log n` rather than `n`.
-    Pairwise,
-}
-
-impl SumStrategy {
-    /// Every strategy.
-    pub const ALL: [SumStrategy; 4] = [
-        SumStrategy::F16Serial,
-        SumStrategy::F16,
-        SumStrategy::F32,
-        SumStrategy::Pairwise,
-    ];
-}
-
-impl fmt::Display for SumStrategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            SumStrategy::F16Serial => "f16 serial",
-            SumStrategy::F16 => "f16",
-            SumStrategy::F32 => "f32",
-            SumStrategy::Pairwise => "pairwise f32",
-        })
+strategies! {
+    /// How [`Gpu::run`](crate::Gpu::run) sums each row.
+    pub enum SumStrategy {
+        /// One invocation sums the whole row serially, every addition rounded
+        /// to `f16`: once the sum reaches `2048`, adding `1` rounds back to
+        /// `2048`, so 4096 ones sum to `2048` (candle's CPU `f16` sum had this
+        /// bug).
+        F16Serial => "f16 serial",
+        /// Each invocation sums its strided slice in `f16`, then an `f16` tree
+        /// over the invocations (`f16` accumulation spread over a workgroup:
+        /// shorter serial chains, still `f16` rounding at every step).
+        F16 => "f16",
+        /// Each invocation sums its strided slice in `f32`, then an `f32` tree,
+        /// rounded once to `f16` (what careful libraries do).
+        F32 => "f32",
+        /// A pairwise tree over the whole row in `f32` (with `h = ⌈n/2⌉`,
+        /// element `i < n − h` adds element `i + h`, until one is left), rounded
+        /// once to `f16`: error growing with `log n` rather than `n`.
+        Pairwise => "pairwise f32",
     }
 }
 
-/// How [`Gpu::run`](crate::Gpu::run) computes
-/// `yⱼ = e^{xⱼ} / Σₖ e^{xₖ}` over each row. Every variant rounds each
-/// output once to `f16`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SoftmaxStrategy {
-    /// `e^{xⱼ − max}` in `f32`, the denominator summed in `f32` (strided
-    /// slices, then a tree), one division per output: the careful one.
-    Careful,
-    /// No max subtraction: `e^{xⱼ}` rounded to `f16` (the input type), the
-    /// denominator in `f32`. In `f16`, `e^{x}` overflows for `x > 11.09`
-    /// (`e^{12} ≈ 162755 > 65504`), giving `∞` and then `∞/∞ = NaN`.
-    NoMaxSubtraction,
-    /// Max subtraction, but `e^{xⱼ − max}` rounded to `f16` and the
-    /// denominator accumulated in `f16` (strided slices, then an `f16`
-    /// tree).
-    F16Denominator,
-    /// One-pass (online) statistics in `f32`, as flash attention does: each
-    /// invocation keeps a running maximum `m` and a sum `d` rescaled when
-    /// the maximum grows (`d ← d·e^{m − m'} + e^{x − m'}`), and the tree
-    /// merges pairs `(m, d)` the same way; a second pass writes
-    /// `e^{xⱼ − m} / d`.
-    Online,
-}
-
-impl SoftmaxStrategy {
-    /// Every variant.
-    pub const ALL: [SoftmaxStrategy; 4] = [
-        SoftmaxStrategy::Careful,
-        SoftmaxStrategy::NoMaxSubtraction,
-        SoftmaxStrategy::F16Denominator,
-        SoftmaxStrategy::Online,
-    ];
-}
-
-impl fmt::Display for SoftmaxStrategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            SoftmaxStrategy::Careful => "max-subtracted, f32 denominator",
-            SoftmaxStrategy::NoMaxSubtraction => "no max subtraction",
-            SoftmaxStrategy::F16Denominator => "f16 denominator",
-            SoftmaxStrategy::Online => "online (one-pass) f32",
-        })
+strategies! {
+    /// How [`Gpu::run`](crate::Gpu::run) computes
+    /// `yⱼ = e^{xⱼ} / Σₖ e^{xₖ}` over each row. Every variant rounds each
+    /// output once to `f16`.
+    pub enum SoftmaxStrategy {
+        /// `e^{xⱼ − max}` in `f32`, the denominator summed in `f32` (strided
+        /// slices, then a tree), one division per output: the careful one.
+        Careful => "max-subtracted, f32 denominator",
+        /// No max subtraction: `e^{xⱼ}` rounded to `f16` (the input type), the
+        /// denominator in `f32`. In `f16`, `e^{x}` overflows for `x > 11.09`
+        /// (`e^{12} ≈ 162755 > 65504`), giving `∞` and then `∞/∞ = NaN`.
+        NoMaxSubtraction => "no max subtraction",
+        /// Max subtraction, but `e^{xⱼ − max}` rounded to `f16` and the
+        /// denominator accumulated in `f16` (strided slices, then an `f16`
+        /// tree).
+        F16Denominator => "f16 denominator",
+        /// One-pass (online) statistics in `f32`, as flash attention does: each
+        /// invocation keeps a running maximum `m` and a sum `d` rescaled when
+        /// the maximum grows (`d ← d·e^{m − m'} + e^{x − m'}`), and the tree
+        /// merges pairs `(m, d)` the same way; a second pass writes
+        /// `e^{xⱼ − m} / d`.
+        Online => "online (one-pass) f32",
     }
 }
