@@ -58,11 +58,11 @@ fn inputs() -> Vec<(String, AttentionInput<f16>)> {
 fn attention_matches_its_emulation_bit_for_bit() {
     let inputs = inputs();
     for gpu in gpus() {
-        for variant in AttentionStrategy::ALL {
+        for strategy in AttentionStrategy::ALL {
             for (name, x) in &inputs {
-                let got = gpu.run(x, variant).unwrap();
-                let what = format!("{variant} attention of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &attention_emulated(x, variant), &what);
+                let got = gpu.run(x, strategy).unwrap();
+                let what = format!("{strategy} attention of {name} on the {} path", path(gpu));
+                assert_matches_emulation(gpu, &got, &attention_emulated(x, strategy), &what);
             }
         }
     }
@@ -103,14 +103,14 @@ fn known_values_come_out_exactly() {
     let s = shape(1, 3, 3, 2, 1);
     let x = AttentionInput::new(s, true, f(&[1.0; 6]), f(&[0.0; 6]), f(&[2.0, 4.0, 6.0])).unwrap();
     for gpu in gpus() {
-        for variant in AttentionStrategy::ALL {
+        for strategy in AttentionStrategy::ALL {
             let got: Vec<f32> = gpu
-                .run(&x, variant)
+                .run(&x, strategy)
                 .unwrap()
                 .iter()
                 .map(|v| v.to_f32())
                 .collect();
-            assert_eq!(got, [2.0, 3.0, 4.0], "{variant} on the {} path", path(gpu));
+            assert_eq!(got, [2.0, 3.0, 4.0], "{strategy} on the {} path", path(gpu));
         }
     }
 }
@@ -124,11 +124,11 @@ fn batches_equal_single_calls() {
         })
         .collect();
     for gpu in gpus() {
-        for variant in AttentionStrategy::ALL {
-            let all = gpu.run_batch(&batch, variant).unwrap();
+        for strategy in AttentionStrategy::ALL {
+            let all = gpu.run_batch(&batch, strategy).unwrap();
             for (i, x) in batch.iter().enumerate() {
-                let what = format!("{variant} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.run(x, variant).unwrap(), &what);
+                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
             }
         }
     }

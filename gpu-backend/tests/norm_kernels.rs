@@ -1,5 +1,5 @@
 //! The LayerNorm kernels on the GPU against their CPU emulation, bit for
-//! bit, on both `f16` paths; the careful variants close to the `f64`
+//! bit, on both `f16` paths; the careful strategies close to the `f64`
 //! oracle, and the one-pass variance visibly wrong on offset activations.
 
 mod common;
@@ -59,18 +59,18 @@ fn inputs() -> Vec<(String, NormInput<f16>)> {
 fn layer_norm_matches_its_emulation_bit_for_bit() {
     let inputs = inputs();
     for gpu in gpus() {
-        for variant in LayerNormStrategy::ALL {
+        for strategy in LayerNormStrategy::ALL {
             for (name, x) in &inputs {
-                let got = gpu.run(x, variant).unwrap();
-                let what = format!("{variant} LayerNorm of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &layer_norm_emulated(x, variant), &what);
+                let got = gpu.run(x, strategy).unwrap();
+                let what = format!("{strategy} LayerNorm of {name} on the {} path", path(gpu));
+                assert_matches_emulation(gpu, &got, &layer_norm_emulated(x, strategy), &what);
             }
         }
     }
 }
 
 #[test]
-fn careful_variants_are_close_to_the_oracle() {
+fn careful_strategies_are_close_to_the_oracle() {
     // One f16 rounding is at most 2⁻¹¹ ≈ 4.9e-4 of |y| (so of 1 + |y|);
     // the f32 statistics add far less on these inputs.
     let cases = [
@@ -80,9 +80,9 @@ fn careful_variants_are_close_to_the_oracle() {
     ];
     for x in &cases {
         let oracle = layer_norm_f64(x);
-        for variant in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
-            let err = max_hybrid(&layer_norm_emulated(x, variant), &oracle);
-            assert!(err < 6e-4, "{variant}: max hybrid error {err:e}");
+        for strategy in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
+            let err = max_hybrid(&layer_norm_emulated(x, strategy), &oracle);
+            assert!(err < 6e-4, "{strategy}: max hybrid error {err:e}");
         }
     }
 }
@@ -122,11 +122,11 @@ fn batches_equal_single_calls_and_bad_batches_are_refused() {
         .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
         .collect();
     for gpu in gpus() {
-        for variant in LayerNormStrategy::ALL {
-            let all = gpu.run_batch(&batch, variant).unwrap();
+        for strategy in LayerNormStrategy::ALL {
+            let all = gpu.run_batch(&batch, strategy).unwrap();
             for (i, x) in batch.iter().enumerate() {
-                let what = format!("{variant} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.run(x, variant).unwrap(), &what);
+                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
             }
         }
         let none: [&NormInput<f16>; 0] = [];
@@ -181,10 +181,10 @@ fn rows_of_the_longest_accepted_length_are_normalised_completely() {
     )
     .unwrap();
     for gpu in gpus() {
-        for variant in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
-            let got = gpu.run(&x, variant).unwrap();
-            let what = format!("{variant}");
-            assert_matches_emulation(gpu, &got, &layer_norm_emulated(&x, variant), &what);
+        for strategy in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
+            let got = gpu.run(&x, strategy).unwrap();
+            let what = format!("{strategy}");
+            assert_matches_emulation(gpu, &got, &layer_norm_emulated(&x, strategy), &what);
         }
     }
 }

@@ -78,11 +78,11 @@ fn sums_match_their_emulation_bit_for_bit() {
 fn softmax_matches_its_emulation_bit_for_bit() {
     let inputs = inputs();
     for gpu in gpus() {
-        for variant in SoftmaxStrategy::ALL {
+        for strategy in SoftmaxStrategy::ALL {
             for (name, x) in &inputs {
-                let got = gpu.run(x, variant).unwrap();
-                let what = format!("softmax ({variant}) of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &softmax_emulated(x, variant), &what);
+                let got = gpu.run(x, strategy).unwrap();
+                let what = format!("softmax ({strategy}) of {name} on the {} path", path(gpu));
+                assert_matches_emulation(gpu, &got, &softmax_emulated(x, strategy), &what);
             }
         }
     }
@@ -122,7 +122,7 @@ fn softmax_without_max_subtraction_overflows_from_12() {
             assert!(r.iter().any(|v| v.is_nan()), "row {row}: {r:?}");
         }
         assert!(naive[8..].iter().all(|v| v.is_finite()));
-        // Where nothing overflows, the naive variant is close to the careful one.
+        // Where nothing overflows, the naive strategy is close to the careful one.
         for (a, b) in naive[8..].iter().zip(&careful[8..]) {
             assert!((a.to_f32() - b.to_f32()).abs() < 1e-3, "{a} vs {b}");
         }
@@ -165,10 +165,10 @@ fn careful_kernels_are_close_to_the_oracles() {
     let x = random_rows(4, 4096)(&mut rng(400));
     let big = random_offset_rows(4, 4096, 8.0, 4.0)(&mut rng(401));
     for gpu in gpus() {
-        for variant in [SoftmaxStrategy::Careful, SoftmaxStrategy::Online] {
+        for strategy in [SoftmaxStrategy::Careful, SoftmaxStrategy::Online] {
             for x in [&x, &big] {
-                let err = max_hybrid(&gpu.run(x, variant).unwrap(), &softmax_f64(x));
-                assert!(err < 1e-3, "{variant} on the {} path: {err:e}", path(gpu));
+                let err = max_hybrid(&gpu.run(x, strategy).unwrap(), &softmax_f64(x));
+                assert!(err < 1e-3, "{strategy} on the {} path: {err:e}", path(gpu));
             }
         }
         for strategy in [SumStrategy::F32, SumStrategy::Pairwise] {
@@ -209,10 +209,10 @@ fn rows_of_the_longest_accepted_length_are_complete_and_longer_are_refused() {
             let got = gpu.run(&long, strategy).unwrap();
             assert_eq!(got, [f16::ONE], "{p}: {strategy} sum of {MAX_ROW_LEN}");
         }
-        for variant in SoftmaxStrategy::ALL {
-            let got = gpu.run(&long, variant).unwrap();
-            let what = format!("{p}: {variant}");
-            assert_matches_emulation(gpu, &got, &softmax_emulated(&long, variant), &what);
+        for strategy in SoftmaxStrategy::ALL {
+            let got = gpu.run(&long, strategy).unwrap();
+            let what = format!("{p}: {strategy}");
+            assert_matches_emulation(gpu, &got, &softmax_emulated(&long, strategy), &what);
         }
 
         let too_long = [

@@ -1,5 +1,5 @@
 //! The RMSNorm kernels on the GPU against their CPU emulation, bit for bit
-//! where the probe allows it, on both `f16` paths; the careful variant
+//! where the probe allows it, on both `f16` paths; the careful strategy
 //! close to the `f64` oracle, the `f16` sum of squares visibly worse.
 
 mod common;
@@ -41,11 +41,11 @@ fn inputs() -> Vec<(String, NormInput<f16>)> {
 fn rms_norm_matches_its_emulation_bit_for_bit() {
     let inputs = inputs();
     for gpu in gpus() {
-        for variant in RmsNormStrategy::ALL {
+        for strategy in RmsNormStrategy::ALL {
             for (name, x) in &inputs {
-                let got = gpu.run(x, variant).unwrap();
-                let what = format!("{variant} RMSNorm of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &rms_norm_emulated(x, variant), &what);
+                let got = gpu.run(x, strategy).unwrap();
+                let what = format!("{strategy} RMSNorm of {name} on the {} path", path(gpu));
+                assert_matches_emulation(gpu, &got, &rms_norm_emulated(x, strategy), &what);
             }
         }
     }
@@ -53,7 +53,7 @@ fn rms_norm_matches_its_emulation_bit_for_bit() {
 
 /// Mean max-hybrid errors over 20 inputs of 4 rows (weight and bias):
 /// measured 3.16e-4 (careful) against 4.59e-4 (`f16` sum of squares) at
-/// 1024 per row, 3.33e-4 against 5.53e-4 at 4096; the careful variant is
+/// 1024 per row, 3.33e-4 against 5.53e-4 at 4096; the careful strategy is
 /// the CPU baseline's equal.
 #[test]
 fn the_careful_variant_is_the_baselines_equal_and_f16_squares_are_worse() {
@@ -97,7 +97,7 @@ fn the_careful_variant_is_the_baselines_equal_and_f16_squares_are_worse() {
 
 /// Activations of spread 16: the sum of squares of a row of 1024 is about
 /// 2.6·10⁵, past `f16`'s 65504, so the `f16` accumulator overflows and
-/// every output is 0; the careful variant is as accurate as ever.
+/// every output is 0; the careful strategy is as accurate as ever.
 #[test]
 fn f16_squares_overflow_on_large_activations() {
     let x = random_offset_norm_input::<f16>(2, 1024, 0.0, 16.0, false, 1e-5)(&mut rng(700));
@@ -116,11 +116,11 @@ fn batches_equal_single_calls() {
         .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
         .collect();
     for gpu in gpus() {
-        for variant in RmsNormStrategy::ALL {
-            let all = gpu.run_batch(&batch, variant).unwrap();
+        for strategy in RmsNormStrategy::ALL {
+            let all = gpu.run_batch(&batch, strategy).unwrap();
             for (i, x) in batch.iter().enumerate() {
-                let what = format!("{variant} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.run(x, variant).unwrap(), &what);
+                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
             }
         }
         let too_long = vec![f16::ONE; MAX_NORM_LEN + 1];

@@ -13,10 +13,10 @@ fn r16(v: f32) -> f32 {
     f16::from_f32(v).to_f32()
 }
 
-/// What [`Gpu::run`](crate::Gpu::run) computes with `variant`,
+/// What [`Gpu::run`](crate::Gpu::run) computes with `strategy`,
 /// replayed on the CPU: the same `f32` operations (never fused) in the same
 /// order, bit for bit the GPU's result. `[heads, seq_q, d_v]`, row-major.
-pub fn attention_emulated(input: &AttentionInput<f16>, variant: AttentionStrategy) -> Vec<f16> {
+pub fn attention_emulated(input: &AttentionInput<f16>, strategy: AttentionStrategy) -> Vec<f16> {
     let AttentionShape {
         seq_q,
         seq_k,
@@ -40,7 +40,7 @@ pub fn attention_emulated(input: &AttentionInput<f16>, variant: AttentionStrateg
                 .fold(0.0f32, |s, (&a, &b)| s + a * b);
             s * scale
         };
-        let o = match variant {
+        let o = match strategy {
             AttentionStrategy::Naive => naive(keys, score, v, d_v),
             AttentionStrategy::Flash => flash(keys, score, v, d_v, |x| x),
             AttentionStrategy::FlashF16Accumulation => flash(keys, score, v, d_v, r16),

@@ -4,7 +4,7 @@
 //!
 //! For head `h` and query `i`, over the keys `j` it sees (all, or `j ≤ i`
 //! under the causal mask), with `c = 1 / √d` computed in `f32` as the
-//! baseline [`attention_cpu`](crate::attention::attention_cpu) does:
+//! baseline [`attention_cpu`] does:
 //!
 //! * scores `sⱼ = (qᵢ₀·kⱼ₀ + qᵢ₁·kⱼ₁ + …) · c`, the dot product summed left
 //!   to right in `f32`;
@@ -23,7 +23,7 @@
 //! each `(d, d_v)` (up to [`MAX_HEAD_DIM`]) with the loops over them
 //! unrolled, and compiled on first use. `Naive` writes its scores row to a storage buffer
 //! (`heads · seq_q · seq_k` values, stored as `f32` holding `f16` values);
-//! the flash variants keep a block of [`FLASH_BLOCK`] scores in registers.
+//! the flash strategies keep a block of [`FLASH_BLOCK`] scores in registers.
 
 mod dispatch;
 mod emulate;
@@ -43,7 +43,7 @@ pub const MAX_HEAD_DIM: usize = 128;
 /// endless loops); the kernels iterate at most three times per key.
 pub const MAX_KEYS: usize = 16384;
 
-/// Keys per block of the flash variants.
+/// Keys per block of the flash strategies.
 pub const FLASH_BLOCK: usize = 16;
 
 /// Invocations per workgroup of the attention kernels.

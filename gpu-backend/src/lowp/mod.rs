@@ -1,7 +1,8 @@
-//! Matmuls below `f16`: `bf16` inputs ([`Gpu::run`](crate::Gpu::run))
-//! and FP8 E4M3 inputs with per-tensor scales
-//! ([`Gpu::run`](crate::Gpu::run)), each with the accumulation
-//! strategies of real hardware and a CPU emulation that gives the GPU's
+//! Matmuls below `f16`: [`MatmulInput`](crate::matmul::MatmulInput)s of
+//! `bf16` values ([`Bf16Accumulation`]) and of FP8 E4M3 values with
+//! per-tensor scales ([`Fp8Accumulation`]), run by
+//! [`Gpu::run`](crate::Gpu::run), each with the accumulation strategies of
+//! real hardware and a CPU emulation that gives the GPU's
 //! result bit for bit on lavapipe ([`matmul_emulated_bf16`],
 //! [`matmul_emulated_fp8`]).
 //!

@@ -16,7 +16,7 @@ pub const K_BLOCK: usize = 16;
 /// split-K), so where the device rounds `f32 → f16` to nearest-even the GPU
 /// result is identical bit for bit.
 ///
-/// Slower than [`matmul_cpu_f16`] (no GEMM blocking); meant for checking the
+/// Slower than [`matmul_cpu_f16`](super::matmul_cpu_f16) (no GEMM blocking); meant for checking the
 /// kernels and as a CPU stand-in for the GPU strategies.
 ///
 /// # Panics

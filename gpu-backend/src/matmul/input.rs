@@ -7,7 +7,7 @@ use half::{bf16, f16};
 
 use crate::GpuError;
 
-/// An element type of matmul inputs: [`f16`], [`bf16`] or FP8
+/// An element type of matmul inputs: [`f16`](struct@half::f16), [`bf16`] or FP8
 /// [`E4m3`](dual_delta_runtime::E4m3) (sealed).
 pub trait MatmulElement: Copy + core::fmt::Debug + PartialEq + sealed::Sealed + 'static {
     /// Whether `self` may be an input: every value but an FP8 NaN code

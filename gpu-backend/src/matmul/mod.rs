@@ -29,7 +29,7 @@ pub use self::reference::{matmul_cpu_f16, matmul_dd, matmul_f64, matmul_input};
 pub enum Accumulation {
     /// Accumulate in `f32` over the whole of `k`, round once to `f16`.
     ///
-    /// The products are summed in blocks of [`K_BLOCK`](crate::matmul::K_BLOCK) (16)
+    /// The products are summed in blocks of [`K_BLOCK`] (16)
     /// consecutive `k`, each block's sum then added to the `f32`
     /// accumulator, as a tensor core does: one `f16` MMA instruction sums
     /// 16 products before adding them to its `f32` accumulator. Summing all
@@ -41,7 +41,7 @@ pub enum Accumulation {
     /// What cuBLAS does with `CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION`,
     /// PyTorch on CUDA with
     /// `torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False`,
-    /// and PyTorch's CPU half matmul (see [`matmul_cpu_f16`](crate::matmul::matmul_cpu_f16)).
+    /// and PyTorch's CPU half matmul (see [`matmul_cpu_f16`]).
     F32,
     /// Split-K with a reduced-precision reduction, what cuBLAS picks for
     /// FP16 GEMMs with a deep `k` and a small output when PyTorch's default

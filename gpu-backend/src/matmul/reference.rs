@@ -52,7 +52,7 @@ use super::MatmulInput;
 /// result rounded once to `f16`.
 ///
 /// The summation order is the GEMM kernel's, so results may differ from
-/// [`Accumulation::F32`] on the GPU by one `f16` ulp where the `f32` sums
+/// [`Accumulation::F32`](super::Accumulation::F32) on the GPU by one `f16` ulp where the `f32` sums
 /// fall on either side of an `f16` rounding boundary.
 pub fn matmul_cpu_f16(input: &MatmulInput) -> Vec<f16> {
     let c = SCRATCH_F32.with_borrow_mut(|(a, b)| {

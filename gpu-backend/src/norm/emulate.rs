@@ -8,21 +8,21 @@ use super::{LayerNormStrategy, RmsNormStrategy};
 use crate::rows::{strided, tree};
 
 /// What [`Gpu::run`](crate::Gpu::run) computes with
-/// `variant`, replayed on the CPU: the same `f32` operations (never fused)
+/// `strategy`, replayed on the CPU: the same `f32` operations (never fused)
 /// in the same order, bit for bit the GPU's result.
-pub fn layer_norm_emulated(input: &NormInput<f16>, variant: LayerNormStrategy) -> Vec<f16> {
-    normalise(input, |row, n| match variant {
+pub fn layer_norm_emulated(input: &NormInput<f16>, strategy: LayerNormStrategy) -> Vec<f16> {
+    normalise(input, |row, n| match strategy {
         LayerNormStrategy::OnePass => one_pass(row, n),
         LayerNormStrategy::TwoPass => two_pass(row, n),
         LayerNormStrategy::Welford => welford(row, n),
     })
 }
 
-/// What [`Gpu::run`](crate::Gpu::run) computes with `variant`,
+/// What [`Gpu::run`](crate::Gpu::run) computes with `strategy`,
 /// replayed on the CPU: bit for bit the GPU's result.
-pub fn rms_norm_emulated(input: &NormInput<f16>, variant: RmsNormStrategy) -> Vec<f16> {
+pub fn rms_norm_emulated(input: &NormInput<f16>, strategy: RmsNormStrategy) -> Vec<f16> {
     normalise(input, |row, n| {
-        let round = match variant {
+        let round = match strategy {
             RmsNormStrategy::F32 => |v: f32| v,
             RmsNormStrategy::F16Accumulation => |v: f32| f16::from_f32(v).to_f32(),
         };
@@ -119,12 +119,12 @@ mod tests {
     #[test]
     fn a_row_of_plus_and_minus_one_normalises_to_itself() {
         let x = input(&[1.0, -1.0, 1.0, -1.0]);
-        for variant in LayerNormStrategy::ALL {
-            let y: Vec<f32> = layer_norm_emulated(&x, variant)
+        for strategy in LayerNormStrategy::ALL {
+            let y: Vec<f32> = layer_norm_emulated(&x, strategy)
                 .iter()
                 .map(|v| v.to_f32())
                 .collect();
-            assert_eq!(y, [1.0, -1.0, 1.0, -1.0], "{variant}");
+            assert_eq!(y, [1.0, -1.0, 1.0, -1.0], "{strategy}");
         }
     }
 

@@ -1,5 +1,5 @@
 //! LayerNorm kernels on [`NormInput<f16>`](crate::norm::NormInput): the one-pass
-//! variance that cancels catastrophically, and two careful variants, each
+//! variance that cancels catastrophically, and two careful strategies, each
 //! with a CPU emulation that gives the GPU's result bit for bit
 //! ([`layer_norm_emulated`]); and RMSNorm kernels, a careful one and one
 //! that accumulates the sum of squares in `f16` ([`RmsNormStrategy`],
@@ -39,7 +39,7 @@ pub use self::emulate::{layer_norm_emulated, rms_norm_emulated};
 pub use self::input::{NormInput, random_norm_input, random_offset_norm_input};
 pub use self::reference::{layer_norm_cpu, layer_norm_f64, rms_norm_cpu, rms_norm_f64};
 
-/// The longest row [`Gpu::run`](crate::Gpu::run) accepts.
+/// The longest row the normalisation kernels accept.
 /// llvmpipe ends an invocation after 65535 loop iterations in all (its
 /// guard against endless loops); each invocation iterates at most three
 /// times per [`ROW_THREADS`](crate::rows::ROW_THREADS) elements.

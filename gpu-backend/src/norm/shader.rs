@@ -50,7 +50,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         NormKernel::Layer(LayerNormStrategy::OnePass) => one_pass(&mut s),
         NormKernel::Layer(LayerNormStrategy::TwoPass) => two_pass(&mut s),
         NormKernel::Layer(LayerNormStrategy::Welford) => welford(&mut s),
-        NormKernel::Rms(variant) => mean_square(&mut s, variant),
+        NormKernel::Rms(strategy) => mean_square(&mut s, strategy),
     };
     let _ = writeln!(
         s,
@@ -71,8 +71,8 @@ const CENTRED: &str = "ld1(base + j) - mu";
 
 /// RMSNorm's statistics: the mean square as `var_` (the output's divisor
 /// is then `√(var_ + ε)`, as for LayerNorm); the numerator is `x` itself.
-fn mean_square(s: &mut String, variant: RmsNormStrategy) -> &'static str {
-    let round = match variant {
+fn mean_square(s: &mut String, strategy: RmsNormStrategy) -> &'static str {
+    let round = match strategy {
         RmsNormStrategy::F32 => "",
         RmsNormStrategy::F16Accumulation => "round16",
     };
@@ -239,12 +239,12 @@ mod tests {
             .map(NormKernel::Layer)
             .into_iter()
             .chain(RmsNormStrategy::ALL.map(NormKernel::Rms));
-        for variant in kernels {
+        for strategy in kernels {
             for native in [true, false] {
-                let src = source(variant, native);
+                let src = source(strategy, native);
                 assert!(src.contains("struct Params"));
                 assert_eq!(src.contains("enable f16;"), native);
-                assert!(src.contains("fn main("), "{variant:?}");
+                assert!(src.contains("fn main("), "{strategy:?}");
                 assert!(!src.contains("fma(") && !src.contains(" exp("));
             }
         }

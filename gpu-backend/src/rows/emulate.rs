@@ -131,22 +131,22 @@ fn pairwise(mut s: Vec<f32>) -> f32 {
     s[0]
 }
 
-/// What [`Gpu::run`](crate::Gpu::run) computes with `variant`,
+/// What [`Gpu::run`](crate::Gpu::run) computes with `strategy`,
 /// replayed on the CPU: bit for bit the GPU's result.
-pub fn softmax_emulated(x: &RowsInput<f16>, variant: SoftmaxStrategy) -> Vec<f16> {
+pub fn softmax_emulated(x: &RowsInput<f16>, strategy: SoftmaxStrategy) -> Vec<f16> {
     let mut out = Vec::with_capacity(x.data().len());
     for row in x.row_iter() {
         let row = widen(row);
-        let (mx, den) = match variant {
+        let (mx, den) = match strategy {
             SoftmaxStrategy::Online => online_stats(&row),
             _ => {
-                let mx = if variant == SoftmaxStrategy::NoMaxSubtraction {
+                let mx = if strategy == SoftmaxStrategy::NoMaxSubtraction {
                     0.0
                 } else {
                     tree(strided(&row, f32::NEG_INFINITY, f32::max), f32::max)
                 };
-                let e = |v: f32| exp_of(variant, v, mx);
-                let den = if variant == SoftmaxStrategy::F16Denominator {
+                let e = |v: f32| exp_of(strategy, v, mx);
+                let den = if strategy == SoftmaxStrategy::F16Denominator {
                     tree(strided(&row, 0.0, |a, v| r16(a + e(v))), |a, b| r16(a + b))
                 } else {
                     tree(strided(&row, 0.0, |a, v| a + e(v)), |a, b| a + b)
@@ -156,15 +156,15 @@ pub fn softmax_emulated(x: &RowsInput<f16>, variant: SoftmaxStrategy) -> Vec<f16
         };
         out.extend(
             row.iter()
-                .map(|&v| f16::from_f32(exp_of(variant, v, mx) / den)),
+                .map(|&v| f16::from_f32(exp_of(strategy, v, mx) / den)),
         );
     }
     out
 }
 
 /// The numerator of element `v` of a row with maximum `mx`.
-fn exp_of(variant: SoftmaxStrategy, v: f32, mx: f32) -> f32 {
-    match variant {
+fn exp_of(strategy: SoftmaxStrategy, v: f32, mx: f32) -> f32 {
+    match strategy {
         SoftmaxStrategy::Careful | SoftmaxStrategy::Online => kernel_exp(v - mx),
         SoftmaxStrategy::NoMaxSubtraction => r16(kernel_exp(v)),
         SoftmaxStrategy::F16Denominator => r16(kernel_exp(v - mx)),

@@ -42,8 +42,8 @@ pub use self::reference::{
 /// Invocations per workgroup (per row) of the row kernels.
 pub const ROW_THREADS: usize = 64;
 
-/// The longest row [`Gpu::run`](crate::Gpu::run) and
-/// [`Gpu::run`](crate::Gpu::run) accept, except for
+/// The longest row the sums ([`SumStrategy`]) and the softmaxes
+/// ([`SoftmaxStrategy`]) accept, except for
 /// [`SumStrategy::F16Serial`] ([`MAX_SERIAL_LEN`]). llvmpipe ends an
 /// invocation after 65535 loop iterations in all (its guard against endless
 /// loops) and returns what was written so far; each invocation of these
@@ -56,7 +56,8 @@ pub const MAX_ROW_LEN: usize = 1 << 20;
 pub const MAX_SERIAL_LEN: usize = 65_000;
 
 strategies! {
-    /// How [`Gpu::run`](crate::Gpu::run) sums each row.
+    /// How a row sum kernel ([`Gpu::run`](crate::Gpu::run) on a
+    /// [`RowsInput<f16>`]) sums each row.
     pub enum SumStrategy {
         /// One invocation sums the whole row serially, every addition rounded
         /// to `f16`: once the sum reaches `2048`, adding `1` rounds back to
@@ -78,8 +79,9 @@ strategies! {
 }
 
 strategies! {
-    /// How [`Gpu::run`](crate::Gpu::run) computes
-    /// `yⱼ = e^{xⱼ} / Σₖ e^{xₖ}` over each row. Every variant rounds each
+    /// How a softmax kernel ([`Gpu::run`](crate::Gpu::run) on a
+    /// [`RowsInput<f16>`]) computes
+    /// `yⱼ = e^{xⱼ} / Σₖ e^{xₖ}` over each row. Every strategy rounds each
     /// output once to `f16`.
     pub enum SoftmaxStrategy {
         /// `e^{xⱼ − max}` in `f32`, the denominator summed in `f32` (strided

@@ -99,7 +99,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     match kernel {
         RowKernel::Sum(SumStrategy::Pairwise) => pairwise(&mut s),
         RowKernel::Sum(strategy) => strided_sum(&mut s, strategy),
-        RowKernel::Softmax(variant) => softmax(&mut s, variant),
+        RowKernel::Softmax(strategy) => softmax(&mut s, strategy),
     }
     s.push_str("}\n");
     s
@@ -185,9 +185,9 @@ fn pairwise(s: &mut String) {
     );
 }
 
-fn softmax(s: &mut String, variant: SoftmaxStrategy) {
+fn softmax(s: &mut String, strategy: SoftmaxStrategy) {
     let neg_inf = "bitcast<f32>(0xff800000u)";
-    if variant == SoftmaxStrategy::Online {
+    if strategy == SoftmaxStrategy::Online {
         let _ = writeln!(
             s,
             "    var m = {neg_inf};
@@ -219,7 +219,7 @@ fn softmax(s: &mut String, variant: SoftmaxStrategy) {
         );
         return;
     }
-    if variant == SoftmaxStrategy::NoMaxSubtraction {
+    if strategy == SoftmaxStrategy::NoMaxSubtraction {
         s.push_str("    let mx = 0.0;\n");
     } else {
         let _ = writeln!(
@@ -232,7 +232,7 @@ fn softmax(s: &mut String, variant: SoftmaxStrategy) {
         s.push_str("    let mx = wa[0];\n    workgroupBarrier();\n");
     }
     // The exponential of element j, and how the denominator accumulates.
-    let (e, round) = match variant {
+    let (e, round) = match strategy {
         SoftmaxStrategy::Careful => ("ex(ld(base + j) - mx)", ""),
         SoftmaxStrategy::NoMaxSubtraction => ("round16(ex(ld(base + j)))", ""),
         _ => ("round16(ex(ld(base + j) - mx))", "round16"),
