@@ -109,7 +109,7 @@ fn main() {
                 black_box(ziggurat_input(m, k, n, &mut rng()));
             }),
             time(&mut || {
-                black_box(MatmulInput::random(m, k, n, &mut rng()));
+                black_box(MatmulInput::<f16>::random(m, k, n, &mut rng()));
             }),
             time(&mut || {
                 let mut rng = rng();

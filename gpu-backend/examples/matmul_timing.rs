@@ -15,7 +15,8 @@
 mod timing;
 
 use dual_delta_gpu::{
-    F16Path, Gpu, GpuOptions,
+    Gpu, GpuOptions,
+    device::F16Path,
     matmul::{
         Accumulation, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
         random_matmul_input,
@@ -94,10 +95,10 @@ fn main() -> Result<(), dual_delta_gpu::GpuError> {
             };
             for &mode in &modes {
                 let single = median_ms(reps, || {
-                    gpu.matmul(&input, mode).expect("matmul");
+                    gpu.run(&input, mode).expect("matmul");
                 });
                 let batched = median_ms(reps, || {
-                    gpu.matmul_batch(&batch, mode).expect("matmul_batch");
+                    gpu.run_batch(&batch, mode).expect("matmul_batch");
                 }) / BATCH as f64;
                 println!(
                     "  gpu {path} {:<12} {single:9.3} ms/matmul   batched ×{BATCH}: {batched:9.3} ms/matmul",
@@ -134,7 +135,7 @@ fn main() -> Result<(), dual_delta_gpu::GpuError> {
             for &mode in &modes {
                 push(
                     format!("gpu {mode}"),
-                    max_hybrid(&native.matmul(&x, mode)?, &oracle),
+                    max_hybrid(&native.run(&x, mode)?, &oracle),
                 );
             }
         }

@@ -1,6 +1,6 @@
 //! Milliseconds per call of the LayerNorm and attention kernels for each
-//! variant, on the shared adapter, with the CPU baselines for comparison,
-//! and each variant's max-hybrid error against the `f64` oracle.
+//! strategy, on the shared adapter, with the CPU baselines for comparison,
+//! and each strategy's max-hybrid error against the `f64` oracle.
 //!
 //! ```text
 //! cargo run --release -p dual-delta-gpu --example norm_attention_timing [-- --reps N]
@@ -10,13 +10,11 @@ mod timing;
 
 use dual_delta_gpu::{
     Gpu,
-    attention::AttentionVariant,
-    f16,
-    norm::LayerNormVariant,
-    reference::{
-        AttentionShape, attention_cpu, attention_f64, layer_norm_cpu, layer_norm_f64,
-        random_attention_input, random_offset_norm_input,
+    attention::{
+        AttentionShape, AttentionStrategy, attention_cpu, attention_f64, random_attention_input,
     },
+    f16,
+    norm::{LayerNormStrategy, layer_norm_cpu, layer_norm_f64, random_offset_norm_input},
 };
 use dual_delta_runtime::TrialRng;
 use timing::{max_hybrid, median_ms};
@@ -35,13 +33,13 @@ fn main() -> Result<(), dual_delta_gpu::GpuError> {
     let x = random_offset_norm_input::<f16>(4, 1024, 1000.0, 1.0, true, 1e-5)(rng);
     let oracle = layer_norm_f64(&x);
     println!("LayerNorm 4×1024, 1000 ± 1, weight and bias:");
-    for variant in LayerNormVariant::ALL {
-        let y = gpu.layer_norm(&x, variant)?;
-        let ms = median_ms(reps, || drop(gpu.layer_norm(&x, variant)));
+    for strategy in LayerNormStrategy::ALL {
+        let y = gpu.run(&x, strategy)?;
+        let ms = median_ms(reps, || drop(gpu.run(&x, strategy)));
         let err = max_hybrid(&y, &oracle);
         println!(
             "  {:<24} {ms:8.3} ms   max hybrid error {err:.3e}",
-            variant.to_string()
+            strategy.to_string()
         );
     }
     let ms = median_ms(reps, || drop(layer_norm_cpu(&x)));
@@ -62,13 +60,13 @@ fn main() -> Result<(), dual_delta_gpu::GpuError> {
         let x = random_attention_input::<f16>(shape, false)(rng);
         let oracle = attention_f64(&x);
         println!("attention, one head, seq {seq}, head dimension 64:");
-        for variant in AttentionVariant::ALL {
-            let y = gpu.attention(&x, variant)?;
-            let ms = median_ms(reps, || drop(gpu.attention(&x, variant)));
+        for strategy in AttentionStrategy::ALL {
+            let y = gpu.run(&x, strategy)?;
+            let ms = median_ms(reps, || drop(gpu.run(&x, strategy)));
             let err = max_hybrid(&y, &oracle);
             println!(
                 "  {:<24} {ms:8.3} ms   max hybrid error {err:.3e}",
-                variant.to_string()
+                strategy.to_string()
             );
         }
         let ms = median_ms(reps, || drop(attention_cpu(&x)));

@@ -17,8 +17,8 @@
 
 use std::sync::mpsc;
 
-use dual_delta_gpu::reference::{RowsInput, random_rows, sum_f64};
-use dual_delta_gpu::rows::ReduceStrategy;
+use dual_delta_gpu::rows::SumStrategy;
+use dual_delta_gpu::rows::{RowsInput, random_rows, sum_f64};
 use dual_delta_gpu::{Gpu, f16, wgpu};
 use dual_delta_runtime::{DualDelta, Expect};
 use wgpu::util::DeviceExt as _;
@@ -191,7 +191,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let outcome = DualDelta::new(
         |x: &RowsInput<f16>| mine.run(x),
         |x: &RowsInput<f16>| {
-            gpu.reduce_sum(x, ReduceStrategy::Pairwise)
+            gpu.run(x, SumStrategy::Pairwise)
                 .expect("the pairwise sum runs")
         },
         sum_f64,

@@ -1,200 +1,381 @@
-//! The pipelines of the LayerNorm and attention kernels, compiled on first
-//! use (so that creating a [`Gpu`] costs nothing more), and the one routine
-//! that uploads their buffers, dispatches them and reads the result back.
-//!
-//! Both families share one bind group layout:
-//!
-//! | binding | contents                                                 |
-//! |---------|----------------------------------------------------------|
-//! | 0       | the kernel's parameters (uniform, 8 words)               |
-//! | 1, 2, 3 | inputs, `f16` (read): `x`, `γ`, `β` or `Q`, `K`, `V`     |
-//! | 4       | the output, `f16` (write)                                |
-//! | 5       | `f32` scratch (the materialised attention scores)        |
+//! The one launch path: a family's [`Kernel`] checks a batch of inputs and
+//! describes each submission ([`Launch`]: its dispatches, their bindings
+//! and sizes), and [`Gpu::run_batch`] uploads, dispatches, reads back and
+//! splits the results per input for every family alike.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::borrow::Borrow;
+use std::sync::mpsc;
 
 use half::f16;
+use wgpu::util::DeviceExt as _;
 
-use crate::attention::{self, AttentionVariant};
-use crate::gpu::compute::{self, Binding};
-use crate::norm::{self, NormKernel};
-use crate::wgsl::{EXACT, ROUND16, SourceTransform};
+use crate::pipelines::KernelId;
 use crate::{Gpu, GpuError};
 
-/// A kernel compiled on first use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum LazyKernel {
-    /// A LayerNorm or RMSNorm over each row.
-    Norm(NormKernel),
-    /// Scaled-dot-product attention, generated for one `d` and `d_v`.
-    Attention {
-        /// The variant.
-        variant: AttentionVariant,
-        /// The dimension of queries and keys.
-        d: u32,
-        /// The dimension of values.
-        d_v: u32,
-    },
+/// A kernel family's strategy: what [`Gpu::run`] and [`Gpu::run_batch`]
+/// take to run that family's kernel on its input. Implemented by the
+/// strategies of every family: [`matmul::Accumulation`](crate::matmul::Accumulation),
+/// [`lowp::Bf16Accumulation`](crate::lowp::Bf16Accumulation),
+/// [`lowp::Fp8Accumulation`](crate::lowp::Fp8Accumulation),
+/// [`rows::SumStrategy`](crate::rows::SumStrategy),
+/// [`rows::SoftmaxStrategy`](crate::rows::SoftmaxStrategy),
+/// [`norm::LayerNormStrategy`](crate::norm::LayerNormStrategy),
+/// [`norm::RmsNormStrategy`](crate::norm::RmsNormStrategy) and
+/// [`attention::AttentionStrategy`](crate::attention::AttentionStrategy).
+/// Its methods are how the launch path asks the family; they are not for
+/// calling directly.
+pub trait Kernel: Copy {
+    /// One input of the kernel.
+    type Input;
+    /// The element type of its result.
+    type Output: Copy;
+    /// What the family works out once per batch.
+    type Plan;
+
+    /// Checks `inputs` (at least one) against each other, the family's
+    /// limits and the device's, and says how many go in one submission.
+    fn plan(self, gpu: &Gpu, inputs: &[&Self::Input]) -> Result<Batching<Self::Plan>, GpuError>;
+
+    /// Uploads `group` and describes its submission.
+    fn launch(self, gpu: &Gpu, plan: &Self::Plan, group: &[&Self::Input]) -> Launch;
+
+    /// Result elements of `input`.
+    fn output_len(self, input: &Self::Input) -> usize;
+
+    /// The result elements in the output `bytes` read back.
+    fn decode(gpu: &Gpu, bytes: &[u8]) -> Vec<Self::Output>;
 }
 
-/// The bind group layout and the pipelines, each compiled on first use.
-pub(crate) struct LazyPipelines {
-    native: bool,
-    transform: SourceTransform,
-    layout: OnceLock<(wgpu::BindGroupLayout, wgpu::PipelineLayout)>,
-    pipelines: Mutex<HashMap<LazyKernel, wgpu::ComputePipeline>>,
+/// A batch's plan and how many of its inputs go in one submission.
+#[derive(Debug)]
+pub struct Batching<P> {
+    /// The family's plan.
+    pub(crate) plan: P,
+    /// Inputs per submission (at least 1).
+    pub(crate) per_submission: usize,
 }
 
-impl LazyPipelines {
-    /// Nothing compiled yet; `native` picks the `f16` path of the sources,
-    /// which are compiled after `transform`.
-    pub(crate) fn new(native: bool, transform: SourceTransform) -> Self {
-        LazyPipelines {
-            native,
-            transform,
-            layout: OnceLock::new(),
-            pipelines: Mutex::new(HashMap::new()),
-        }
-    }
-
-    fn layout(&self, device: &wgpu::Device) -> &(wgpu::BindGroupLayout, wgpu::PipelineLayout) {
-        use Binding::{Read, ReadWrite, Uniform};
-        self.layout.get_or_init(|| {
-            compute::layouts(
-                device,
-                "norm/attention",
-                &[Uniform, Read, Read, Read, ReadWrite, ReadWrite],
-            )
-        })
-    }
-
-    /// The pipeline of `kernel`, compiled on the first call that asks.
-    fn pipeline(&self, device: &wgpu::Device, kernel: LazyKernel) -> wgpu::ComputePipeline {
-        let mut pipelines = self.pipelines.lock().unwrap_or_else(|e| e.into_inner());
-        let pipeline = pipelines.entry(kernel).or_insert_with(|| {
-            let source = match kernel {
-                LazyKernel::Norm(v) => norm::source(v, self.native),
-                LazyKernel::Attention { variant, d, d_v } => {
-                    attention::source(variant, d as usize, d_v as usize, self.native)
-                }
-            };
-            compute::pipeline(
-                device,
-                &self.layout(device).1,
-                "norm/attention",
-                &source,
-                self.transform,
-            )
-        });
-        pipeline.clone()
-    }
+/// What one binding of a dispatch is bound to (handles: cloning one is
+/// cheap).
+#[derive(Clone, Debug)]
+pub(crate) enum Resource {
+    /// A buffer, bound whole.
+    Buffer(wgpu::Buffer),
+    /// A texture view.
+    Texture(wgpu::TextureView),
 }
 
-/// One dispatch of a lazily compiled kernel.
-pub(crate) struct Launch<'a> {
-    pub(crate) kernel: LazyKernel,
-    /// The 8-word uniform.
-    pub(crate) params: [u32; 8],
-    /// Bindings 1 to 3 (an empty slice binds a 4-byte placeholder).
-    pub(crate) inputs: [&'a [f16]; 3],
-    /// `f16` values the kernel writes.
-    pub(crate) outputs: u64,
-    /// `f32` values of scratch.
-    pub(crate) scratch: u64,
-    /// Workgroups to dispatch.
-    pub(crate) workgroups: u64,
+/// One dispatch: a kernel, its resources at bindings `0, 1, …`, and the
+/// invocations to cover (in workgroups of `workgroup`).
+#[derive(Debug)]
+pub(crate) struct Dispatch {
+    pub(crate) kernel: KernelId,
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) invocations: u64,
+    pub(crate) workgroup: u32,
+}
+
+/// One submission: its dispatches in order (one compute pass), and the
+/// output buffer whose first `bytes` are read back.
+#[derive(Debug)]
+pub struct Launch {
+    pub(crate) dispatches: Vec<Dispatch>,
+    pub(crate) output: wgpu::Buffer,
+    pub(crate) bytes: u64,
 }
 
 impl Gpu {
-    /// Uploads, dispatches `launch` and reads back its `outputs` values.
-    pub(crate) fn launch(&self, launch: &Launch<'_>) -> Result<Vec<f16>, GpuError> {
-        let out_elem = self.out_elem();
-        let largest = [
-            launch.outputs * out_elem,
-            launch.scratch * 4,
-            launch
-                .inputs
-                .iter()
-                .map(|x| x.len() as u64 * 2)
-                .max()
-                .unwrap_or(0),
-        ]
-        .into_iter()
-        .max()
-        .unwrap_or(0);
-        self.binding_limit(largest)?;
+    /// Runs `kernel` on `input`: what [`Gpu::run_batch`] returns for that
+    /// one input.
+    ///
+    /// ```no_run
+    /// use dual_delta_gpu::{Gpu, f16, rows::{RowsInput, SoftmaxStrategy, SumStrategy}};
+    ///
+    /// let gpu = Gpu::shared()?;
+    /// let ones = RowsInput::new(1, 4096, vec![f16::ONE; 4096])?;
+    /// assert_eq!(gpu.run(&ones, SumStrategy::F16Serial)?[0], f16::from_f32(2048.0));
+    /// assert_eq!(gpu.run(&ones, SumStrategy::F32)?[0], f16::from_f32(4096.0));
+    /// let probabilities = gpu.run(&ones, SoftmaxStrategy::Careful)?; // 1/4096 each
+    /// # let _ = probabilities;
+    /// # Ok::<(), dual_delta_gpu::GpuError>(())
+    /// ```
+    pub fn run<K: Kernel>(&self, input: &K::Input, kernel: K) -> Result<Vec<K::Output>, GpuError> {
+        let mut out = self.run_batch(core::slice::from_ref(input), kernel)?;
+        Ok(out.pop().expect("one input gives one output"))
+    }
+
+    /// Runs `kernel` on many inputs of one shape in few submissions (as
+    /// many per submission as the device's limits allow, and for matmuls
+    /// up to 8 MiB of input). Results are in the order of `inputs`, each
+    /// identical to what [`Gpu::run`] returns for it.
+    pub fn run_batch<K: Kernel, I: Borrow<K::Input>>(
+        &self,
+        inputs: &[I],
+        kernel: K,
+    ) -> Result<Vec<Vec<K::Output>>, GpuError> {
+        let inputs: Vec<&K::Input> = inputs.iter().map(Borrow::borrow).collect();
+        if inputs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let Batching {
+            plan,
+            per_submission,
+        } = kernel.plan(self, &inputs)?;
+        let mut results = Vec::with_capacity(inputs.len());
+        // One submission per group, each waited for: the next group's
+        // uploads reuse the memory the last one freed.
+        for group in inputs.chunks(per_submission.max(1)) {
+            let launch = kernel.launch(self, &plan, group);
+            let values = K::decode(self, &self.submit(&launch)?);
+            let mut rest = &values[..];
+            for x in group {
+                let (head, tail) = rest.split_at(kernel.output_len(x));
+                results.push(head.to_vec());
+                rest = tail;
+            }
+        }
+        Ok(results)
+    }
+
+    /// Records `launch`'s dispatches in one compute pass, submits it, waits
+    /// and reads its output back.
+    pub(crate) fn submit(&self, launch: &Launch) -> Result<Vec<u8>, GpuError> {
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        let mut recorded = Vec::with_capacity(launch.dispatches.len());
+        for dispatch in &launch.dispatches {
+            let compiled = self.pipelines.get(&self.device, self.key(dispatch.kernel));
+            let bind = bind_group(&self.device, &compiled.layout, &dispatch.resources);
+            let grid = self.checked_grid(dispatch.invocations, dispatch.workgroup)?;
+            recorded.push((compiled, bind, grid));
+        }
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: None,
+            });
+            for (compiled, bind, (x, y)) in &recorded {
+                pass.set_pipeline(&compiled.pipeline);
+                pass.set_bind_group(0, bind, &[]);
+                pass.dispatch_workgroups(*x, *y, 1);
+            }
+        }
+        let what = launch
+            .dispatches
+            .first()
+            .map_or("empty", |d| d.kernel.label());
+        submit_and_read(
+            &self.device,
+            &self.queue,
+            what,
+            encoder,
+            &launch.output,
+            launch.bytes,
+        )
+    }
+
+    /// [`Gpu::grid`], or an error when one dispatch cannot hold it.
+    fn checked_grid(&self, invocations: u64, workgroup: u32) -> Result<(u32, u32), GpuError> {
+        let groups = invocations.div_ceil(u64::from(workgroup)).max(1);
         let max = u64::from(self.max_dispatch);
-        let gx = launch.workgroups.clamp(1, max);
-        let gy = launch.workgroups.div_ceil(gx).max(1);
-        if gy > max {
+        if groups > max * max {
             return Err(GpuError::InvalidInput(format!(
-                "{} workgroups are more than one dispatch can hold ({})",
-                launch.workgroups,
+                "{groups} workgroups are more than one dispatch can hold ({})",
                 max * max
             )));
         }
-        let device = &self.device;
-        let pipeline = self.lazy.pipeline(device, launch.kernel);
-        let params = self.uniform("params", &launch.params);
-        let inputs = launch
-            .inputs
-            .map(|x| self.storage("input", bytemuck::cast_slice(x)));
-        let out_bytes = launch.outputs * out_elem;
-        let out = self.writable("output", out_bytes, true);
-        let scratch = self.writable("scratch", launch.scratch * 4, false);
-        let bytes = self.dispatch_and_read(
-            "norm/attention",
-            &pipeline,
-            &self.lazy.layout(device).0,
-            &[&params, &inputs[0], &inputs[1], &inputs[2], &out, &scratch],
-            (gx as u32, gy as u32),
-            &out,
-            out_bytes,
-        )?;
-        Ok(self.f16_outputs(&bytes))
+        Ok(self.grid(invocations, workgroup))
+    }
+
+    /// The 2-D grid of workgroups of `workgroup` invocations covering
+    /// `invocations` (the kernels number their invocations across it).
+    pub(crate) fn grid(&self, invocations: u64, workgroup: u32) -> (u32, u32) {
+        let groups = invocations.div_ceil(u64::from(workgroup)).max(1);
+        let x = groups.min(u64::from(self.max_dispatch));
+        (x as u32, groups.div_ceil(x) as u32)
+    }
+
+    /// The most bytes one binding may hold (element indices are `u32` in
+    /// the shaders), or [`GpuError::TooLarge`] when `needed` is more.
+    pub(crate) fn binding_limit(&self, needed: u64) -> Result<u64, GpuError> {
+        let limit = self.max_binding.min(u64::from(u32::MAX));
+        if needed > limit {
+            return Err(GpuError::TooLarge { needed, limit });
+        }
+        Ok(limit)
+    }
+
+    /// Bytes per `f16` output element: 2 on the native path, 4 on the
+    /// fallback (the bits in the low half of a `u32`).
+    pub(crate) fn out_elem(&self) -> u64 {
+        if self.summary.shader_f16 { 2 } else { 4 }
+    }
+
+    /// The `f16` values of an output read back, [`Gpu::out_elem`] bytes
+    /// each.
+    pub(crate) fn f16_outputs(&self, bytes: &[u8]) -> Vec<f16> {
+        bytes
+            .chunks_exact(self.out_elem() as usize)
+            .map(|b| f16::from_le_bytes([b[0], b[1]]))
+            .collect()
+    }
+
+    /// A uniform buffer holding `value`.
+    pub(crate) fn uniform<T: bytemuck::Pod>(&self, value: &T) -> Resource {
+        Resource::Buffer(
+            self.device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("params"),
+                    contents: bytemuck::bytes_of(value),
+                    usage: wgpu::BufferUsages::UNIFORM,
+                }),
+        )
+    }
+
+    /// A read-only storage buffer holding `bytes`, zero-padded to
+    /// [`padded`] length.
+    pub(crate) fn storage(&self, label: &str, bytes: &[u8]) -> wgpu::Buffer {
+        let mut contents = bytes.to_vec();
+        contents.resize(padded(bytes.len() as u64) as usize, 0);
+        self.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: &contents,
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+    }
+
+    /// A storage buffer of `bytes` (at least [`padded`]) the kernel writes;
+    /// `readable` where its contents are copied back.
+    pub(crate) fn writable(&self, label: &str, bytes: u64, readable: bool) -> wgpu::Buffer {
+        let mut usage = wgpu::BufferUsages::STORAGE;
+        if readable {
+            usage |= wgpu::BufferUsages::COPY_SRC;
+        }
+        self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: padded(bytes),
+            usage,
+            mapped_at_creation: false,
+        })
+    }
+
+    /// [`dispatch_and_read`] on this context's device, for the tests of
+    /// single shaders.
+    #[cfg(test)]
+    #[allow(clippy::too_many_arguments)]
+    #[rustfmt::skip]
+    pub(crate) fn dispatch_and_read(&self, what: &str, pipeline: &wgpu::ComputePipeline,
+        layout: &wgpu::BindGroupLayout, buffers: &[&wgpu::Buffer], grid: (u32, u32),
+        output: &wgpu::Buffer, bytes: u64) -> Result<Vec<u8>, GpuError> {
+        let (device, queue) = (&self.device, &self.queue);
+        dispatch_and_read(device, queue, what, pipeline, layout, buffers, grid, output, bytes)
     }
 }
 
-/// The WGSL that declares the six bindings of the layout, with `Params`
-/// (declared by the caller) at binding 0, and the helpers `ld1`, `ld2`,
-/// `ld3` (an `f16` input as `f32`), `st` (round to `f16` and store) for
-/// the native path or the fallback, `round16` (round to `f16` on the
-/// bits) and the correctly rounded `div_rn` and `sqrt_rn` (see
-/// `crate::wgsl`).
-pub(crate) fn prelude(native: bool) -> String {
-    let elem = if native { "f16" } else { "u32" };
-    let mut s = String::new();
-    if native {
-        s.push_str("enable f16;\n\n");
+/// `bytes` rounded up to a whole number of 4-byte words, at least one
+/// (storage buffers are read in words, and may not be empty).
+pub(crate) fn padded(bytes: u64) -> u64 {
+    bytes.div_ceil(4).max(1) * 4
+}
+
+/// The bind group of `layout` with `resources` at `0, 1, …`.
+fn bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    resources: &[Resource],
+) -> wgpu::BindGroup {
+    let entries: Vec<_> = (0u32..)
+        .zip(resources)
+        .map(|(binding, resource)| wgpu::BindGroupEntry {
+            binding,
+            resource: match resource {
+                Resource::Buffer(buffer) => buffer.as_entire_binding(),
+                Resource::Texture(view) => wgpu::BindingResource::TextureView(view),
+            },
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout,
+        entries: &entries,
+    })
+}
+
+/// Binds `buffers` at `0, 1, …` of `layout`, dispatches `pipeline` on a
+/// `grid` of workgroups, waits for it, and returns the first `bytes` of
+/// `output` (one of `buffers`, a storage buffer that can be copied from).
+/// `what` names the kernel in errors. The probe's path, outside the
+/// kernels' cache.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn dispatch_and_read(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    what: &str,
+    pipeline: &wgpu::ComputePipeline,
+    layout: &wgpu::BindGroupLayout,
+    buffers: &[&wgpu::Buffer],
+    grid: (u32, u32),
+    output: &wgpu::Buffer,
+    bytes: u64,
+) -> Result<Vec<u8>, GpuError> {
+    let resources: Vec<_> = buffers
+        .iter()
+        .map(|&b| Resource::Buffer(b.clone()))
+        .collect();
+    let bind = bind_group(device, layout, &resources);
+    let mut encoder =
+        device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(what) });
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(what),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &bind, &[]);
+        pass.dispatch_workgroups(grid.0, grid.1, 1);
     }
-    s.push_str("@group(0) @binding(0) var<uniform> p: Params;\n");
-    for b in 1..=3 {
-        s.push_str(&format!(
-            "@group(0) @binding({b}) var<storage, read> in{b}: array<{elem}>;\n"
-        ));
-    }
-    s.push_str(&format!(
-        "@group(0) @binding(4) var<storage, read_write> out: array<{elem}>;\n\
-         @group(0) @binding(5) var<storage, read_write> scratch: array<f32>;\n"
-    ));
-    for b in 1..=3 {
-        if native {
-            s.push_str(&format!(
-                "fn ld{b}(i: u32) -> f32 {{ return f32(in{b}[i]); }}\n"
-            ));
-        } else {
-            s.push_str(&format!(
-                "fn ld{b}(i: u32) -> f32 {{ return unpack2x16float(in{b}[i >> 1u] >> ((i & 1u) << 4u)).x; }}\n"
-            ));
-        }
-    }
-    if native {
-        s.push_str("fn st(i: u32, v: f32) { out[i] = f16(v); }\n");
-    } else {
-        s.push_str("fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n");
-    }
-    s.push_str(ROUND16);
-    s.push_str(EXACT);
-    s
+    submit_and_read(device, queue, what, encoder, output, bytes)
+}
+
+/// Submits `encoder`'s commands, then copies the first `bytes` of `output`
+/// back once they have run.
+fn submit_and_read(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    what: &str,
+    mut encoder: wgpu::CommandEncoder,
+    output: &wgpu::Buffer,
+    bytes: u64,
+) -> Result<Vec<u8>, GpuError> {
+    let size = padded(bytes);
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    encoder.copy_buffer_to_buffer(output, 0, &staging, 0, size);
+    let index = queue.submit([encoder.finish()]);
+    let (tx, rx) = mpsc::channel();
+    staging
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, move |r| drop(tx.send(r)));
+    device
+        .poll(wgpu::PollType::Wait {
+            submission_index: Some(index),
+            timeout: None,
+        })
+        .map_err(|e| GpuError::Device(format!("waiting for the {what} kernel: {e}")))?;
+    rx.recv()
+        .map_err(|_| GpuError::Device("the result buffer was never mapped".into()))?
+        .map_err(|e| GpuError::Device(format!("mapping the result buffer: {e}")))?;
+    let view = staging
+        .get_mapped_range(..)
+        .map_err(|e| GpuError::Device(format!("reading results: {e}")))?;
+    let out = view[..bytes as usize].to_vec();
+    drop(view);
+    staging.unmap();
+    Ok(out)
 }

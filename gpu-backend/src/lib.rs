@@ -14,14 +14,15 @@
 //! | 3 | the same, `allow_fp16_reduced_precision_reduction = False` | [`Accumulation::F32`](matmul::Accumulation::F32) | equal again |
 //!
 //! ```no_run
+//! use dual_delta_gpu::f16;
 //! use dual_delta_gpu::matmul::{Accumulation, GemmConfig, matmul_cpu_f16, matmul_f64, random_matmul_input};
 //! use dual_delta_runtime::TrialRng;
 //!
 //! let gpu = dual_delta_gpu::Gpu::shared()?;
-//! let input = random_matmul_input(128, 4096, 128)(&mut TrialRng::for_trial(7, 0));
+//! let input = random_matmul_input::<f16>(128, 4096, 128)(&mut TrialRng::for_trial(7, 0));
 //! let strategy = GemmConfig::default().strategy_for(128, 4096, 128);
 //! assert_eq!(strategy, Accumulation::split_k());
-//! let candidate = gpu.matmul(&input, strategy)?; // Vec<f16>
+//! let candidate = gpu.run(&input, strategy)?;   // Vec<f16>
 //! let baseline = matmul_cpu_f16(&input);          // Vec<f16>
 //! let oracle = matmul_f64(&input);                // Vec<f64>
 //! # let _ = (candidate, baseline, oracle);
@@ -31,8 +32,8 @@
 //! # Device
 //!
 //! One context per process, [`Gpu::shared`], is created on first use and
-//! shared by every thread (tests run on parallel threads); its pipelines are
-//! compiled once. [`Gpu::new`] creates others, for example to force the
+//! shared by every thread (tests run on parallel threads); each kernel is
+//! compiled the first time it runs, and kept. [`Gpu::new`] creates others, for example to force the
 //! fallback path, and [`Gpu::from_device`] makes one on a wgpu device the
 //! caller already has (the wgpu it takes is re-exported as [`wgpu`]); the
 //! probe below is [`DeviceSemantics::probe`](semantics::DeviceSemantics::probe)
@@ -60,15 +61,15 @@
 //! `SHADER_F16` the kernels use native `f16` (`enable f16;`, `array<f16>`
 //! buffers); without it, or when forced, a fallback keeps the same `f16`
 //! bits packed two per `u32` and converts with `unpack2x16float` /
-//! `pack2x16float` ([`F16Path`]). Both give identical results for
+//! `pack2x16float` ([`F16Path`](device::F16Path)). Both give identical results for
 //! [`Accumulation::F32`](matmul::Accumulation::F32) and [`Accumulation::SplitK`](matmul::Accumulation::SplitK). With wgpu's
 //! `SUBGROUP` and subgroups of at least eight invocations (llvmpipe at 256
 //! bits has exactly eight), the matmul kernels' workgroups read each row of
 //! `B` once and share it with `subgroupBroadcast`; elsewhere, or with
-//! [`Subgroups::Off`], each invocation reads its own. Both give identical
+//! [`Subgroups::Off`](device::Subgroups::Off), each invocation reads its own. Both give identical
 //! results. Those register-block kernels are tuned for llvmpipe; on
 //! discrete and integrated GPUs the matmuls use workgroup-shared tiles
-//! instead ([`MatmulTiling`]: workgroups of 64 invocations staging `A` and
+//! instead ([`MatmulTiling`](device::MatmulTiling): workgroups of 64 invocations staging `A` and
 //! `B` in workgroup memory), which sum every output in the same order and
 //! give the same bits.
 //!
@@ -78,9 +79,9 @@
 //! |----------|--------|--------|
 //! | `DUAL_DELTA_GPU` | `require` (default), `skip` | With `skip`, [`require_gpu`] skips a GPU test (printing why to stderr) when no GPU is usable; by default such a test fails, never passes silently. |
 //! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`; `gl` needs the crate's `gles` feature) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
-//! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`]). |
-//! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`]); the same bits either way. |
-//! | `DUAL_DELTA_GPU_TILING` | `auto` (default), `registers`, `shared` | The matmul tile kernels ([`MatmulTiling`]): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
+//! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`](device::F16Path)). |
+//! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`](device::Subgroups)); the same bits either way. |
+//! | `DUAL_DELTA_GPU_TILING` | `auto` (default), `registers`, `shared` | The matmul tile kernels ([`MatmulTiling`](device::MatmulTiling)): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
 //! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` (default), `strip` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
 //!
 //! Their names are the constants of [`env`](mod@env). wgpu's own variables
@@ -125,34 +126,36 @@
 //! matrix so the inner loop has no bounds checks; stores outside `C` are
 //! skipped. Split-K runs the tile kernel once per chunk into an `f16`
 //! partials buffer and a second kernel sums the partials.
-//! [`Gpu::matmul_batch`] runs many matmuls of one shape in a few
+//! [`Gpu::run_batch`] runs many matmuls of one shape in a few
 //! submissions (groups of at most 8 MiB of input).
 //!
-//! Kernel families, each with a CPU emulation that gives the GPU's result
-//! bit for bit on lavapipe:
+//! Kernel families, each in its own module with its strategies (each a
+//! [`Kernel`], run by [`Gpu::run`] and [`Gpu::run_batch`]), its shaders,
+//! its CPU references and a CPU emulation that gives the GPU's result bit
+//! for bit on lavapipe:
 //!
-//! * Matmul, [`Gpu::matmul`]: [`Accumulation`](matmul::Accumulation) (`f32`, split-K, `f16`);
+//! * Matmul: [`Accumulation`](matmul::Accumulation) (`f32`, split-K, `f16`);
 //!   emulation [`matmul_cpu_emulated`](matmul::matmul_cpu_emulated).
-//! * Row sums, [`Gpu::reduce_sum`]: [`ReduceStrategy`](rows::ReduceStrategy) (serial `f16`,
+//! * Row sums: [`SumStrategy`](rows::SumStrategy) (serial `f16`,
 //!   strided `f16`, strided `f32`, pairwise `f32`); emulation
 //!   [`reduce_sum_emulated`](rows::reduce_sum_emulated).
-//! * Softmax over the last axis, [`Gpu::softmax`]: [`SoftmaxVariant`](rows::SoftmaxVariant)
+//! * Softmax over the last axis: [`SoftmaxStrategy`](rows::SoftmaxStrategy)
 //!   (careful, no max subtraction, `f16` denominator, online); emulation
 //!   [`softmax_emulated`](rows::softmax_emulated), with `exp` computed as [`kernel_exp`](rows::kernel_exp).
-//! * LayerNorm over the last axis, [`Gpu::layer_norm`]: [`LayerNormVariant`](norm::LayerNormVariant)
+//! * LayerNorm over the last axis: [`LayerNormStrategy`](norm::LayerNormStrategy)
 //!   (one-pass `E[x²] − E[x]²`, two-pass, Welford), one workgroup per row
 //!   like the row kernels; emulation [`layer_norm_emulated`](norm::layer_norm_emulated).
-//! * RMSNorm over the last axis, [`Gpu::rms_norm`]: [`RmsNormVariant`](norm::RmsNormVariant)
+//! * RMSNorm over the last axis: [`RmsNormStrategy`](norm::RmsNormStrategy)
 //!   (sum of squares in `f32`, or accumulated in `f16`); emulation
 //!   [`rms_norm_emulated`](norm::rms_norm_emulated).
-//! * Scaled-dot-product attention, [`Gpu::attention`]: [`AttentionVariant`](attention::AttentionVariant)
+//! * Scaled-dot-product attention: [`AttentionStrategy`](attention::AttentionStrategy)
 //!   (naive with `f16` scores, flash with `f32` or `f16` accumulation), one
 //!   invocation per (head, query); emulation [`attention_emulated`](attention::attention_emulated).
-//!   These two families compile their pipelines on first use.
-//! * `bf16` matmul, [`Gpu::matmul_bf16`]: [`Bf16Accumulation`](lowp::Bf16Accumulation) (`f32`,
+//! * `bf16` matmul ([`MatmulInput<bf16>`](matmul::MatmulInput)): [`Bf16Accumulation`](lowp::Bf16Accumulation) (`f32`,
 //!   `bf16`); emulation [`matmul_emulated_bf16`](lowp::matmul_emulated_bf16); oracle
 //!   [`matmul_f64_bf16`](lowp::matmul_f64_bf16), baseline [`matmul_cpu_bf16`](lowp::matmul_cpu_bf16).
-//! * FP8 GEMM, E4M3 × E4M3 with per-tensor scales, [`Gpu::matmul_fp8`]:
+//! * FP8 GEMM, E4M3 × E4M3 with per-tensor scales
+//!   ([`MatmulInput<E4m3>`](matmul::MatmulInput)):
 //!   [`Fp8Accumulation`](lowp::Fp8Accumulation) (`f32`; the limited accumulation of Hopper's FP8
 //!   tensor cores, [`fp8_fused_dot_add`](lowp::fp8_fused_dot_add); that promoted to `f32` every 128
 //!   products); emulation [`matmul_emulated_fp8`](lowp::matmul_emulated_fp8); oracle
@@ -167,7 +170,7 @@
 //!
 //! The row kernels run one workgroup of [`ROW_THREADS`](rows::ROW_THREADS) invocations per
 //! row, each invocation over a strided slice, combined by a fixed tree
-//! (documented on [`ReduceStrategy`](rows::ReduceStrategy)); `*_batch` versions take many inputs
+//! (documented on [`SumStrategy`](rows::SumStrategy)); `*_batch` versions take many inputs
 //! of one row length in one submission.
 //!
 //! # CPU references
@@ -179,32 +182,37 @@
 //! * [`matmul_cpu_emulated`](matmul::matmul_cpu_emulated) and [`matmul_cpu_split_k`](matmul::matmul_cpu_split_k): the GPU kernels'
 //!   arithmetic replayed on the CPU, step for step.
 //!
-//! The kernels shipped beyond matmul have their references in
-//! [`reference`](mod@reference): reductions ([`sum_f64`](reference::sum_f64), [`mean_f64`](reference::mean_f64),
-//! [`dot_f64`](reference::dot_f64)), [`softmax_f64`](reference::softmax_f64) and [`log_softmax_f64`](reference::log_softmax_f64), [`layer_norm_f64`](reference::layer_norm_f64)
-//! and [`rms_norm_f64`](reference::rms_norm_f64), and scaled-dot-product [`attention_f64`](reference::attention_f64), each with
-//! its `f32`-accumulating CPU baseline (`sum_cpu`, ..., [`attention_cpu`](reference::attention_cpu)),
-//! generic over `f16`, `bf16` and `f32` inputs ([`KernelElement`](reference::KernelElement)).
+//! The other families have theirs in their modules: reductions
+//! ([`sum_f64`](rows::sum_f64), [`mean_f64`](rows::mean_f64),
+//! [`dot_f64`](rows::dot_f64)), [`softmax_f64`](rows::softmax_f64) and
+//! [`log_softmax_f64`](rows::log_softmax_f64),
+//! [`layer_norm_f64`](norm::layer_norm_f64) and
+//! [`rms_norm_f64`](norm::rms_norm_f64), and scaled-dot-product
+//! [`attention_f64`](attention::attention_f64), each an `f64` oracle
+//! (every sum in double-double, rounded once) with its `f32`-accumulating
+//! CPU baseline (`sum_cpu`, ..., [`attention_cpu`](attention::attention_cpu)),
+//! PyTorch's CPU "opmath" rule: inputs widened to `f32`, each output
+//! rounded once; generic over `f16`, `bf16` and `f32` inputs
+//! ([`KernelElement`]).
 //!
 //! # Modules
 //!
-//! The root holds the device and what chooses and reports it: [`Gpu`] with
-//! every kernel as a method, its options ([`GpuOptions`], [`F16Path`],
-//! [`Subgroups`], [`MatmulTiling`]), what it found ([`AdapterSummary`]), its
-//! errors ([`GpuError`], [`LAVAPIPE_INSTALL`]), the policy for tests without
-//! a GPU ([`GpuPolicy`], [`require_gpu`], [`shared_or_skip`]), and the
-//! element types [`f16`](struct@f16) and [`bf16`]. Everything else lives in one module,
-//! under one path:
+//! The root holds the context, [`Gpu`] with [`Gpu::run`] and
+//! [`Gpu::run_batch`], its options [`GpuOptions`], its errors
+//! [`GpuError`], the trait every strategy implements ([`Kernel`]), the
+//! element types [`f16`](struct@f16), [`bf16`] and [`KernelElement`], and
+//! the policy for tests without a GPU ([`require_gpu`],
+//! [`shared_or_skip`]). Everything else lives in one module, under one
+//! path:
 //!
 //! | module | contents |
 //! |--------|----------|
-//! | [`matmul`] | the `f16` matmul: [`Accumulation`](matmul::Accumulation), [`GemmConfig`](matmul::GemmConfig), its input, CPU baseline, oracle and emulations |
-//! | [`rows`] | row sums and softmax: [`ReduceStrategy`](rows::ReduceStrategy), [`SoftmaxVariant`](rows::SoftmaxVariant), their emulations and limits |
-//! | [`norm`] | LayerNorm and RMSNorm: [`LayerNormVariant`](norm::LayerNormVariant), [`RmsNormVariant`](norm::RmsNormVariant), their emulations and limits |
-//! | [`attention`] | scaled-dot-product attention: [`AttentionVariant`](attention::AttentionVariant), its emulation and limits |
-//! | [`lowp`] | the `bf16` and FP8 matmuls: strategies, inputs, emulations, baselines and oracles |
-//! | [`reference`](mod@reference) | the CPU references and baselines of the row, norm and attention kernels, and their inputs |
-//! | [`oracle`] | the double-double matmul oracle and matmul inputs from the runtime's generators |
+//! | [`matmul`] | the matmuls: [`Accumulation`](matmul::Accumulation), [`GemmConfig`](matmul::GemmConfig), the input [`MatmulInput`](matmul::MatmulInput) over `f16`, `bf16` or FP8, CPU baseline, oracles and emulations |
+//! | [`lowp`] | the `bf16` and FP8 kernels: their strategies, emulations, baselines and oracles |
+//! | [`rows`] | row sums and softmax: [`SumStrategy`](rows::SumStrategy), [`SoftmaxStrategy`](rows::SoftmaxStrategy), their inputs, references, emulations and limits |
+//! | [`norm`] | LayerNorm and RMSNorm: [`LayerNormStrategy`](norm::LayerNormStrategy), [`RmsNormStrategy`](norm::RmsNormStrategy), their input, references, emulations and limits |
+//! | [`attention`] | scaled-dot-product attention: [`AttentionStrategy`](attention::AttentionStrategy), its input, references, emulation and limits |
+//! | [`device`] | the adapter policy ([`F16Path`](device::F16Path), [`Subgroups`](device::Subgroups), [`MatmulTiling`](device::MatmulTiling)), what was found ([`AdapterSummary`](device::AdapterSummary)), and the GPU test policy ([`GpuPolicy`](device::GpuPolicy)) |
 //! | [`semantics`] | the probe of the device's floating-point arithmetic |
 //! | [`randn`] | standard normal samples drawn a block at a time: the inputs of every generator here |
 //! | [`env`](mod@env) | the names of the environment variables |
@@ -213,28 +221,32 @@
 
 #![warn(missing_docs)]
 
-mod accumulation;
+#[macro_use]
+mod strategy;
+
 pub mod attention;
-mod cpu;
+mod compile;
+pub mod device;
+#[cfg(test)]
+mod dump;
+mod element;
 mod error;
-mod gpu;
-mod input;
 mod launch;
 pub mod lowp;
+pub mod matmul;
 pub mod norm;
-pub mod oracle;
+mod pipelines;
 pub mod randn;
-pub mod reference;
 pub mod rows;
 pub mod semantics;
-mod shader;
 mod wgsl;
 
-pub use crate::error::{GpuError, LAVAPIPE_INSTALL};
-pub use crate::gpu::{
-    AdapterSummary, F16Path, Gpu, GpuOptions, GpuPolicy, MatmulTiling, Subgroups, require_gpu,
-    shared_or_skip,
-};
+pub use crate::device::adapter::GpuOptions;
+pub use crate::device::context::Gpu;
+pub use crate::device::policy::{require_gpu, shared_or_skip};
+pub use crate::element::KernelElement;
+pub use crate::error::GpuError;
+pub use crate::launch::Kernel;
 
 /// `f16`, the element type of inputs and outputs (re-exported from `half`).
 pub use half::f16;
@@ -246,24 +258,10 @@ pub use half::bf16;
 /// created through it is one this crate can take.
 pub use wgpu;
 
-/// The `f16` matmul family: its strategies ([`Accumulation`](matmul::Accumulation),
-/// [`GemmConfig`](matmul::GemmConfig)), its input ([`MatmulInput`](matmul::MatmulInput),
-/// [`random_matmul_input`](matmul::random_matmul_input)), the CPU baseline
-/// [`matmul_cpu_f16`](matmul::matmul_cpu_f16), the oracle [`matmul_f64`](matmul::matmul_f64),
-/// and the emulations of the kernels ([`matmul_cpu_emulated`](matmul::matmul_cpu_emulated),
-/// [`matmul_cpu_split_k`](matmul::matmul_cpu_split_k)). The kernel is [`Gpu::matmul`](crate::Gpu::matmul).
-pub mod matmul {
-    pub use crate::accumulation::{Accumulation, GemmConfig};
-    pub use crate::cpu::{
-        K_BLOCK, matmul_cpu_emulated, matmul_cpu_f16, matmul_cpu_split_k, matmul_f64,
-    };
-    pub use crate::input::{MatmulInput, random_matmul_input};
-}
-
 /// The names of the environment variables that choose the device and its
 /// paths (see the crate documentation's table).
 pub mod env {
-    pub use crate::gpu::{
+    pub use crate::device::env::{
         ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
     };
 }

@@ -37,7 +37,7 @@ fn mean_errors(inputs: &[MatmulInput], strategies: &[Accumulation]) -> (f64, Vec
     let mut by_strategy = vec![Vec::new(); strategies.len()];
     let batches: Vec<Vec<Vec<dual_delta_gpu::f16>>> = strategies
         .iter()
-        .map(|&s| gpu.matmul_batch(inputs, s).unwrap())
+        .map(|&s| gpu.run_batch(inputs, s).unwrap())
         .collect();
     for (t, x) in inputs.iter().enumerate() {
         let oracle = matmul_f64(x);

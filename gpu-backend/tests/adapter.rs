@@ -1,6 +1,10 @@
 //! Adapter choice, capabilities, and what is recorded about them.
 
-use dual_delta_gpu::{F16Path, Gpu, GpuError, GpuOptions, MatmulTiling, Subgroups, require_gpu};
+use dual_delta_gpu::{
+    Gpu, GpuError, GpuOptions,
+    device::{F16Path, MatmulTiling, Subgroups},
+    require_gpu,
+};
 
 #[test]
 fn an_adapter_that_does_not_exist_is_a_clear_error() {

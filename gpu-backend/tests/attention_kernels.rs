@@ -6,9 +6,11 @@ mod common;
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
 use dual_delta_gpu::{
     GpuError,
-    attention::{AttentionVariant, MAX_HEAD_DIM, MAX_KEYS, attention_emulated},
+    attention::{
+        AttentionInput, AttentionShape, AttentionStrategy, MAX_HEAD_DIM, MAX_KEYS,
+        attention_emulated, attention_f64, random_attention_input,
+    },
     f16,
-    reference::{AttentionInput, AttentionShape, attention_f64, random_attention_input},
 };
 use dual_delta_runtime::TrialRng;
 
@@ -56,11 +58,11 @@ fn inputs() -> Vec<(String, AttentionInput<f16>)> {
 fn attention_matches_its_emulation_bit_for_bit() {
     let inputs = inputs();
     for gpu in gpus() {
-        for variant in AttentionVariant::ALL {
+        for strategy in AttentionStrategy::ALL {
             for (name, x) in &inputs {
-                let got = gpu.attention(x, variant).unwrap();
-                let what = format!("{variant} attention of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &attention_emulated(x, variant), &what);
+                let got = gpu.run(x, strategy).unwrap();
+                let what = format!("{strategy} attention of {name} on the {} path", path(gpu));
+                assert_matches_emulation(gpu, &got, &attention_emulated(x, strategy), &what);
             }
         }
     }
@@ -72,9 +74,9 @@ fn flash_f32_is_close_to_the_oracle_and_f16_accumulation_is_not() {
     let oracle = attention_f64(&x);
     let err = |v| max_hybrid(&attention_emulated(&x, v), &oracle);
     let (flash, naive, f16_acc) = (
-        err(AttentionVariant::Flash),
-        err(AttentionVariant::Naive),
-        err(AttentionVariant::FlashF16Accumulation),
+        err(AttentionStrategy::Flash),
+        err(AttentionStrategy::Naive),
+        err(AttentionStrategy::FlashF16Accumulation),
     );
     // One f16 rounding of outputs below 1 in magnitude: at most 2⁻¹² of
     // 1 + |y|, plus the f32 arithmetic's far smaller error.
@@ -87,7 +89,7 @@ fn flash_f32_is_close_to_the_oracle_and_f16_accumulation_is_not() {
         "f16 accumulation {f16_acc:e}, flash {flash:e}"
     );
     for gpu in gpus() {
-        let got = gpu.attention(&x, AttentionVariant::Flash).unwrap();
+        let got = gpu.run(&x, AttentionStrategy::Flash).unwrap();
         let e = max_hybrid(&got, &oracle);
         assert!(e < 3e-4, "{}: {e:e}", path(gpu));
     }
@@ -101,14 +103,14 @@ fn known_values_come_out_exactly() {
     let s = shape(1, 3, 3, 2, 1);
     let x = AttentionInput::new(s, true, f(&[1.0; 6]), f(&[0.0; 6]), f(&[2.0, 4.0, 6.0])).unwrap();
     for gpu in gpus() {
-        for variant in AttentionVariant::ALL {
+        for strategy in AttentionStrategy::ALL {
             let got: Vec<f32> = gpu
-                .attention(&x, variant)
+                .run(&x, strategy)
                 .unwrap()
                 .iter()
                 .map(|v| v.to_f32())
                 .collect();
-            assert_eq!(got, [2.0, 3.0, 4.0], "{variant} on the {} path", path(gpu));
+            assert_eq!(got, [2.0, 3.0, 4.0], "{strategy} on the {} path", path(gpu));
         }
     }
 }
@@ -122,11 +124,11 @@ fn batches_equal_single_calls() {
         })
         .collect();
     for gpu in gpus() {
-        for variant in AttentionVariant::ALL {
-            let all = gpu.attention_batch(&batch, variant).unwrap();
+        for strategy in AttentionStrategy::ALL {
+            let all = gpu.run_batch(&batch, strategy).unwrap();
             for (i, x) in batch.iter().enumerate() {
-                let what = format!("{variant} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.attention(x, variant).unwrap(), &what);
+                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
             }
         }
     }
@@ -142,16 +144,16 @@ fn bad_inputs_are_refused_with_a_clear_error() {
     let e = AttentionInput::<f16>::new(shape(1, 0, 2, 8, 8), false, vec![], vec![], vec![]);
     assert!(matches!(e, Err(GpuError::InvalidInput(_))));
     for gpu in gpus() {
-        let e = gpu.attention(&big, AttentionVariant::Flash).unwrap_err();
+        let e = gpu.run(&big, AttentionStrategy::Flash).unwrap_err();
         assert!(e.to_string().contains("up to 128"), "{e}");
-        let e = gpu.attention(&long, AttentionVariant::Naive).unwrap_err();
+        let e = gpu.run(&long, AttentionStrategy::Naive).unwrap_err();
         assert!(e.to_string().contains("seq_k up to"), "{e}");
         let e = gpu
-            .attention_batch(&[&x, &causal], AttentionVariant::Naive)
+            .run_batch(&[&x, &causal], AttentionStrategy::Naive)
             .unwrap_err();
         assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
         let none: [&AttentionInput<f16>; 0] = [];
-        let empty = gpu.attention_batch(&none, AttentionVariant::Flash).unwrap();
+        let empty = gpu.run_batch(&none, AttentionStrategy::Flash).unwrap();
         assert!(empty.is_empty());
     }
 }

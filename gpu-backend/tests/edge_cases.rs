@@ -9,14 +9,16 @@
 //! * The separation check passes the `f64` oracle ([`matmul_f64`]) and flags
 //!   an `f32` one, at the paper's shapes.
 
-use dual_delta_gpu::oracle::{matmul_dd, matmul_input};
+use dual_delta_gpu::matmul::{matmul_dd, matmul_input};
 use dual_delta_runtime::generate::{EdgeKind, edges, mix_values, normal, with_edges};
 use dual_delta_runtime::oracle::{Separation, SeparationReport};
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, TrialRng, environment};
 use std::sync::OnceLock;
 
 use dual_delta_gpu::{
-    F16Path, Gpu, GpuOptions, f16,
+    Gpu, GpuOptions,
+    device::F16Path,
+    f16,
     matmul::{
         Accumulation, GemmConfig, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
     },
@@ -97,7 +99,7 @@ fn f16_accumulation_overflows(gpu: &'static Gpu) {
         normal::<f16>(1.0),
     );
     let input = matmul_input(m, k, n, values);
-    let candidate = |x: &MatmulInput| gpu.matmul(x, Accumulation::F16).expect("GPU matmul");
+    let candidate = |x: &MatmulInput| gpu.run(x, Accumulation::F16).expect("GPU matmul");
 
     // The kernel on the overflowing inputs: infinities where accumulating in
     // f32 (GPU and CPU) stays finite and the exact results are small.
@@ -110,7 +112,7 @@ fn f16_accumulation_overflows(gpu: &'static Gpu) {
         }
         overflowing_trials += 1;
         let f16_acc = candidate(&x);
-        let f32_acc = gpu.matmul(&x, Accumulation::F32).unwrap();
+        let f32_acc = gpu.run(&x, Accumulation::F32).unwrap();
         let oracle = matmul_f64(&x);
         let non_finite = f16_acc.iter().filter(|v| !v.is_finite()).count();
         assert!(

@@ -4,7 +4,9 @@ mod common;
 
 use common::{assert_identical, gpus, path, ulps};
 use dual_delta_gpu::{
-    F16Path, Gpu, GpuError, GpuOptions, MatmulTiling, Subgroups, f16,
+    Gpu, GpuError, GpuOptions,
+    device::{F16Path, MatmulTiling, Subgroups},
+    f16,
     matmul::{
         Accumulation, MatmulInput, matmul_cpu_emulated, matmul_cpu_f16, matmul_f64,
         random_matmul_input,
@@ -33,7 +35,7 @@ fn f32_accumulation_matches_the_cpu_reference_within_one_ulp() {
     for gpu in gpus() {
         for (t, (m, k, n)) in SHAPES.into_iter().enumerate() {
             let x = input(m, k, n, t);
-            let got = gpu.matmul(&x, Accumulation::F32).unwrap();
+            let got = gpu.run(&x, Accumulation::F32).unwrap();
             let what = format!("{m}×{k}×{n} F32 on the {} path", path(gpu));
             assert_eq!(got.len(), m * n, "{what}");
             // The kernel's own summation order replayed on the CPU: identical.
@@ -90,7 +92,7 @@ fn split_k_matches_its_cpu_emulation_bit_for_bit() {
         for (t, (m, k, n, splits)) in cases.into_iter().enumerate() {
             let x = input(m, k, n, 100 + t);
             let acc = Accumulation::SplitK { splits };
-            let got = gpu.matmul(&x, acc).unwrap();
+            let got = gpu.run(&x, acc).unwrap();
             let what = format!("{m}×{k}×{n} {acc} on the {} path", path(gpu));
             assert_identical(&got, &matmul_cpu_emulated(&x, acc), &what);
         }
@@ -102,7 +104,7 @@ fn f16_accumulation_matches_its_cpu_emulation() {
     for gpu in gpus() {
         for (t, (m, k, n)) in [(17, 33, 65), (128, 4096, 128)].into_iter().enumerate() {
             let x = input(m, k, n, 200 + t);
-            let got = gpu.matmul(&x, Accumulation::F16).unwrap();
+            let got = gpu.run(&x, Accumulation::F16).unwrap();
             let what = format!("{m}×{k}×{n} F16 on the {} path", path(gpu));
             assert_identical(&got, &matmul_cpu_emulated(&x, Accumulation::F16), &what);
         }
@@ -137,8 +139,8 @@ fn subgroup_and_lane_kernels_agree_bit_for_bit() {
             Accumulation::F16,
         ] {
             let what = format!("{:?} {acc}", x.shape());
-            let want = lanes.matmul(x, acc).unwrap();
-            assert_identical(&shared.matmul(x, acc).unwrap(), &want, &what);
+            let want = lanes.run(x, acc).unwrap();
+            assert_identical(&shared.run(x, acc).unwrap(), &want, &what);
             assert_identical(&matmul_cpu_emulated(x, acc), &want, &what);
         }
     }
@@ -187,12 +189,12 @@ fn shared_tiles_match_the_emulation_bit_for_bit() {
                 Accumulation::F16,
             ] {
                 let what = format!("{:?} {acc} with shared tiles, {f16:?}", x.shape());
-                let got = tiles.matmul(x, acc).unwrap();
+                let got = tiles.run(x, acc).unwrap();
                 assert_identical(&got, &matmul_cpu_emulated(x, acc), &what);
             }
         }
         let batch: Vec<MatmulInput> = (0..3).map(|t| input(17, 40, 15, 520 + t)).collect();
-        let out = tiles.matmul_batch(&batch, Accumulation::F32).unwrap();
+        let out = tiles.run_batch(&batch, Accumulation::F32).unwrap();
         for (x, y) in batch.iter().zip(&out) {
             let what = format!("{:?} in a batch with shared tiles", x.shape());
             assert_identical(y, &matmul_cpu_emulated(x, Accumulation::F32), &what);
@@ -237,7 +239,7 @@ fn f16_accumulation_rounds_each_product_to_the_nearest_f16() {
         "no subnormal covered"
     );
     for gpu in gpus() {
-        let got = gpu.matmul(&x, Accumulation::F16).unwrap();
+        let got = gpu.run(&x, Accumulation::F16).unwrap();
         assert_identical(
             &got,
             &want,
@@ -253,7 +255,7 @@ fn batched_results_equal_single_results() {
     // group), and each result is still its own input's.
     let large: Vec<MatmulInput> = (0..10).map(|t| input(128, 4096, 8, 500 + t)).collect();
     for gpu in gpus() {
-        let got = gpu.matmul_batch(&large, Accumulation::F32).unwrap();
+        let got = gpu.run_batch(&large, Accumulation::F32).unwrap();
         assert_eq!(got.len(), large.len());
         for (i, (x, y)) in large.iter().zip(&got).enumerate() {
             let what = format!("input {i} of a batch in groups, {} path", path(gpu));
@@ -264,10 +266,10 @@ fn batched_results_equal_single_results() {
             Accumulation::split_k(),
             Accumulation::F16,
         ] {
-            let got = gpu.matmul_batch(&batch, acc).unwrap();
+            let got = gpu.run_batch(&batch, acc).unwrap();
             assert_eq!(got.len(), batch.len());
             for (x, y) in batch.iter().zip(&got) {
-                let single = gpu.matmul(x, acc).unwrap();
+                let single = gpu.run(x, acc).unwrap();
                 assert_identical(
                     y,
                     &single,
@@ -278,17 +280,11 @@ fn batched_results_equal_single_results() {
         // References to inputs work too, and an empty batch is empty.
         let refs: Vec<&MatmulInput> = batch.iter().collect();
         assert_eq!(
-            gpu.matmul_batch(&refs[..2], Accumulation::F32)
-                .unwrap()
-                .len(),
+            gpu.run_batch(&refs[..2], Accumulation::F32).unwrap().len(),
             2
         );
         let none: [&MatmulInput; 0] = [];
-        assert!(
-            gpu.matmul_batch(&none, Accumulation::F32)
-                .unwrap()
-                .is_empty()
-        );
+        assert!(gpu.run_batch(&none, Accumulation::F32).unwrap().is_empty());
     }
 }
 
@@ -297,12 +293,10 @@ fn bad_calls_are_errors() {
     for gpu in gpus() {
         let x = input(2, 3, 4, 0);
         let y = input(2, 3, 5, 1);
-        let e = gpu.matmul_batch(&[&x, &y], Accumulation::F32).unwrap_err();
+        let e = gpu.run_batch(&[&x, &y], Accumulation::F32).unwrap_err();
         assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
         assert!(e.to_string().contains("one shape"), "{e}");
-        let e = gpu
-            .matmul(&x, Accumulation::SplitK { splits: 0 })
-            .unwrap_err();
+        let e = gpu.run(&x, Accumulation::SplitK { splits: 0 }).unwrap_err();
         assert!(e.to_string().contains("at least one split"), "{e}");
     }
 }
@@ -327,7 +321,7 @@ fn exact_small_products() {
             Accumulation::SplitK { splits: 2 },
             Accumulation::SplitK { splits: 3 },
         ] {
-            assert_identical(&gpu.matmul(&x, acc).unwrap(), &want, &format!("{acc}"));
+            assert_identical(&gpu.run(&x, acc).unwrap(), &want, &format!("{acc}"));
         }
     }
 }

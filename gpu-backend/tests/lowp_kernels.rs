@@ -4,10 +4,10 @@
 use dual_delta_gpu::{
     bf16,
     lowp::{
-        Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, matmul_emulated_bf16,
-        matmul_emulated_fp8, matmul_f64_bf16, matmul_f64_fp8, random_matmul_input_bf16,
-        random_matmul_input_fp8,
+        Bf16Accumulation, Fp8Accumulation, matmul_emulated_bf16, matmul_emulated_fp8,
+        matmul_f64_bf16, matmul_f64_fp8,
     },
+    matmul::{MatmulInput, random_matmul_input},
     require_gpu,
 };
 use dual_delta_runtime::{E4m3, TrialRng};
@@ -24,12 +24,12 @@ const SHAPES: [(usize, usize, usize); 5] = [
 
 const SEEDS: [usize; 3] = [0, 1, 2];
 
-fn fp8(m: usize, k: usize, n: usize, trial: usize) -> Fp8MatmulInput {
-    random_matmul_input_fp8(m, k, n)(&mut TrialRng::for_trial(0xf8, trial))
+fn fp8(m: usize, k: usize, n: usize, trial: usize) -> MatmulInput<E4m3> {
+    random_matmul_input::<E4m3>(m, k, n)(&mut TrialRng::for_trial(0xf8, trial))
 }
 
-fn bf(m: usize, k: usize, n: usize, trial: usize) -> Bf16MatmulInput {
-    random_matmul_input_bf16(m, k, n)(&mut TrialRng::for_trial(0xbf, trial))
+fn bf(m: usize, k: usize, n: usize, trial: usize) -> MatmulInput<bf16> {
+    random_matmul_input::<bf16>(m, k, n)(&mut TrialRng::for_trial(0xbf, trial))
 }
 
 /// Asserts equal bits, naming the first difference.
@@ -59,12 +59,12 @@ fn fp8_kernels_equal_their_emulation_bit_for_bit() {
     for acc in Fp8Accumulation::ALL {
         for (m, k, n) in SHAPES {
             let inputs: Vec<_> = SEEDS.iter().map(|&s| fp8(m, k, n, s)).collect();
-            let batch = gpu.matmul_batch_fp8(&inputs, acc).unwrap();
+            let batch = gpu.run_batch(&inputs, acc).unwrap();
             for (x, got) in inputs.iter().zip(&batch) {
                 let what = format!("{acc} {m}×{k}×{n}");
                 assert_bits(got, &matmul_emulated_fp8(x, acc), f32::to_bits, &what);
             }
-            assert_eq!(gpu.matmul_fp8(&inputs[0], acc).unwrap(), batch[0]);
+            assert_eq!(gpu.run(&inputs[0], acc).unwrap(), batch[0]);
         }
     }
 }
@@ -75,7 +75,7 @@ fn bf16_kernels_equal_their_emulation_bit_for_bit() {
     for acc in Bf16Accumulation::ALL {
         for (m, k, n) in SHAPES {
             let inputs: Vec<_> = SEEDS.iter().map(|&s| bf(m, k, n, s)).collect();
-            let batch = gpu.matmul_batch_bf16(&inputs, acc).unwrap();
+            let batch = gpu.run_batch(&inputs, acc).unwrap();
             for (x, got) in inputs.iter().zip(&batch) {
                 let what = format!("{acc} {m}×{k}×{n}");
                 let bits = |v: bf16| u32::from(v.to_bits());
@@ -146,7 +146,7 @@ fn the_kernels_bf16_rounding_is_halfs() {
 }
 
 /// `Σ_k |a·b|·scale` per element: the scale of summation errors.
-fn magnitudes(x: &Fp8MatmulInput) -> Vec<f64> {
+fn magnitudes(x: &MatmulInput<E4m3>) -> Vec<f64> {
     let (m, k, n) = x.shape();
     let s = f64::from(x.scale_a()) * f64::from(x.scale_b());
     let mut out = vec![0.0; m * n];
@@ -193,7 +193,7 @@ fn f32_accumulation_is_within_its_bound_and_limited_is_far_worse_at_large_k() {
 fn bf16_references_and_accumulations() {
     // Sums of ones: f32 accumulation is exact, bf16 accumulation stops at 256.
     let ones = vec![bf16::ONE; 1000];
-    let x = Bf16MatmulInput::new(1, 1000, 1, ones.clone(), ones).unwrap();
+    let x = MatmulInput::new(1, 1000, 1, ones.clone(), ones).unwrap();
     assert_eq!(matmul_f64_bf16(&x), vec![1000.0]);
     assert_eq!(
         matmul_emulated_bf16(&x, Bf16Accumulation::F32)[0].to_f32(),
@@ -205,7 +205,7 @@ fn bf16_references_and_accumulations() {
     );
     // And an FP8 product with exact per-tensor scales.
     let two = E4m3::from_f32(2.0);
-    let y = Fp8MatmulInput::new(
+    let y = MatmulInput::scaled(
         (1, 2, 1),
         vec![two, two],
         vec![two, E4m3::NEG_ONE],
@@ -222,7 +222,7 @@ fn fp8_kernels_equal_their_emulation_at_the_case_study_shape() {
     let Some(gpu) = require_gpu() else { return };
     let x = fp8(128, 4096, 128, 7);
     for acc in Fp8Accumulation::ALL {
-        let got = gpu.matmul_fp8(&x, acc).unwrap();
+        let got = gpu.run(&x, acc).unwrap();
         let what = format!("{acc} 128×4096×128");
         assert_bits(&got, &matmul_emulated_fp8(&x, acc), f32::to_bits, &what);
     }

@@ -1,5 +1,5 @@
 //! The LayerNorm kernels on the GPU against their CPU emulation, bit for
-//! bit, on both `f16` paths; the careful variants close to the `f64`
+//! bit, on both `f16` paths; the careful strategies close to the `f64`
 //! oracle, and the one-pass variance visibly wrong on offset activations.
 
 mod common;
@@ -7,10 +7,11 @@ mod common;
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
 use dual_delta_gpu::{
     GpuError, f16,
-    norm::{LayerNormVariant, MAX_NORM_LEN, layer_norm_emulated},
-    reference::{
-        NormInput, RowsInput, layer_norm_f64, random_norm_input, random_offset_norm_input,
+    norm::{
+        LayerNormStrategy, MAX_NORM_LEN, NormInput, layer_norm_emulated, layer_norm_f64,
+        random_norm_input, random_offset_norm_input,
     },
+    rows::RowsInput,
 };
 use dual_delta_runtime::TrialRng;
 use rand::RngExt as _;
@@ -58,18 +59,18 @@ fn inputs() -> Vec<(String, NormInput<f16>)> {
 fn layer_norm_matches_its_emulation_bit_for_bit() {
     let inputs = inputs();
     for gpu in gpus() {
-        for variant in LayerNormVariant::ALL {
+        for strategy in LayerNormStrategy::ALL {
             for (name, x) in &inputs {
-                let got = gpu.layer_norm(x, variant).unwrap();
-                let what = format!("{variant} LayerNorm of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &layer_norm_emulated(x, variant), &what);
+                let got = gpu.run(x, strategy).unwrap();
+                let what = format!("{strategy} LayerNorm of {name} on the {} path", path(gpu));
+                assert_matches_emulation(gpu, &got, &layer_norm_emulated(x, strategy), &what);
             }
         }
     }
 }
 
 #[test]
-fn careful_variants_are_close_to_the_oracle() {
+fn careful_strategies_are_close_to_the_oracle() {
     // One f16 rounding is at most 2⁻¹¹ ≈ 4.9e-4 of |y| (so of 1 + |y|);
     // the f32 statistics add far less on these inputs.
     let cases = [
@@ -79,9 +80,9 @@ fn careful_variants_are_close_to_the_oracle() {
     ];
     for x in &cases {
         let oracle = layer_norm_f64(x);
-        for variant in [LayerNormVariant::TwoPass, LayerNormVariant::Welford] {
-            let err = max_hybrid(&layer_norm_emulated(x, variant), &oracle);
-            assert!(err < 6e-4, "{variant}: max hybrid error {err:e}");
+        for strategy in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
+            let err = max_hybrid(&layer_norm_emulated(x, strategy), &oracle);
+            assert!(err < 6e-4, "{strategy}: max hybrid error {err:e}");
         }
     }
 }
@@ -92,19 +93,25 @@ fn one_pass_variance_is_wrong_on_offset_activations() {
     // last few bits, so their difference (the variance, ≈ 1) is mostly error.
     let x = random_offset_norm_input::<f16>(8, 1024, 1000.0, 1.0, false, 1e-5)(&mut rng(400));
     let oracle = layer_norm_f64(&x);
-    let one_pass = max_hybrid(&layer_norm_emulated(&x, LayerNormVariant::OnePass), &oracle);
-    let two_pass = max_hybrid(&layer_norm_emulated(&x, LayerNormVariant::TwoPass), &oracle);
+    let one_pass = max_hybrid(
+        &layer_norm_emulated(&x, LayerNormStrategy::OnePass),
+        &oracle,
+    );
+    let two_pass = max_hybrid(
+        &layer_norm_emulated(&x, LayerNormStrategy::TwoPass),
+        &oracle,
+    );
     assert!(one_pass > 1e-2, "one-pass error only {one_pass:e}");
     assert!(two_pass < 6e-4, "two-pass error {two_pass:e}");
     // Without the offset, one pass is as good as two.
     let centred = random_norm_input::<f16>(8, 1024, false, 1e-5)(&mut rng(401));
     let err = max_hybrid(
-        &layer_norm_emulated(&centred, LayerNormVariant::OnePass),
+        &layer_norm_emulated(&centred, LayerNormStrategy::OnePass),
         &layer_norm_f64(&centred),
     );
     assert!(err < 6e-4, "one-pass on centred rows: {err:e}");
     for gpu in gpus() {
-        let got = gpu.layer_norm(&x, LayerNormVariant::OnePass).unwrap();
+        let got = gpu.run(&x, LayerNormStrategy::OnePass).unwrap();
         assert!(max_hybrid(&got, &oracle) > 1e-2, "{}", path(gpu));
     }
 }
@@ -115,15 +122,15 @@ fn batches_equal_single_calls_and_bad_batches_are_refused() {
         .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
         .collect();
     for gpu in gpus() {
-        for variant in LayerNormVariant::ALL {
-            let all = gpu.layer_norm_batch(&batch, variant).unwrap();
+        for strategy in LayerNormStrategy::ALL {
+            let all = gpu.run_batch(&batch, strategy).unwrap();
             for (i, x) in batch.iter().enumerate() {
-                let what = format!("{variant} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.layer_norm(x, variant).unwrap(), &what);
+                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
             }
         }
         let none: [&NormInput<f16>; 0] = [];
-        let empty = gpu.layer_norm_batch(&none, LayerNormVariant::TwoPass);
+        let empty = gpu.run_batch(&none, LayerNormStrategy::TwoPass);
         assert!(empty.unwrap().is_empty());
         let refused = [
             random_norm_input(1, 301, true, 1e-5)(&mut rng(600)),
@@ -132,7 +139,7 @@ fn batches_equal_single_calls_and_bad_batches_are_refused() {
         ];
         for other in &refused {
             let e = gpu
-                .layer_norm_batch(&[&batch[0], other], LayerNormVariant::TwoPass)
+                .run_batch(&[&batch[0], other], LayerNormStrategy::TwoPass)
                 .unwrap_err();
             assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
         }
@@ -150,9 +157,7 @@ fn bad_inputs_are_refused_with_a_clear_error() {
     let long = RowsInput::new(1, MAX_NORM_LEN + 1, vec![f16::ONE; MAX_NORM_LEN + 1]).unwrap();
     let long = NormInput::new(long, None, None, 1e-5).unwrap();
     for gpu in gpus() {
-        let e = gpu
-            .layer_norm(&long, LayerNormVariant::Welford)
-            .unwrap_err();
+        let e = gpu.run(&long, LayerNormStrategy::Welford).unwrap_err();
         assert!(e.to_string().contains("up to"), "{e}");
     }
 }
@@ -176,10 +181,10 @@ fn rows_of_the_longest_accepted_length_are_normalised_completely() {
     )
     .unwrap();
     for gpu in gpus() {
-        for variant in [LayerNormVariant::TwoPass, LayerNormVariant::Welford] {
-            let got = gpu.layer_norm(&x, variant).unwrap();
-            let what = format!("{variant}");
-            assert_matches_emulation(gpu, &got, &layer_norm_emulated(&x, variant), &what);
+        for strategy in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
+            let got = gpu.run(&x, strategy).unwrap();
+            let what = format!("{strategy}");
+            assert_matches_emulation(gpu, &got, &layer_norm_emulated(&x, strategy), &what);
         }
     }
 }

@@ -4,10 +4,14 @@
 //! records.
 
 use dual_delta_gpu::matmul::{Accumulation, matmul_cpu_emulated, random_matmul_input};
-use dual_delta_gpu::reference::random_rows;
-use dual_delta_gpu::rows::{ReduceStrategy, reduce_sum_emulated};
+use dual_delta_gpu::rows::random_rows;
+use dual_delta_gpu::rows::{SumStrategy, reduce_sum_emulated};
 use dual_delta_gpu::semantics::DeviceSemantics;
-use dual_delta_gpu::{F16Path, Gpu, GpuError, GpuOptions, GpuPolicy, wgpu};
+use dual_delta_gpu::{
+    Gpu, GpuError, GpuOptions,
+    device::{F16Path, GpuPolicy},
+    wgpu,
+};
 use dual_delta_runtime::TrialRng;
 
 /// A user's adapter, as wgpu gives it, under the `DUAL_DELTA_GPU` policy:
@@ -62,12 +66,12 @@ fn kernels_run_on_a_device_with_the_default_features_and_limits() {
         Accumulation::split_k(),
         Accumulation::F16,
     ] {
-        assert_eq!(gpu.matmul(&x, acc).unwrap(), matmul_cpu_emulated(&x, acc));
+        assert_eq!(gpu.run(&x, acc).unwrap(), matmul_cpu_emulated(&x, acc));
     }
     let rows = random_rows(3, 1000)(&mut rng);
-    for strategy in ReduceStrategy::ALL {
+    for strategy in SumStrategy::ALL {
         assert_eq!(
-            gpu.reduce_sum(&rows, strategy).unwrap(),
+            gpu.run(&rows, strategy).unwrap(),
             reduce_sum_emulated(&rows, strategy)
         );
     }
@@ -111,7 +115,7 @@ fn native_f16_follows_the_device_features() {
     assert!(gpu.semantics().f16_arithmetic().is_some());
     let x = random_matmul_input(8, 64, 8)(&mut TrialRng::for_trial(0xd0e5, 1));
     assert_eq!(
-        gpu.matmul(&x, Accumulation::F16).unwrap(),
+        gpu.run(&x, Accumulation::F16).unwrap(),
         matmul_cpu_emulated(&x, Accumulation::F16)
     );
 }

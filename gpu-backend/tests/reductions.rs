@@ -6,12 +6,10 @@ mod common;
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
 use dual_delta_gpu::{
     GpuError, f16,
-    reference::{
-        RowsInput, random_offset_rows, random_outlier_rows, random_rows, softmax_f64, sum_f64,
-    },
     rows::{
-        MAX_ROW_LEN, MAX_SERIAL_LEN, ReduceStrategy, SoftmaxVariant, reduce_sum_emulated,
-        softmax_emulated,
+        MAX_ROW_LEN, MAX_SERIAL_LEN, RowsInput, SoftmaxStrategy, SumStrategy, random_offset_rows,
+        random_outlier_rows, random_rows, reduce_sum_emulated, softmax_emulated, softmax_f64,
+        sum_f64,
     },
 };
 use dual_delta_runtime::{NumberFormat, TrialRng};
@@ -65,9 +63,9 @@ fn inputs() -> Vec<(String, RowsInput<f16>)> {
 fn sums_match_their_emulation_bit_for_bit() {
     let inputs = inputs();
     for gpu in gpus() {
-        for strategy in ReduceStrategy::ALL {
+        for strategy in SumStrategy::ALL {
             for (name, x) in &inputs {
-                let got = gpu.reduce_sum(x, strategy).unwrap();
+                let got = gpu.run(x, strategy).unwrap();
                 let what = format!("{strategy} sum of {name} on the {} path", path(gpu));
                 assert_eq!(got.len(), x.rows(), "{what}");
                 assert_identical(&got, &reduce_sum_emulated(x, strategy), &what);
@@ -80,11 +78,11 @@ fn sums_match_their_emulation_bit_for_bit() {
 fn softmax_matches_its_emulation_bit_for_bit() {
     let inputs = inputs();
     for gpu in gpus() {
-        for variant in SoftmaxVariant::ALL {
+        for strategy in SoftmaxStrategy::ALL {
             for (name, x) in &inputs {
-                let got = gpu.softmax(x, variant).unwrap();
-                let what = format!("softmax ({variant}) of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &softmax_emulated(x, variant), &what);
+                let got = gpu.run(x, strategy).unwrap();
+                let what = format!("softmax ({strategy}) of {name} on the {} path", path(gpu));
+                assert_matches_emulation(gpu, &got, &softmax_emulated(x, strategy), &what);
             }
         }
     }
@@ -94,13 +92,9 @@ fn softmax_matches_its_emulation_bit_for_bit() {
 fn f16_serial_sum_of_4096_ones_is_2048() {
     let x = RowsInput::new(1, 4096, vec![f16::ONE; 4096]).unwrap();
     for gpu in gpus() {
-        let sum = |s| gpu.reduce_sum(&x, s).unwrap()[0].to_f32();
-        assert_eq!(sum(ReduceStrategy::F16Serial), 2048.0, "{}", path(gpu));
-        for s in [
-            ReduceStrategy::F16,
-            ReduceStrategy::F32,
-            ReduceStrategy::Pairwise,
-        ] {
+        let sum = |s: SumStrategy| gpu.run(&x, s).unwrap()[0].to_f32();
+        assert_eq!(sum(SumStrategy::F16Serial), 2048.0, "{}", path(gpu));
+        for s in [SumStrategy::F16, SumStrategy::F32, SumStrategy::Pairwise] {
             assert_eq!(sum(s), 4096.0, "{s} on the {} path", path(gpu));
         }
     }
@@ -120,15 +114,15 @@ fn softmax_without_max_subtraction_overflows_from_12() {
     .collect();
     let x = RowsInput::new(3, 4, logits).unwrap();
     for gpu in gpus() {
-        let naive = gpu.softmax(&x, SoftmaxVariant::NoMaxSubtraction).unwrap();
-        let careful = gpu.softmax(&x, SoftmaxVariant::Careful).unwrap();
+        let naive = gpu.run(&x, SoftmaxStrategy::NoMaxSubtraction).unwrap();
+        let careful = gpu.run(&x, SoftmaxStrategy::Careful).unwrap();
         assert!(careful.iter().all(|v| v.is_finite()), "{}", path(gpu));
         for row in 0..2 {
             let r = &naive[4 * row..4 * row + 4];
             assert!(r.iter().any(|v| v.is_nan()), "row {row}: {r:?}");
         }
         assert!(naive[8..].iter().all(|v| v.is_finite()));
-        // Where nothing overflows, the naive variant is close to the careful one.
+        // Where nothing overflows, the naive strategy is close to the careful one.
         for (a, b) in naive[8..].iter().zip(&careful[8..]) {
             assert!((a.to_f32() - b.to_f32()).abs() < 1e-3, "{a} vs {b}");
         }
@@ -141,30 +135,26 @@ fn batched_results_equal_single_results() {
         .map(|t| random_rows(1 + t, 300)(&mut rng(200 + t)))
         .collect();
     for gpu in gpus() {
-        let sums = gpu.reduce_sum_batch(&batch, ReduceStrategy::F32).unwrap();
-        let soft = gpu.softmax_batch(&batch, SoftmaxVariant::Online).unwrap();
+        let sums = gpu.run_batch(&batch, SumStrategy::F32).unwrap();
+        let soft = gpu.run_batch(&batch, SoftmaxStrategy::Online).unwrap();
         for (i, x) in batch.iter().enumerate() {
             let what = format!("batch item {i} on the {} path", path(gpu));
-            assert_identical(
-                &sums[i],
-                &gpu.reduce_sum(x, ReduceStrategy::F32).unwrap(),
-                &what,
-            );
+            assert_identical(&sums[i], &gpu.run(x, SumStrategy::F32).unwrap(), &what);
             assert_identical(
                 &soft[i],
-                &gpu.softmax(x, SoftmaxVariant::Online).unwrap(),
+                &gpu.run(x, SoftmaxStrategy::Online).unwrap(),
                 &what,
             );
         }
         let none: [&RowsInput<f16>; 0] = [];
         assert!(
-            gpu.softmax_batch(&none, SoftmaxVariant::Careful)
+            gpu.run_batch(&none, SoftmaxStrategy::Careful)
                 .unwrap()
                 .is_empty()
         );
         let other = random_rows(1, 301)(&mut rng(300));
         let e = gpu
-            .reduce_sum_batch(&[&batch[0], &other], ReduceStrategy::F32)
+            .run_batch(&[&batch[0], &other], SumStrategy::F32)
             .unwrap_err();
         assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
     }
@@ -175,14 +165,14 @@ fn careful_kernels_are_close_to_the_oracles() {
     let x = random_rows(4, 4096)(&mut rng(400));
     let big = random_offset_rows(4, 4096, 8.0, 4.0)(&mut rng(401));
     for gpu in gpus() {
-        for variant in [SoftmaxVariant::Careful, SoftmaxVariant::Online] {
+        for strategy in [SoftmaxStrategy::Careful, SoftmaxStrategy::Online] {
             for x in [&x, &big] {
-                let err = max_hybrid(&gpu.softmax(x, variant).unwrap(), &softmax_f64(x));
-                assert!(err < 1e-3, "{variant} on the {} path: {err:e}", path(gpu));
+                let err = max_hybrid(&gpu.run(x, strategy).unwrap(), &softmax_f64(x));
+                assert!(err < 1e-3, "{strategy} on the {} path: {err:e}", path(gpu));
             }
         }
-        for strategy in [ReduceStrategy::F32, ReduceStrategy::Pairwise] {
-            let got = gpu.reduce_sum(&x, strategy).unwrap();
+        for strategy in [SumStrategy::F32, SumStrategy::Pairwise] {
+            let got = gpu.run(&x, strategy).unwrap();
             for (g, want) in got.iter().zip(sum_f64(&x)) {
                 // One f16 rounding of an f32 sum of 4096 values of size ~1.
                 let tol = NumberFormat::F16.ulp(want.abs()) / 2.0 + 4096.0 * 4.0 * 2f64.powi(-24);
@@ -210,32 +200,32 @@ fn rows_of_the_longest_accepted_length_are_complete_and_longer_are_refused() {
     let long = last_one(MAX_ROW_LEN);
     for gpu in gpus() {
         let p = path(gpu);
-        let got = gpu.reduce_sum(&serial, ReduceStrategy::F16Serial).unwrap();
+        let got = gpu.run(&serial, SumStrategy::F16Serial).unwrap();
         assert_eq!(got, [f16::ONE], "{p}: serial sum of {MAX_SERIAL_LEN}");
-        for strategy in ReduceStrategy::ALL {
-            if strategy == ReduceStrategy::F16Serial {
+        for strategy in SumStrategy::ALL {
+            if strategy == SumStrategy::F16Serial {
                 continue;
             }
-            let got = gpu.reduce_sum(&long, strategy).unwrap();
+            let got = gpu.run(&long, strategy).unwrap();
             assert_eq!(got, [f16::ONE], "{p}: {strategy} sum of {MAX_ROW_LEN}");
         }
-        for variant in SoftmaxVariant::ALL {
-            let got = gpu.softmax(&long, variant).unwrap();
-            let what = format!("{p}: {variant}");
-            assert_matches_emulation(gpu, &got, &softmax_emulated(&long, variant), &what);
+        for strategy in SoftmaxStrategy::ALL {
+            let got = gpu.run(&long, strategy).unwrap();
+            let what = format!("{p}: {strategy}");
+            assert_matches_emulation(gpu, &got, &softmax_emulated(&long, strategy), &what);
         }
 
         let too_long = [
-            (ReduceStrategy::F16Serial, last_one(MAX_SERIAL_LEN + 1)),
-            (ReduceStrategy::F32, last_one(MAX_ROW_LEN + 1)),
+            (SumStrategy::F16Serial, last_one(MAX_SERIAL_LEN + 1)),
+            (SumStrategy::F32, last_one(MAX_ROW_LEN + 1)),
         ];
         for (strategy, x) in &too_long {
-            let e = gpu.reduce_sum(x, *strategy).unwrap_err();
+            let e = gpu.run(x, *strategy).unwrap_err();
             assert!(matches!(e, GpuError::InvalidInput(_)), "{p}: {e}");
             assert!(e.to_string().contains("up to"), "{p}: {e}");
         }
         let e = gpu
-            .softmax(&too_long[1].1, SoftmaxVariant::Careful)
+            .run(&too_long[1].1, SoftmaxStrategy::Careful)
             .unwrap_err();
         assert!(e.to_string().contains("up to"), "{p}: {e}");
     }

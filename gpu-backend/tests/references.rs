@@ -22,7 +22,7 @@ mod closed_forms;
 #[path = "references/fixtures.rs"]
 mod fixtures;
 
-use dual_delta_gpu::reference::KernelElement;
+use dual_delta_gpu::KernelElement;
 
 /// The spacing of `E`'s values at `x`.
 fn ulp<E: KernelElement>(x: f64) -> f64 {

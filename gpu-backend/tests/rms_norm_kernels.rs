@@ -1,5 +1,5 @@
 //! The RMSNorm kernels on the GPU against their CPU emulation, bit for bit
-//! where the probe allows it, on both `f16` paths; the careful variant
+//! where the probe allows it, on both `f16` paths; the careful strategy
 //! close to the `f64` oracle, the `f16` sum of squares visibly worse.
 
 mod common;
@@ -7,11 +7,11 @@ mod common;
 use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, mean_std, path};
 use dual_delta_gpu::{
     f16,
-    norm::{MAX_NORM_LEN, RmsNormVariant, rms_norm_emulated},
-    reference::{
-        NormInput, RowsInput, random_norm_input, random_offset_norm_input, rms_norm_cpu,
-        rms_norm_f64,
+    norm::{
+        MAX_NORM_LEN, NormInput, RmsNormStrategy, random_norm_input, random_offset_norm_input,
+        rms_norm_cpu, rms_norm_emulated, rms_norm_f64,
     },
+    rows::RowsInput,
 };
 use dual_delta_runtime::TrialRng;
 
@@ -41,11 +41,11 @@ fn inputs() -> Vec<(String, NormInput<f16>)> {
 fn rms_norm_matches_its_emulation_bit_for_bit() {
     let inputs = inputs();
     for gpu in gpus() {
-        for variant in RmsNormVariant::ALL {
+        for strategy in RmsNormStrategy::ALL {
             for (name, x) in &inputs {
-                let got = gpu.rms_norm(x, variant).unwrap();
-                let what = format!("{variant} RMSNorm of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &rms_norm_emulated(x, variant), &what);
+                let got = gpu.run(x, strategy).unwrap();
+                let what = format!("{strategy} RMSNorm of {name} on the {} path", path(gpu));
+                assert_matches_emulation(gpu, &got, &rms_norm_emulated(x, strategy), &what);
             }
         }
     }
@@ -53,7 +53,7 @@ fn rms_norm_matches_its_emulation_bit_for_bit() {
 
 /// Mean max-hybrid errors over 20 inputs of 4 rows (weight and bias):
 /// measured 3.16e-4 (careful) against 4.59e-4 (`f16` sum of squares) at
-/// 1024 per row, 3.33e-4 against 5.53e-4 at 4096; the careful variant is
+/// 1024 per row, 3.33e-4 against 5.53e-4 at 4096; the careful strategy is
 /// the CPU baseline's equal.
 #[test]
 fn the_careful_variant_is_the_baselines_equal_and_f16_squares_are_worse() {
@@ -63,8 +63,8 @@ fn the_careful_variant_is_the_baselines_equal_and_f16_squares_are_worse() {
             let x = random_norm_input::<f16>(4, len, true, 1e-5)(&mut rng(300 + 100 * t + k));
             let oracle = rms_norm_f64(&x);
             let err = |v| max_hybrid(&rms_norm_emulated(&x, v), &oracle);
-            careful.push(err(RmsNormVariant::F32));
-            f16_squares.push(err(RmsNormVariant::F16Accumulation));
+            careful.push(err(RmsNormStrategy::F32));
+            f16_squares.push(err(RmsNormStrategy::F16Accumulation));
             cpu.push(max_hybrid(&rms_norm_cpu(&x), &oracle));
         }
         let (careful, f16_squares, cpu) = (
@@ -84,8 +84,8 @@ fn the_careful_variant_is_the_baselines_equal_and_f16_squares_are_worse() {
     let x = random_norm_input::<f16>(4, 4096, true, 1e-5)(&mut rng(399));
     let oracle = rms_norm_f64(&x);
     for gpu in gpus() {
-        let careful = max_hybrid(&gpu.rms_norm(&x, RmsNormVariant::F32).unwrap(), &oracle);
-        let f16_squares = gpu.rms_norm(&x, RmsNormVariant::F16Accumulation).unwrap();
+        let careful = max_hybrid(&gpu.run(&x, RmsNormStrategy::F32).unwrap(), &oracle);
+        let f16_squares = gpu.run(&x, RmsNormStrategy::F16Accumulation).unwrap();
         let f16_squares = max_hybrid(&f16_squares, &oracle);
         assert!(
             f16_squares > careful,
@@ -97,15 +97,15 @@ fn the_careful_variant_is_the_baselines_equal_and_f16_squares_are_worse() {
 
 /// Activations of spread 16: the sum of squares of a row of 1024 is about
 /// 2.6·10⁵, past `f16`'s 65504, so the `f16` accumulator overflows and
-/// every output is 0; the careful variant is as accurate as ever.
+/// every output is 0; the careful strategy is as accurate as ever.
 #[test]
 fn f16_squares_overflow_on_large_activations() {
     let x = random_offset_norm_input::<f16>(2, 1024, 0.0, 16.0, false, 1e-5)(&mut rng(700));
     let oracle = rms_norm_f64(&x);
     for gpu in gpus() {
-        let careful = gpu.rms_norm(&x, RmsNormVariant::F32).unwrap();
+        let careful = gpu.run(&x, RmsNormStrategy::F32).unwrap();
         assert!(max_hybrid(&careful, &oracle) < 6e-4, "{}", path(gpu));
-        let f16_squares = gpu.rms_norm(&x, RmsNormVariant::F16Accumulation).unwrap();
+        let f16_squares = gpu.run(&x, RmsNormStrategy::F16Accumulation).unwrap();
         assert!(f16_squares.iter().all(|y| *y == f16::ZERO), "{}", path(gpu));
     }
 }
@@ -116,20 +116,17 @@ fn batches_equal_single_calls() {
         .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
         .collect();
     for gpu in gpus() {
-        for variant in RmsNormVariant::ALL {
-            let all = gpu.rms_norm_batch(&batch, variant).unwrap();
+        for strategy in RmsNormStrategy::ALL {
+            let all = gpu.run_batch(&batch, strategy).unwrap();
             for (i, x) in batch.iter().enumerate() {
-                let what = format!("{variant} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.rms_norm(x, variant).unwrap(), &what);
+                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
             }
         }
         let too_long = vec![f16::ONE; MAX_NORM_LEN + 1];
         let x = RowsInput::new(1, MAX_NORM_LEN + 1, too_long).unwrap();
         let x = NormInput::new(x, None, None, 1e-5).unwrap();
-        let e = gpu
-            .rms_norm(&x, RmsNormVariant::F32)
-            .unwrap_err()
-            .to_string();
+        let e = gpu.run(&x, RmsNormStrategy::F32).unwrap_err().to_string();
         assert!(e.contains("rows of up to"), "{e}");
     }
 }

@@ -11,15 +11,11 @@ use common::{assert_identical, gpus, path};
 use dual_delta_gpu::semantics::RoundTrip;
 use dual_delta_gpu::{
     Gpu, GpuOptions,
-    attention::AttentionVariant,
+    attention::{AttentionShape, AttentionStrategy, random_attention_input},
     f16,
     matmul::{Accumulation, random_matmul_input},
-    norm::{LayerNormVariant, RmsNormVariant},
-    reference::{
-        AttentionShape, RowsInput, random_attention_input, random_offset_norm_input,
-        random_outlier_rows, random_rows,
-    },
-    rows::{ReduceStrategy, SoftmaxVariant},
+    norm::{LayerNormStrategy, RmsNormStrategy, random_offset_norm_input},
+    rows::{RowsInput, SoftmaxStrategy, SumStrategy, random_outlier_rows, random_rows},
 };
 use dual_delta_runtime::TrialRng;
 
@@ -35,19 +31,19 @@ fn stripped_like(gpu: &Gpu) -> Gpu {
     Gpu::new(&GpuOptions {
         adapter: Some(info.name.clone()),
         f16: if info.shader_f16 {
-            dual_delta_gpu::F16Path::Native
+            dual_delta_gpu::device::F16Path::Native
         } else {
-            dual_delta_gpu::F16Path::Fallback
+            dual_delta_gpu::device::F16Path::Fallback
         },
         subgroups: if info.subgroups {
             options.subgroups
         } else {
-            dual_delta_gpu::Subgroups::Off
+            dual_delta_gpu::device::Subgroups::Off
         },
         tiling: if info.shared_tiles {
-            dual_delta_gpu::MatmulTiling::Shared
+            dual_delta_gpu::device::MatmulTiling::Shared
         } else {
-            dual_delta_gpu::MatmulTiling::Registers
+            dual_delta_gpu::device::MatmulTiling::Registers
         },
         strip_round_trips: true,
     })
@@ -82,9 +78,9 @@ fn the_probe_sees_the_round_trips_removed() {
 fn f16_serial_sum_of_4096_ones_is_still_2048() {
     let x = RowsInput::new(1, 4096, vec![f16::ONE; 4096]).unwrap();
     for (gpu, stripped) in pairs() {
-        let sum = |s| stripped.reduce_sum(&x, s).unwrap()[0].to_f32();
-        assert_eq!(sum(ReduceStrategy::F16Serial), 2048.0, "{}", path(gpu));
-        assert_eq!(sum(ReduceStrategy::F32), 4096.0, "{}", path(gpu));
+        let sum = |s: SumStrategy| stripped.run(&x, s).unwrap()[0].to_f32();
+        assert_eq!(sum(SumStrategy::F16Serial), 2048.0, "{}", path(gpu));
+        assert_eq!(sum(SumStrategy::F32), 4096.0, "{}", path(gpu));
     }
 }
 
@@ -113,39 +109,36 @@ fn every_kernel_gives_the_same_bits_with_round_trips_stripped() {
     let matmul = random_matmul_input(64, 256, 64)(&mut rng(50));
     for (gpu, stripped) in pairs() {
         let at = |what: String| format!("{what} on the {} path, round trips stripped", path(gpu));
-        for s in ReduceStrategy::ALL {
-            let (a, b) = (
-                gpu.reduce_sum_batch(&sums, s),
-                stripped.reduce_sum_batch(&sums, s),
-            );
+        for s in SumStrategy::ALL {
+            let (a, b) = (gpu.run_batch(&sums, s), stripped.run_batch(&sums, s));
             for (a, b) in a.unwrap().iter().zip(&b.unwrap()) {
                 assert_identical(b, a, &at(format!("{s} sum")));
             }
         }
-        for v in SoftmaxVariant::ALL {
-            let a = gpu.softmax_batch(&softmax_inputs, v).unwrap();
-            let b = stripped.softmax_batch(&softmax_inputs, v).unwrap();
+        for v in SoftmaxStrategy::ALL {
+            let a = gpu.run_batch(&softmax_inputs, v).unwrap();
+            let b = stripped.run_batch(&softmax_inputs, v).unwrap();
             for (a, b) in a.iter().zip(&b) {
                 assert_identical(b, a, &at(format!("softmax ({v})")));
             }
         }
-        for v in LayerNormVariant::ALL {
-            let a = gpu.layer_norm_batch(&norms, v).unwrap();
-            let b = stripped.layer_norm_batch(&norms, v).unwrap();
+        for v in LayerNormStrategy::ALL {
+            let a = gpu.run_batch(&norms, v).unwrap();
+            let b = stripped.run_batch(&norms, v).unwrap();
             for (a, b) in a.iter().zip(&b) {
                 assert_identical(b, a, &at(format!("{v} LayerNorm")));
             }
         }
-        for v in RmsNormVariant::ALL {
-            let a = gpu.rms_norm_batch(&norms, v).unwrap();
-            let b = stripped.rms_norm_batch(&norms, v).unwrap();
+        for v in RmsNormStrategy::ALL {
+            let a = gpu.run_batch(&norms, v).unwrap();
+            let b = stripped.run_batch(&norms, v).unwrap();
             for (a, b) in a.iter().zip(&b) {
                 assert_identical(b, a, &at(format!("{v} RMSNorm")));
             }
         }
-        for v in AttentionVariant::ALL {
-            let a = gpu.attention_batch(&attention, v).unwrap();
-            let b = stripped.attention_batch(&attention, v).unwrap();
+        for v in AttentionStrategy::ALL {
+            let a = gpu.run_batch(&attention, v).unwrap();
+            let b = stripped.run_batch(&attention, v).unwrap();
             for (a, b) in a.iter().zip(&b) {
                 assert_identical(b, a, &at(format!("{v} attention")));
             }
@@ -155,8 +148,8 @@ fn every_kernel_gives_the_same_bits_with_round_trips_stripped() {
             Accumulation::split_k(),
             Accumulation::F16,
         ] {
-            let a = gpu.matmul(&matmul, acc).unwrap();
-            let b = stripped.matmul(&matmul, acc).unwrap();
+            let a = gpu.run(&matmul, acc).unwrap();
+            let b = stripped.run(&matmul, acc).unwrap();
             assert_identical(&b, &a, &at(format!("{acc:?} matmul")));
         }
     }

@@ -7,7 +7,11 @@ use dual_delta_gpu::semantics::{
     ConversionRounding, DeviceSemantics, Exactness, F16Arithmetic, Fusion, NanInMaxMin, RoundTrip,
     Subnormals,
 };
-use dual_delta_gpu::{F16Path, Gpu, GpuOptions, Subgroups, require_gpu};
+use dual_delta_gpu::{
+    Gpu, GpuOptions,
+    device::{F16Path, Subgroups},
+    require_gpu,
+};
 
 fn is_lavapipe(gpu: &Gpu) -> bool {
     let info = gpu.adapter_info();

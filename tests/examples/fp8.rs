@@ -28,10 +28,15 @@
 
 use std::time::Instant;
 
-use dual_delta_gpu::lowp::{
-    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, matmul_cpu_bf16,
-    matmul_cpu_fp8, matmul_f64_bf16, matmul_f64_fp8,
+use dual_delta_gpu::{
+    bf16,
+    lowp::{
+        Bf16Accumulation, Fp8Accumulation, matmul_cpu_bf16, matmul_cpu_fp8, matmul_f64_bf16,
+        matmul_f64_fp8,
+    },
+    matmul::MatmulInput,
 };
+use dual_delta_runtime::E4m3;
 use dual_delta_runtime::report::terminal::num;
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, Names, Outcome, TrialRng};
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
@@ -48,7 +53,7 @@ fn main() {
     header("strategy (output)");
     for acc in Fp8Accumulation::ALL {
         let o = DualDelta::batched(
-            |xs: &[Fp8MatmulInput]| gpu.matmul_batch_fp8(xs, acc).expect("GPU FP8 matmul"),
+            |xs: &[MatmulInput<E4m3>]| gpu.run_batch(xs, acc).expect("GPU FP8 matmul"),
             matmul_cpu_fp8,
             matmul_f64_fp8,
             fp8_input,
@@ -62,11 +67,11 @@ fn main() {
     }
     for acc in Fp8Accumulation::ALL {
         let o = DualDelta::batched(
-            |xs: &[Fp8MatmulInput]| {
-                let c = gpu.matmul_batch_fp8(xs, acc).expect("GPU FP8 matmul");
+            |xs: &[MatmulInput<E4m3>]| {
+                let c = gpu.run_batch(xs, acc).expect("GPU FP8 matmul");
                 c.into_iter().map(to_bf16).collect::<Vec<_>>()
             },
-            |x: &Fp8MatmulInput| to_bf16(matmul_cpu_fp8(x)),
+            |x: &MatmulInput<E4m3>| to_bf16(matmul_cpu_fp8(x)),
             matmul_f64_fp8,
             fp8_input,
         )
@@ -165,15 +170,15 @@ fn sweep(gpu: &dual_delta_gpu::Gpu) {
     println!(" {:>6}", "time");
     for k in [512, 1024, 2048, 4096, 8192, 16384] {
         let count = if k <= 4096 { 16 } else { 8 };
-        let inputs: Vec<Fp8MatmulInput> = (0..count)
-            .map(|t| Fp8MatmulInput::random(128, k, 128, &mut TrialRng::for_trial(0x4096, t)))
+        let inputs: Vec<MatmulInput<E4m3>> = (0..count)
+            .map(|t| MatmulInput::<E4m3>::random(128, k, 128, &mut TrialRng::for_trial(0x4096, t)))
             .collect();
         let oracles: Vec<Vec<f64>> = inputs.iter().map(matmul_f64_fp8).collect();
         let baseline: Vec<Vec<f32>> = inputs.iter().map(matmul_cpu_fp8).collect();
         let mut rows = vec![("CPU f32".to_owned(), baseline, String::new())];
         for acc in [Fp8Accumulation::Limited, Fp8Accumulation::PromoteEvery128] {
             let t = Instant::now();
-            let c = gpu.matmul_batch_fp8(&inputs, acc).expect("GPU FP8 matmul");
+            let c = gpu.run_batch(&inputs, acc).expect("GPU FP8 matmul");
             let secs = format!("{:.1} s", t.elapsed().as_secs_f64());
             rows.push((format!("GPU {acc}"), c, secs));
         }
@@ -202,7 +207,7 @@ fn sweep(gpu: &dual_delta_gpu::Gpu) {
 }
 
 /// A `bf16` input generator.
-type Generator = fn(&mut TrialRng) -> Bf16MatmulInput;
+type Generator = fn(&mut TrialRng) -> MatmulInput<bf16>;
 
 fn bf16_case() {
     println!("bf16 inputs; baseline: f32 accumulation on the CPU, rounded once to bf16");
@@ -215,7 +220,7 @@ fn bf16_case() {
     for (case, input) in cases {
         for acc in Bf16Accumulation::ALL {
             let o = DualDelta::new(
-                |x: &Bf16MatmulInput| gpu.matmul_bf16(x, acc).expect("GPU bf16 matmul"),
+                |x: &MatmulInput<bf16>| gpu.run(x, acc).expect("GPU bf16 matmul"),
                 matmul_cpu_bf16,
                 matmul_f64_bf16,
                 input,

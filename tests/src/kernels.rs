@@ -9,16 +9,22 @@
 
 use core::fmt;
 
-use dual_delta_gpu::reference::{
-    AttentionInput, AttentionShape, NormInput, RowsInput, attention_cpu, attention_f64,
-    layer_norm_cpu, layer_norm_f64, random_attention_input, random_offset_norm_input,
-    random_outlier_rows, random_rows, rms_norm_cpu, rms_norm_f64, softmax_cpu, softmax_f64,
-    sum_cpu, sum_f64,
+use dual_delta_gpu::{
+    attention::AttentionStrategy,
+    norm::{LayerNormStrategy, RmsNormStrategy},
+    rows::{SoftmaxStrategy, SumStrategy},
 };
 use dual_delta_gpu::{
-    attention::AttentionVariant,
-    norm::{LayerNormVariant, RmsNormVariant},
-    rows::{ReduceStrategy, SoftmaxVariant},
+    attention::{
+        AttentionInput, AttentionShape, attention_cpu, attention_f64, random_attention_input,
+    },
+    norm::{
+        NormInput, layer_norm_cpu, layer_norm_f64, random_offset_norm_input, rms_norm_cpu,
+        rms_norm_f64,
+    },
+    rows::{
+        RowsInput, random_outlier_rows, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
+    },
 };
 use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, RunError, TrialRng};
 use half::f16;
@@ -30,16 +36,16 @@ use crate::gpu;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kernel {
     /// A row sum ([`dual_delta_gpu::Gpu::reduce_sum`]).
-    Sum(ReduceStrategy, Rows),
+    Sum(SumStrategy, Rows),
     /// A softmax over each row ([`dual_delta_gpu::Gpu::softmax`]).
-    Softmax(SoftmaxVariant, Rows),
+    Softmax(SoftmaxStrategy, Rows),
     /// LayerNorm over each row ([`dual_delta_gpu::Gpu::layer_norm`]).
-    LayerNorm(LayerNormVariant, Activations),
+    LayerNorm(LayerNormStrategy, Activations),
     /// RMSNorm over each row ([`dual_delta_gpu::Gpu::rms_norm`]).
-    RmsNorm(RmsNormVariant, Activations),
+    RmsNorm(RmsNormStrategy, Activations),
     /// Scaled-dot-product attention ([`dual_delta_gpu::Gpu::attention`]), no
     /// mask.
-    Attention(AttentionVariant, AttentionShape),
+    Attention(AttentionStrategy, AttentionShape),
 }
 
 impl Kernel {
@@ -230,82 +236,82 @@ const fn case(name: &'static str, kernel: Kernel, expect: Expect) -> KernelCase 
 pub const KERNEL_CASES: [KernelCase; 16] = [
     case(
         "sum_f16_serial",
-        Kernel::Sum(ReduceStrategy::F16Serial, SUM_ROWS),
+        Kernel::Sum(SumStrategy::F16Serial, SUM_ROWS),
         Expect::Worse,
     ),
     case(
         "sum_f16",
-        Kernel::Sum(ReduceStrategy::F16, SUM_ROWS),
+        Kernel::Sum(SumStrategy::F16, SUM_ROWS),
         Expect::Worse,
     ),
     case(
         "sum_f32",
-        Kernel::Sum(ReduceStrategy::F32, SUM_ROWS),
+        Kernel::Sum(SumStrategy::F32, SUM_ROWS),
         Expect::NoWorse,
     ),
     case(
         "sum_pairwise",
-        Kernel::Sum(ReduceStrategy::Pairwise, SUM_ROWS),
+        Kernel::Sum(SumStrategy::Pairwise, SUM_ROWS),
         Expect::NoWorse,
     ),
     case(
         "softmax_no_max_subtraction",
-        Kernel::Softmax(SoftmaxVariant::NoMaxSubtraction, SOFTMAX_OUTLIER_ROWS),
+        Kernel::Softmax(SoftmaxStrategy::NoMaxSubtraction, SOFTMAX_OUTLIER_ROWS),
         Expect::Worse,
     ),
     case(
         "softmax_f16_denominator",
-        Kernel::Softmax(SoftmaxVariant::F16Denominator, SOFTMAX_ROWS),
+        Kernel::Softmax(SoftmaxStrategy::F16Denominator, SOFTMAX_ROWS),
         Expect::Worse,
     ),
     case(
         "softmax_careful",
-        Kernel::Softmax(SoftmaxVariant::Careful, SOFTMAX_OUTLIER_ROWS),
+        Kernel::Softmax(SoftmaxStrategy::Careful, SOFTMAX_OUTLIER_ROWS),
         Expect::NoWorse,
     ),
     case(
         "softmax_online",
-        Kernel::Softmax(SoftmaxVariant::Online, SOFTMAX_OUTLIER_ROWS),
+        Kernel::Softmax(SoftmaxStrategy::Online, SOFTMAX_OUTLIER_ROWS),
         Expect::NoWorse,
     ),
     case(
         "layer_norm_one_pass",
-        Kernel::LayerNorm(LayerNormVariant::OnePass, OFFSET_ACTIVATIONS),
+        Kernel::LayerNorm(LayerNormStrategy::OnePass, OFFSET_ACTIVATIONS),
         Expect::Worse,
     ),
     case(
         "layer_norm_two_pass",
-        Kernel::LayerNorm(LayerNormVariant::TwoPass, OFFSET_ACTIVATIONS),
+        Kernel::LayerNorm(LayerNormStrategy::TwoPass, OFFSET_ACTIVATIONS),
         Expect::NoWorse,
     ),
     case(
         "layer_norm_welford",
-        Kernel::LayerNorm(LayerNormVariant::Welford, OFFSET_ACTIVATIONS),
+        Kernel::LayerNorm(LayerNormStrategy::Welford, OFFSET_ACTIVATIONS),
         Expect::NoWorse,
     ),
     case(
         "rms_norm_f16_squares",
-        Kernel::RmsNorm(RmsNormVariant::F16Accumulation, RMS_ACTIVATIONS),
+        Kernel::RmsNorm(RmsNormStrategy::F16Accumulation, RMS_ACTIVATIONS),
         Expect::Worse,
     ),
     case(
         "rms_norm_f32",
-        Kernel::RmsNorm(RmsNormVariant::F32, RMS_ACTIVATIONS),
+        Kernel::RmsNorm(RmsNormStrategy::F32, RMS_ACTIVATIONS),
         Expect::NoWorse,
     ),
     case(
         "attention_naive_f16_scores",
-        Kernel::Attention(AttentionVariant::Naive, HEAD),
+        Kernel::Attention(AttentionStrategy::Naive, HEAD),
         Expect::Worse,
     ),
     case(
         "attention_flash_f16_accumulation",
-        Kernel::Attention(AttentionVariant::FlashF16Accumulation, LONG_HEAD),
+        Kernel::Attention(AttentionStrategy::FlashF16Accumulation, LONG_HEAD),
         Expect::Worse,
     ),
     case(
         "attention_flash_f32",
-        Kernel::Attention(AttentionVariant::Flash, HEAD),
+        Kernel::Attention(AttentionStrategy::Flash, HEAD),
         Expect::NoWorse,
     ),
 ];
@@ -320,7 +326,7 @@ impl KernelCase {
                 DualDelta::batched(
                     move |xs: &[RowsInput<f16>]| {
                         gpu()
-                            .reduce_sum_batch(xs, strategy)
+                            .run_batch(xs, strategy)
                             .unwrap_or_else(|e| panic!("GPU row sum failed: {e}"))
                     },
                     sum_cpu,
@@ -334,7 +340,7 @@ impl KernelCase {
                 DualDelta::batched(
                     move |xs: &[RowsInput<f16>]| {
                         gpu()
-                            .softmax_batch(xs, variant)
+                            .run_batch(xs, variant)
                             .unwrap_or_else(|e| panic!("GPU softmax failed: {e}"))
                     },
                     softmax_cpu,
@@ -348,7 +354,7 @@ impl KernelCase {
                 DualDelta::batched(
                     move |xs: &[NormInput<f16>]| {
                         gpu()
-                            .layer_norm_batch(xs, variant)
+                            .run_batch(xs, variant)
                             .unwrap_or_else(|e| panic!("GPU LayerNorm failed: {e}"))
                     },
                     layer_norm_cpu,
@@ -362,7 +368,7 @@ impl KernelCase {
                 DualDelta::batched(
                     move |xs: &[NormInput<f16>]| {
                         gpu()
-                            .rms_norm_batch(xs, variant)
+                            .run_batch(xs, variant)
                             .unwrap_or_else(|e| panic!("GPU RMSNorm failed: {e}"))
                     },
                     rms_norm_cpu,
@@ -376,7 +382,7 @@ impl KernelCase {
                 DualDelta::batched(
                     move |xs: &[AttentionInput<f16>]| {
                         gpu()
-                            .attention_batch(xs, variant)
+                            .run_batch(xs, variant)
                             .unwrap_or_else(|e| panic!("GPU attention failed: {e}"))
                     },
                     attention_cpu,

@@ -121,7 +121,7 @@ impl CaseStudy {
     pub fn gpu_matmul(&self, x: &MatmulInput) -> Vec<f16> {
         let (m, k, n) = x.shape();
         gpu()
-            .matmul(x, self.config.strategy_for(m, k, n))
+            .run(x, self.config.strategy_for(m, k, n))
             .unwrap_or_else(|e| panic!("GPU matmul failed: {e}"))
     }
 
@@ -134,7 +134,7 @@ impl CaseStudy {
         };
         let strategy = self.config.strategy_for(m, k, n);
         gpu()
-            .matmul_batch(xs, strategy)
+            .run_batch(xs, strategy)
             .unwrap_or_else(|e| panic!("GPU matmul failed: {e}"))
     }
 

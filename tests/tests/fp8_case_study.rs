@@ -11,24 +11,28 @@
 //! sums. Every test asserts its verdict; early stopping decides most of
 //! them within a round or two.
 
-use dual_delta_gpu::lowp::{
-    Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, matmul_cpu_bf16,
-    matmul_cpu_fp8, matmul_f64_bf16, matmul_f64_fp8,
+use dual_delta_gpu::{
+    lowp::{
+        Bf16Accumulation, Fp8Accumulation, matmul_cpu_bf16, matmul_cpu_fp8, matmul_f64_bf16,
+        matmul_f64_fp8,
+    },
+    matmul::MatmulInput,
 };
+use dual_delta_runtime::E4m3;
 use dual_delta_runtime::prelude::*;
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
 
-fn fp8_gpu(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec<f32>> {
+fn fp8_gpu(xs: &[MatmulInput<E4m3>], accumulation: Fp8Accumulation) -> Vec<Vec<f32>> {
     dual_delta_tests::gpu()
-        .matmul_batch_fp8(xs, accumulation)
+        .run_batch(xs, accumulation)
         .expect("GPU FP8 matmul")
 }
 
-fn fp8_cpu_bf16(x: &Fp8MatmulInput) -> Vec<bf16> {
+fn fp8_cpu_bf16(x: &MatmulInput<E4m3>) -> Vec<bf16> {
     to_bf16(matmul_cpu_fp8(x))
 }
 
-fn fp8_gpu_bf16(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec<bf16>> {
+fn fp8_gpu_bf16(xs: &[MatmulInput<E4m3>], accumulation: Fp8Accumulation) -> Vec<Vec<bf16>> {
     fp8_gpu(xs, accumulation).into_iter().map(to_bf16).collect()
 }
 
@@ -44,7 +48,7 @@ fn fp8_gpu_bf16(xs: &[Fp8MatmulInput], accumulation: Fp8Accumulation) -> Vec<Vec
     batch = 8,
     check = dual_delta_tests::less_accurate,
 )]
-fn fp8_limited_accumulation_is_caught(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>> {
+fn fp8_limited_accumulation_is_caught(xs: &[MatmulInput<E4m3>]) -> Vec<Vec<f32>> {
     fp8_gpu(xs, Fp8Accumulation::Limited)
 }
 
@@ -60,13 +64,13 @@ fn fp8_limited_accumulation_is_caught(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>> {
     n = 64,
     batch = 8
 )]
-fn fp8_f32_accumulation_bf16_output_is_no_worse(xs: &[Fp8MatmulInput]) -> Vec<Vec<bf16>> {
+fn fp8_f32_accumulation_bf16_output_is_no_worse(xs: &[MatmulInput<E4m3>]) -> Vec<Vec<bf16>> {
     fp8_gpu_bf16(xs, Fp8Accumulation::F32)
 }
 
-fn fp8_limited_one(x: &Fp8MatmulInput) -> Vec<f32> {
+fn fp8_limited_one(x: &MatmulInput<E4m3>) -> Vec<f32> {
     dual_delta_tests::gpu()
-        .matmul_fp8(x, Fp8Accumulation::Limited)
+        .run(x, Fp8Accumulation::Limited)
         .expect("GPU FP8 matmul")
 }
 
@@ -84,7 +88,7 @@ fn fp8_limited_one(x: &Fp8MatmulInput) -> Vec<f32> {
         other => Err(format!("expected more accurate, got {other:?}")),
     },
 )]
-fn fp8_promotion_every_128_beats_limited(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>> {
+fn fp8_promotion_every_128_beats_limited(xs: &[MatmulInput<E4m3>]) -> Vec<Vec<f32>> {
     fp8_gpu(xs, Fp8Accumulation::PromoteEvery128)
 }
 
@@ -102,7 +106,7 @@ fn fp8_promotion_every_128_beats_limited(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>>
     batch = 8,
     check = dual_delta_tests::less_accurate,
 )]
-fn fp8_promotion_every_128_is_still_worse_than_f32(xs: &[Fp8MatmulInput]) -> Vec<Vec<f32>> {
+fn fp8_promotion_every_128_is_still_worse_than_f32(xs: &[MatmulInput<E4m3>]) -> Vec<Vec<f32>> {
     fp8_gpu(xs, Fp8Accumulation::PromoteEvery128)
 }
 
@@ -117,7 +121,7 @@ fn fp8_promotion_every_128_is_still_worse_than_f32(xs: &[Fp8MatmulInput]) -> Vec
     batch = 8,
     check = dual_delta_tests::less_accurate,
 )]
-fn fp8_limited_accumulation_bf16_output_is_caught(xs: &[Fp8MatmulInput]) -> Vec<Vec<bf16>> {
+fn fp8_limited_accumulation_bf16_output_is_caught(xs: &[MatmulInput<E4m3>]) -> Vec<Vec<bf16>> {
     fp8_gpu_bf16(xs, Fp8Accumulation::Limited)
 }
 
@@ -133,13 +137,13 @@ fn fp8_limited_accumulation_bf16_output_is_caught(xs: &[Fp8MatmulInput]) -> Vec<
     batch = 8,
     check = dual_delta_tests::less_accurate,
 )]
-fn fp8_promotion_bf16_output_is_still_worse(xs: &[Fp8MatmulInput]) -> Vec<Vec<bf16>> {
+fn fp8_promotion_bf16_output_is_still_worse(xs: &[MatmulInput<E4m3>]) -> Vec<Vec<bf16>> {
     fp8_gpu_bf16(xs, Fp8Accumulation::PromoteEvery128)
 }
 
-fn bf16_gpu(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
+fn bf16_gpu(x: &MatmulInput<bf16>, accumulation: Bf16Accumulation) -> Vec<bf16> {
     dual_delta_tests::gpu()
-        .matmul_bf16(x, accumulation)
+        .run(x, accumulation)
         .expect("GPU bf16 matmul")
 }
 
@@ -152,13 +156,13 @@ fn bf16_gpu(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
     expect = worse,
     check = dual_delta_tests::less_accurate,
 )]
-fn bf16_accumulation_long_k_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
+fn bf16_accumulation_long_k_is_caught(x: &MatmulInput<bf16>) -> Vec<bf16> {
     bf16_gpu(x, Bf16Accumulation::Bf16)
 }
 
 /// `f32` accumulation on the GPU: no worse than the CPU's.
 #[dual_delta_test(oracle = matmul_f64_bf16, baseline = matmul_cpu_bf16, input = bf16_long_k, n = 64)]
-fn bf16_f32_accumulation_long_k_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {
+fn bf16_f32_accumulation_long_k_is_no_worse(x: &MatmulInput<bf16>) -> Vec<bf16> {
     bf16_gpu(x, Bf16Accumulation::F32)
 }
 
@@ -171,7 +175,7 @@ fn bf16_f32_accumulation_long_k_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {
     expect = worse,
     check = dual_delta_tests::less_accurate,
 )]
-fn bf16_accumulation_row_sum_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
+fn bf16_accumulation_row_sum_is_caught(x: &MatmulInput<bf16>) -> Vec<bf16> {
     bf16_gpu(x, Bf16Accumulation::Bf16)
 }
 
@@ -182,6 +186,6 @@ fn bf16_accumulation_row_sum_is_caught(x: &Bf16MatmulInput) -> Vec<bf16> {
     input = bf16_row_sums,
     n = 64
 )]
-fn bf16_f32_accumulation_row_sum_is_no_worse(x: &Bf16MatmulInput) -> Vec<bf16> {
+fn bf16_f32_accumulation_row_sum_is_no_worse(x: &MatmulInput<bf16>) -> Vec<bf16> {
     bf16_gpu(x, Bf16Accumulation::F32)
 }

@@ -4,21 +4,21 @@
 //! `dual_delta_gpu::reference`, every one measured against an f64 oracle.
 //! Each asserts its verdict.
 
-use dual_delta_gpu::reference::{
+use dual_delta_gpu::rows::{
     RowsInput, random_outlier_rows, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
 };
-use dual_delta_gpu::rows::{ReduceStrategy, SoftmaxVariant};
+use dual_delta_gpu::rows::{SoftmaxStrategy, SumStrategy};
 use dual_delta_runtime::prelude::*;
 
-fn sum(x: &RowsInput<f16>, strategy: ReduceStrategy) -> Vec<f16> {
+fn sum(x: &RowsInput<f16>, strategy: SumStrategy) -> Vec<f16> {
     dual_delta_tests::gpu()
-        .reduce_sum(x, strategy)
+        .run(x, strategy)
         .expect("GPU row sum")
 }
 
-fn softmax(x: &RowsInput<f16>, variant: SoftmaxVariant) -> Vec<f16> {
+fn softmax(x: &RowsInput<f16>, variant: SoftmaxStrategy) -> Vec<f16> {
     dual_delta_tests::gpu()
-        .softmax(x, variant)
+        .run(x, variant)
         .expect("GPU softmax")
 }
 
@@ -33,7 +33,7 @@ fn softmax(x: &RowsInput<f16>, variant: SoftmaxVariant) -> Vec<f16> {
     check = dual_delta_tests::less_accurate,
 )]
 fn sum_f16_serial_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
-    sum(x, ReduceStrategy::F16Serial)
+    sum(x, SumStrategy::F16Serial)
 }
 
 /// The sum accumulated in f16 across the workgroup (each invocation's
@@ -48,20 +48,20 @@ fn sum_f16_serial_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     check = dual_delta_tests::less_accurate,
 )]
 fn sum_f16_strided_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
-    sum(x, ReduceStrategy::F16)
+    sum(x, SumStrategy::F16)
 }
 
 /// The same sum with per-thread f32 partial sums and an f32 tree, rounded
 /// once: no worse than the baseline.
 #[dual_delta_test(oracle = sum_f64, baseline = sum_cpu, input = random_rows::<f16>(4, 4096), n = 200)]
 fn sum_f32_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
-    sum(x, ReduceStrategy::F32)
+    sum(x, SumStrategy::F32)
 }
 
 /// The pairwise f32 tree over the whole row: no worse either.
 #[dual_delta_test(oracle = sum_f64, baseline = sum_cpu, input = random_rows::<f16>(4, 4096), n = 200)]
 fn sum_pairwise_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
-    sum(x, ReduceStrategy::Pairwise)
+    sum(x, SumStrategy::Pairwise)
 }
 
 /// Softmax without the max subtraction on rows with ±20 outliers: exp(20)
@@ -76,7 +76,7 @@ fn sum_pairwise_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
     check = |o| if o.non_finite_gate() { Ok(()) } else { Err("no non-finite output".into()) },
 )]
 fn softmax_without_max_subtraction_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
-    softmax(x, SoftmaxVariant::NoMaxSubtraction)
+    softmax(x, SoftmaxStrategy::NoMaxSubtraction)
 }
 
 /// Softmax with max subtraction but `e^{x − max}` rounded to f16 and the
@@ -91,7 +91,7 @@ fn softmax_without_max_subtraction_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     check = dual_delta_tests::less_accurate,
 )]
 fn softmax_f16_denominator_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
-    softmax(x, SoftmaxVariant::F16Denominator)
+    softmax(x, SoftmaxStrategy::F16Denominator)
 }
 
 /// The careful softmax (max subtraction, f32 denominator) and the online
@@ -103,7 +103,7 @@ fn softmax_f16_denominator_is_caught(x: &RowsInput<f16>) -> Vec<f16> {
     n = 100
 )]
 fn softmax_careful_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
-    softmax(x, SoftmaxVariant::Careful)
+    softmax(x, SoftmaxStrategy::Careful)
 }
 
 #[dual_delta_test(
@@ -113,5 +113,5 @@ fn softmax_careful_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
     n = 100
 )]
 fn softmax_online_is_no_worse(x: &RowsInput<f16>) -> Vec<f16> {
-    softmax(x, SoftmaxVariant::Online)
+    softmax(x, SoftmaxStrategy::Online)
 }

@@ -4,32 +4,35 @@
 //! `dual_delta_gpu::reference`, every one measured against an `f64` oracle.
 //! Each asserts its verdict.
 
-use dual_delta_gpu::reference::{
-    AttentionInput, NormInput, attention_cpu, attention_f64, layer_norm_cpu, layer_norm_f64,
-    random_attention_input, random_offset_norm_input, rms_norm_cpu, rms_norm_f64,
+use dual_delta_gpu::{
+    attention::AttentionStrategy,
+    norm::{LayerNormStrategy, RmsNormStrategy},
 };
 use dual_delta_gpu::{
-    attention::AttentionVariant,
-    norm::{LayerNormVariant, RmsNormVariant},
+    attention::{AttentionInput, attention_cpu, attention_f64, random_attention_input},
+    norm::{
+        NormInput, layer_norm_cpu, layer_norm_f64, random_offset_norm_input, rms_norm_cpu,
+        rms_norm_f64,
+    },
 };
 use dual_delta_runtime::prelude::*;
 use dual_delta_tests::kernels::{HEAD, LONG_HEAD};
 
-fn rms_norm(x: &NormInput<f16>, variant: RmsNormVariant) -> Vec<f16> {
+fn rms_norm(x: &NormInput<f16>, variant: RmsNormStrategy) -> Vec<f16> {
     dual_delta_tests::gpu()
-        .rms_norm(x, variant)
+        .run(x, variant)
         .expect("GPU RMSNorm")
 }
 
-fn layer_norm(x: &NormInput<f16>, variant: LayerNormVariant) -> Vec<f16> {
+fn layer_norm(x: &NormInput<f16>, variant: LayerNormStrategy) -> Vec<f16> {
     dual_delta_tests::gpu()
-        .layer_norm(x, variant)
+        .run(x, variant)
         .expect("GPU LayerNorm")
 }
 
-fn attention(x: &AttentionInput<f16>, variant: AttentionVariant) -> Vec<f16> {
+fn attention(x: &AttentionInput<f16>, variant: AttentionStrategy) -> Vec<f16> {
     dual_delta_tests::gpu()
-        .attention(x, variant)
+        .run(x, variant)
         .expect("GPU attention")
 }
 
@@ -46,7 +49,7 @@ fn attention(x: &AttentionInput<f16>, variant: AttentionVariant) -> Vec<f16> {
     check = dual_delta_tests::less_accurate,
 )]
 fn layer_norm_one_pass_is_caught(x: &NormInput<f16>) -> Vec<f16> {
-    layer_norm(x, LayerNormVariant::OnePass)
+    layer_norm(x, LayerNormStrategy::OnePass)
 }
 
 /// The same activations with two-pass statistics (mean, then the squared
@@ -58,7 +61,7 @@ fn layer_norm_one_pass_is_caught(x: &NormInput<f16>) -> Vec<f16> {
     n = 100
 )]
 fn layer_norm_two_pass_is_no_worse(x: &NormInput<f16>) -> Vec<f16> {
-    layer_norm(x, LayerNormVariant::TwoPass)
+    layer_norm(x, LayerNormStrategy::TwoPass)
 }
 
 /// Welford's per-invocation updates merged by Chan's formula, on the same
@@ -70,7 +73,7 @@ fn layer_norm_two_pass_is_no_worse(x: &NormInput<f16>) -> Vec<f16> {
     n = 100
 )]
 fn layer_norm_welford_is_no_worse(x: &NormInput<f16>) -> Vec<f16> {
-    layer_norm(x, LayerNormVariant::Welford)
+    layer_norm(x, LayerNormStrategy::Welford)
 }
 
 /// RMSNorm with the sum of squares accumulated in `f16` (each square added
@@ -87,7 +90,7 @@ fn layer_norm_welford_is_no_worse(x: &NormInput<f16>) -> Vec<f16> {
     check = dual_delta_tests::less_accurate,
 )]
 fn rms_norm_f16_squares_is_caught(x: &NormInput<f16>) -> Vec<f16> {
-    rms_norm(x, RmsNormVariant::F16Accumulation)
+    rms_norm(x, RmsNormStrategy::F16Accumulation)
 }
 
 /// The same activations with the sum of squares in `f32`: no worse than
@@ -99,7 +102,7 @@ fn rms_norm_f16_squares_is_caught(x: &NormInput<f16>) -> Vec<f16> {
     n = 100
 )]
 fn rms_norm_f32_is_no_worse(x: &NormInput<f16>) -> Vec<f16> {
-    rms_norm(x, RmsNormVariant::F32)
+    rms_norm(x, RmsNormStrategy::F32)
 }
 
 /// Flash attention with the `P·V` accumulators kept in `f16`, over 1024
@@ -115,7 +118,7 @@ fn rms_norm_f32_is_no_worse(x: &NormInput<f16>) -> Vec<f16> {
     check = dual_delta_tests::less_accurate,
 )]
 fn attention_f16_accumulation_is_caught(x: &AttentionInput<f16>) -> Vec<f16> {
-    attention(x, AttentionVariant::FlashF16Accumulation)
+    attention(x, AttentionStrategy::FlashF16Accumulation)
 }
 
 /// Flash attention with `f32` running max, denominator and accumulators,
@@ -127,7 +130,7 @@ fn attention_f16_accumulation_is_caught(x: &AttentionInput<f16>) -> Vec<f16> {
     n = 50
 )]
 fn attention_flash_f32_is_no_worse(x: &AttentionInput<f16>) -> Vec<f16> {
-    attention(x, AttentionVariant::Flash)
+    attention(x, AttentionStrategy::Flash)
 }
 
 /// The unfused attention of `f16` tensors: scores materialised in `f16`,
@@ -146,5 +149,5 @@ fn attention_flash_f32_is_no_worse(x: &AttentionInput<f16>) -> Vec<f16> {
     check = dual_delta_tests::less_accurate,
 )]
 fn attention_naive_f16_scores_is_caught(x: &AttentionInput<f16>) -> Vec<f16> {
-    attention(x, AttentionVariant::Naive)
+    attention(x, AttentionStrategy::Naive)
 }

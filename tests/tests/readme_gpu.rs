@@ -18,6 +18,6 @@ use dual_delta_runtime::prelude::*;
 )]
 fn gpu_matmul(xs: &[MatmulInput]) -> Vec<Vec<f16>> {
     dual_delta_tests::gpu()
-        .matmul_batch(xs, Accumulation::F32)
+        .run_batch(xs, Accumulation::F32)
         .unwrap()
 }

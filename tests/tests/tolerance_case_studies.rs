@@ -3,12 +3,10 @@
 //! one sample (`|c − r| ≤ atol + rtol · |r|` elementwise, as NumPy's and
 //! PyTorch's `allclose`), against dual-delta's verdict on the same kernels.
 
-use dual_delta_gpu::reference::{
-    RowsInput, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
-};
+use dual_delta_gpu::rows::{RowsInput, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64};
 use dual_delta_gpu::{
     f16,
-    rows::{ReduceStrategy, SoftmaxVariant},
+    rows::{SoftmaxStrategy, SumStrategy},
 };
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, Outcome, TrialRng};
 
@@ -40,13 +38,13 @@ fn tolerance_passes(
 
 fn softmax_f16_denominator(x: &RowsInput<f16>) -> Vec<f16> {
     dual_delta_tests::gpu()
-        .softmax(x, SoftmaxVariant::F16Denominator)
+        .run(x, SoftmaxStrategy::F16Denominator)
         .expect("GPU softmax")
 }
 
 fn sum_f16(x: &RowsInput<f16>) -> Vec<f16> {
     dual_delta_tests::gpu()
-        .reduce_sum(x, ReduceStrategy::F16)
+        .run(x, SumStrategy::F16)
         .expect("GPU row sum")
 }
 

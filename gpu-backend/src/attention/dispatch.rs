@@ -1,58 +1,26 @@
-//! [`Gpu::attention`] and [`Gpu::attention_batch`].
-
-use std::borrow::Borrow;
+//! [`AttentionStrategy`] as a [`Kernel`]: a batch of inputs that agree on
+//! everything but their number of heads, one invocation per (head, query).
 
 use half::f16;
 
-use super::{ATTENTION_THREADS, AttentionVariant, MAX_HEAD_DIM, MAX_KEYS};
-use crate::launch::{Launch, LazyKernel};
-use crate::{
-    Gpu, GpuError,
-    reference::{AttentionInput, AttentionShape},
+use super::{
+    ATTENTION_THREADS, AttentionInput, AttentionShape, AttentionStrategy, MAX_HEAD_DIM, MAX_KEYS,
 };
+use crate::launch::{Batching, Launch};
+use crate::norm::dispatch::SixBindings;
+use crate::pipelines::KernelId;
+use crate::{Gpu, GpuError, Kernel};
 
-impl Gpu {
-    /// Scaled-dot-product attention of `input` with the given variant,
-    /// `[heads, seq_q, d_v]` row-major `f16`; bit for bit
-    /// [`attention_emulated`](crate::attention::attention_emulated). `d` and `d_v` may
-    /// be at most [`MAX_HEAD_DIM`](crate::attention::MAX_HEAD_DIM), `seq_k` at most
-    /// [`MAX_KEYS`](crate::attention::MAX_KEYS).
-    ///
-    /// ```no_run
-    /// use dual_delta_runtime::TrialRng;
-    /// use dual_delta_gpu::{Gpu, reference::{AttentionShape, random_attention_input}, attention::AttentionVariant};
-    ///
-    /// let gpu = Gpu::shared()?;
-    /// let shape = AttentionShape { heads: 1, seq_q: 256, seq_k: 256, d: 64, d_v: 64 };
-    /// let input = random_attention_input(shape, true)(&mut TrialRng::for_trial(7, 0));
-    /// let out = gpu.attention(&input, AttentionVariant::Flash)?; // 256 × 64 f16
-    /// # let _ = out;
-    /// # Ok::<(), dual_delta_gpu::GpuError>(())
-    /// ```
-    pub fn attention(
-        &self,
-        input: &AttentionInput<f16>,
-        variant: AttentionVariant,
-    ) -> Result<Vec<f16>, GpuError> {
-        let mut out = self.attention_batch(core::slice::from_ref(input), variant)?;
-        Ok(out.pop().expect("one input gives one output"))
-    }
+impl Kernel for AttentionStrategy {
+    type Input = AttentionInput<f16>;
+    type Output = f16;
+    type Plan = ();
 
-    /// [`Gpu::attention`] of many inputs in one submission (their heads
-    /// dispatched together). The inputs must agree on `seq_q`, `seq_k`,
-    /// `d`, `d_v` and the causal flag; the number of heads may differ.
-    /// Results are in the order of `inputs`.
-    pub fn attention_batch<I: Borrow<AttentionInput<f16>>>(
-        &self,
-        inputs: &[I],
-        variant: AttentionVariant,
-    ) -> Result<Vec<Vec<f16>>, GpuError> {
-        let Some(first) = inputs.first().map(Borrow::borrow) else {
-            return Ok(Vec::new());
-        };
+    fn plan(self, gpu: &Gpu, inputs: &[&AttentionInput<f16>]) -> Result<Batching<()>, GpuError> {
+        let first = inputs[0];
         let shape = first.shape();
         let same = |s: AttentionShape| AttentionShape { heads: 1, ..s };
-        for x in inputs.iter().map(Borrow::borrow) {
+        for &x in inputs {
             if same(x.shape()) != same(shape) || x.causal() != first.causal() {
                 return Err(GpuError::InvalidInput(format!(
                     "the inputs of a batch must agree on everything but the number of heads: \
@@ -80,25 +48,47 @@ impl Gpu {
                 "the attention kernels take seq_k up to {MAX_KEYS}, got {seq_k}"
             )));
         }
-        let heads: usize = inputs.iter().map(|x| x.borrow().shape().heads).sum();
+        let heads: usize = inputs.iter().map(|x| x.shape().heads).sum();
         let pairs = heads as u64 * seq_q as u64;
         let outputs = pairs * d_v as u64;
-        // Buffer sizes are checked against the device's limits on launch.
         if pairs > u64::from(u32::MAX) {
             return Err(GpuError::InvalidInput(format!(
                 "{heads} heads of {shape:?} are more than one dispatch can index"
             )));
         }
-        let scratch = if variant == AttentionVariant::Naive {
+        let scratch = if self == AttentionStrategy::Naive {
+            pairs * seq_k as u64
+        } else {
+            1
+        };
+        let largest = (outputs * gpu.out_elem())
+            .max(scratch * 4)
+            .max(heads as u64 * seq_q.max(seq_k) as u64 * d.max(d_v) as u64 * 2);
+        gpu.binding_limit(largest)?;
+        Ok(Batching {
+            plan: (),
+            per_submission: inputs.len(),
+        })
+    }
+
+    fn launch(self, gpu: &Gpu, _: &(), group: &[&AttentionInput<f16>]) -> Launch {
+        let first = group[0];
+        let AttentionShape {
+            seq_q,
+            seq_k,
+            d,
+            d_v,
+            ..
+        } = first.shape();
+        let heads: usize = group.iter().map(|x| x.shape().heads).sum();
+        let pairs = heads as u64 * seq_q as u64;
+        let scratch = if self == AttentionStrategy::Naive {
             pairs * seq_k as u64
         } else {
             1
         };
         let gather = |part: fn(&AttentionInput<f16>) -> &[f16]| -> Vec<f16> {
-            inputs
-                .iter()
-                .flat_map(|x| part(x.borrow()).iter().copied())
-                .collect()
+            group.iter().flat_map(|x| part(x).iter().copied()).collect()
         };
         let (q, k, v) = (
             gather(AttentionInput::q),
@@ -106,9 +96,9 @@ impl Gpu {
             gather(AttentionInput::v),
         );
         let scale = 1.0f32 / (d as f32).sqrt();
-        let values = self.launch(&Launch {
-            kernel: LazyKernel::Attention {
-                variant,
+        SixBindings {
+            kernel: KernelId::Attention {
+                strategy: self,
                 d: d as u32,
                 d_v: d_v as u32,
             },
@@ -123,18 +113,19 @@ impl Gpu {
                 0,
             ],
             inputs: [&q, &k, &v],
-            outputs,
+            outputs: pairs * d_v as u64,
             scratch,
-            workgroups: pairs.div_ceil(ATTENTION_THREADS as u64),
-        })?;
-        let mut rest = &values[..];
-        Ok(inputs
-            .iter()
-            .map(|x| {
-                let (head, tail) = rest.split_at(x.borrow().output_len());
-                rest = tail;
-                head.to_vec()
-            })
-            .collect())
+            invocations: pairs,
+            workgroup: ATTENTION_THREADS as u32,
+        }
+        .launch(gpu)
+    }
+
+    fn output_len(self, input: &AttentionInput<f16>) -> usize {
+        input.output_len()
+    }
+
+    fn decode(gpu: &Gpu, bytes: &[u8]) -> Vec<f16> {
+        gpu.f16_outputs(bytes)
     }
 }

@@ -2,9 +2,9 @@
 
 use half::f16;
 
-use super::{AttentionVariant, FLASH_BLOCK};
+use super::{AttentionStrategy, FLASH_BLOCK};
 use crate::{
-    reference::{AttentionInput, AttentionShape},
+    attention::{AttentionInput, AttentionShape},
     rows::kernel_exp,
 };
 
@@ -13,10 +13,10 @@ fn r16(v: f32) -> f32 {
     f16::from_f32(v).to_f32()
 }
 
-/// What [`Gpu::attention`](crate::Gpu::attention) computes with `variant`,
+/// What [`Gpu::run`](crate::Gpu::run) computes with `strategy`,
 /// replayed on the CPU: the same `f32` operations (never fused) in the same
 /// order, bit for bit the GPU's result. `[heads, seq_q, d_v]`, row-major.
-pub fn attention_emulated(input: &AttentionInput<f16>, variant: AttentionVariant) -> Vec<f16> {
+pub fn attention_emulated(input: &AttentionInput<f16>, strategy: AttentionStrategy) -> Vec<f16> {
     let AttentionShape {
         seq_q,
         seq_k,
@@ -40,10 +40,10 @@ pub fn attention_emulated(input: &AttentionInput<f16>, variant: AttentionVariant
                 .fold(0.0f32, |s, (&a, &b)| s + a * b);
             s * scale
         };
-        let o = match variant {
-            AttentionVariant::Naive => naive(keys, score, v, d_v),
-            AttentionVariant::Flash => flash(keys, score, v, d_v, |x| x),
-            AttentionVariant::FlashF16Accumulation => flash(keys, score, v, d_v, r16),
+        let o = match strategy {
+            AttentionStrategy::Naive => naive(keys, score, v, d_v),
+            AttentionStrategy::Flash => flash(keys, score, v, d_v, |x| x),
+            AttentionStrategy::FlashF16Accumulation => flash(keys, score, v, d_v, r16),
         };
         out.extend(o.into_iter().map(f16::from_f32));
     }
@@ -120,12 +120,12 @@ mod tests {
             f(&[1.5, -3.0]),
         )
         .unwrap();
-        for variant in AttentionVariant::ALL {
-            let y: Vec<f32> = attention_emulated(&x, variant)
-                .iter()
-                .map(|v| v.to_f32())
+        for s in AttentionStrategy::ALL {
+            let y: Vec<f32> = attention_emulated(&x, s)
+                .into_iter()
+                .map(f16::to_f32)
                 .collect();
-            assert_eq!(y, [1.5, -3.0, 1.5, -3.0], "{variant}");
+            assert_eq!(y, [1.5, -3.0, 1.5, -3.0], "{s}");
         }
     }
 }

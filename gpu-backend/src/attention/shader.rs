@@ -9,17 +9,17 @@
 
 use core::fmt::Write as _;
 
-use super::{ATTENTION_THREADS, AttentionVariant, FLASH_BLOCK};
-use crate::launch::prelude;
+use super::{ATTENTION_THREADS, AttentionStrategy, FLASH_BLOCK};
+use crate::norm::shader::prelude;
 use crate::rows::shader::exp_fn;
 
-/// The WGSL source of `variant` for head dimensions `d` and `d_v`, for the
+/// The WGSL source of `strategy` for head dimensions `d` and `d_v`, for the
 /// native-`f16` path or the fallback. The loops over `d` and `d_v` are
 /// unrolled here: the query row and the accumulators are scalar variables
 /// (registers), and only the loops over keys remain (llvmpipe stops any
 /// invocation after 65535 loop iterations in all, see
 /// [`MAX_KEYS`](super::MAX_KEYS)).
-pub(crate) fn source(variant: AttentionVariant, d: usize, d_v: usize, native: bool) -> String {
+pub(crate) fn source(strategy: AttentionStrategy, d: usize, d_v: usize, native: bool) -> String {
     let mut s = prelude(native);
     s.push_str(
         "struct Params { total: u32, seq_q: u32, seq_k: u32, d: u32,
@@ -62,8 +62,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         }
         t
     };
-    match variant {
-        AttentionVariant::Naive => {
+    match strategy {
+        AttentionStrategy::Naive => {
             let _ = writeln!(
                 s,
                 "    let sb = g * p.seq_k;
@@ -90,8 +90,8 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 let _ = writeln!(s, "    st(ob + {c}u, o{c});");
             }
         }
-        AttentionVariant::Flash | AttentionVariant::FlashF16Accumulation => {
-            let r = if variant == AttentionVariant::Flash {
+        AttentionStrategy::Flash | AttentionStrategy::FlashF16Accumulation => {
+            let r = if strategy == AttentionStrategy::Flash {
                 ""
             } else {
                 "round16"
@@ -141,11 +141,11 @@ mod tests {
 
     #[test]
     fn sources_use_neither_fma_nor_the_builtin_exp() {
-        for variant in AttentionVariant::ALL {
+        for strategy in AttentionStrategy::ALL {
             for native in [true, false] {
-                let src = source(variant, 5, 3, native);
+                let src = source(strategy, 5, 3, native);
                 assert_eq!(src.contains("enable f16;"), native);
-                assert!(src.contains("fn main("), "{variant:?}");
+                assert!(src.contains("fn main("), "{strategy:?}");
                 assert!(!src.contains("fma(") && !src.contains(" exp("));
             }
         }

@@ -1,109 +1,183 @@
-//! The [`Gpu`] entry points of the low-precision kernels: upload a batch,
-//! dispatch, read back.
+//! [`Bf16Accumulation`] and [`Fp8Accumulation`] as [`Kernel`]s on
+//! [`MatmulInput`]s of `bf16` and E4M3 values (packed into `u32` words),
+//! and the kernels' own rounding to `bf16`.
 
-use std::borrow::Borrow;
-
+use dual_delta_runtime::E4m3;
 use half::bf16;
 
 use super::shader::{self, LowpKernel, LowpParams};
-use super::{Bf16Accumulation, Bf16MatmulInput, Fp8Accumulation, Fp8MatmulInput, LOWP_TILE};
-use crate::{Gpu, GpuError};
+use super::{Bf16Accumulation, Fp8Accumulation, LOWP_TILE};
+use crate::launch::{Batching, Dispatch, Launch, Resource};
+use crate::matmul::{MatmulElement, MatmulInput};
+use crate::pipelines::KernelId;
+use crate::{Gpu, GpuError, Kernel};
 
-/// One matmul of a batch: its packed `A` and `B` bytes and output scale.
-struct Job {
-    a: Vec<u8>,
-    b: Vec<u8>,
-    scale: f32,
+/// Implements [`Kernel`] for a low-precision strategy: its kernel and the
+/// K chunk of limited accumulation (0 for none) from the strategy `$s` and
+/// the depth `$k`, `$pack` the bytes of a matrix, `$unpack`
+/// an output from its word.
+macro_rules! lowp_kernel {
+    ($strategy:ty, $element:ty, $output:ty, |$s:ident, $k:ident| $kernel_chunk:expr,
+     $pack:expr, $unpack:expr) => {
+        impl Kernel for $strategy {
+            type Input = MatmulInput<$element>;
+            type Output = $output;
+            type Plan = Plan;
+
+            fn plan(
+                self,
+                gpu: &Gpu,
+                inputs: &[&Self::Input],
+            ) -> Result<Batching<Self::Plan>, GpuError> {
+                let ($s, $k) = (self, inputs[0].k());
+                let (kernel, chunk) = $kernel_chunk;
+                plan(gpu, inputs, kernel, chunk)
+            }
+
+            fn launch(self, gpu: &Gpu, plan: &Self::Plan, group: &[&Self::Input]) -> Launch {
+                launch(gpu, plan, group, $pack)
+            }
+
+            fn output_len(self, input: &Self::Input) -> usize {
+                input.output_len()
+            }
+
+            fn decode(_: &Gpu, bytes: &[u8]) -> Vec<$output> {
+                words(bytes).map($unpack).collect()
+            }
+        }
+    };
+}
+
+lowp_kernel!(
+    Bf16Accumulation,
+    bf16,
+    bf16,
+    |s, _k| (LowpKernel::Bf16(s), 0),
+    |v: &[bf16]| bytemuck::cast_slice::<bf16, u8>(v).to_vec(),
+    |w| bf16::from_bits(w as u16)
+);
+lowp_kernel!(
+    Fp8Accumulation,
+    E4m3,
+    f32,
+    |s, k| match s {
+        Fp8Accumulation::F32 => (LowpKernel::Fp8F32, 0),
+        _ => (LowpKernel::Fp8Limited, s.chunk(k).unwrap_or(0)),
+    },
+    |v: &[E4m3]| v.iter().map(|c| c.to_bits()).collect(),
+    f32::from_bits
+);
+
+/// What a batch of one shape needs: the kernel, and the uniform's shape
+/// fields (the batch filled per group).
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    kernel: LowpKernel,
+    params: LowpParams,
+}
+
+/// The `u32` words of `bytes`.
+fn words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+}
+
+/// Checks one shape, and groups the batch within the device's limits.
+fn plan<E: MatmulElement>(
+    gpu: &Gpu,
+    inputs: &[&MatmulInput<E>],
+    kernel: LowpKernel,
+    chunk: usize,
+) -> Result<Batching<Plan>, GpuError> {
+    let (m, k, n) = crate::matmul::one_shape(inputs.iter().map(|x| x.shape()))?;
+    let largest = (m as u64 * k as u64 * 2)
+        .max(k as u64 * n as u64 * 2)
+        .max(m as u64 * n as u64 * 4);
+    let limit = gpu.binding_limit(largest)?;
+    let (tiles_m, tiles_n) = (m.div_ceil(LOWP_TILE) as u64, n.div_ceil(LOWP_TILE) as u64);
+    let max_items = u64::from(gpu.max_dispatch).pow(2) * u64::from(shader::TILE_WORKGROUP);
+    let group = (limit / largest)
+        .min(max_items / (tiles_m * tiles_n))
+        .max(1) as usize;
+    Ok(Batching {
+        plan: Plan {
+            kernel,
+            params: LowpParams {
+                m: m as u32,
+                k: k as u32,
+                n: n as u32,
+                tiles_m: tiles_m as u32,
+                tiles_n: tiles_n as u32,
+                batch: 0,
+                chunk: chunk as u32,
+                count: 0,
+            },
+        },
+        per_submission: group,
+    })
+}
+
+/// Uploads `group` (each matrix as the bytes `pack` gives) and describes
+/// the tile kernel's dispatch.
+fn launch<E: MatmulElement>(
+    gpu: &Gpu,
+    plan: &Plan,
+    group: &[&MatmulInput<E>],
+    pack: impl Fn(&[E]) -> Vec<u8>,
+) -> Launch {
+    let params = LowpParams {
+        batch: group.len() as u32,
+        ..plan.params
+    };
+    let a: Vec<u8> = group.iter().flat_map(|x| pack(x.a())).collect();
+    let b: Vec<u8> = group.iter().flat_map(|x| pack(x.b())).collect();
+    let scales: Vec<f32> = group.iter().map(|x| x.output_scale()).collect();
+    let items = u64::from(params.batch) * u64::from(params.tiles_m) * u64::from(params.tiles_n);
+    let words = u64::from(params.batch * params.m * params.n);
+    lowp_launch(
+        gpu,
+        plan.kernel,
+        params,
+        [&a, &b],
+        &scales,
+        words,
+        (items, shader::TILE_WORKGROUP),
+    )
+}
+
+/// The dispatch of a low-precision kernel: `params`, `A` and `B` bytes,
+/// the scales, `words` of output, and `(invocations, workgroup)`.
+fn lowp_launch(
+    gpu: &Gpu,
+    kernel: LowpKernel,
+    params: LowpParams,
+    [a, b]: [&[u8]; 2],
+    scales: &[f32],
+    words: u64,
+    (invocations, workgroup): (u64, u32),
+) -> Launch {
+    let output = gpu.writable("lowp C", words * 4, true);
+    Launch {
+        dispatches: vec![Dispatch {
+            kernel: KernelId::Lowp(kernel),
+            resources: vec![
+                gpu.uniform(&params),
+                Resource::Buffer(gpu.storage("A", a)),
+                Resource::Buffer(gpu.storage("B", b)),
+                Resource::Buffer(output.clone()),
+                Resource::Buffer(gpu.storage("scales", bytemuck::cast_slice(scales))),
+            ],
+            invocations,
+            workgroup,
+        }],
+        output,
+        bytes: words * 4,
+    }
 }
 
 impl Gpu {
-    /// `C = A · B` for `bf16` inputs with the given accumulation, `m × n`
-    /// `bf16`, row-major; bit for bit
-    /// [`matmul_emulated_bf16`](crate::lowp::matmul_emulated_bf16) on lavapipe.
-    pub fn matmul_bf16(
-        &self,
-        x: &Bf16MatmulInput,
-        accumulation: Bf16Accumulation,
-    ) -> Result<Vec<bf16>, GpuError> {
-        let mut out = self.matmul_batch_bf16(core::slice::from_ref(x), accumulation)?;
-        Ok(out.pop().expect("one input gives one output"))
-    }
-
-    /// Many `bf16` matmuls of one shape in one submission; results in the
-    /// order of `inputs`, each what [`Gpu::matmul_bf16`] returns for it.
-    pub fn matmul_batch_bf16<I: Borrow<Bf16MatmulInput>>(
-        &self,
-        inputs: &[I],
-        accumulation: Bf16Accumulation,
-    ) -> Result<Vec<Vec<bf16>>, GpuError> {
-        let shapes: Vec<_> = inputs.iter().map(|x| x.borrow().shape()).collect();
-        let jobs = inputs.iter().map(|x| {
-            let x = x.borrow();
-            Job {
-                a: bytemuck::cast_slice::<bf16, u8>(x.a()).to_vec(),
-                b: bytemuck::cast_slice::<bf16, u8>(x.b()).to_vec(),
-                scale: 1.0,
-            }
-        });
-        let words = self.run_tiles(LowpKernel::Bf16(accumulation), &shapes, 0, jobs)?;
-        Ok(words
-            .into_iter()
-            .map(|w| w.into_iter().map(|v| bf16::from_bits(v as u16)).collect())
-            .collect())
-    }
-
-    /// The FP8 GEMM `C = scale_a·scale_b · (A · B)` with E4M3 inputs and the
-    /// given accumulation, `m × n` `f32`, row-major; bit for bit
-    /// [`matmul_emulated_fp8`](crate::lowp::matmul_emulated_fp8) on lavapipe.
-    ///
-    /// ```no_run
-    /// use dual_delta_runtime::TrialRng;
-    /// use dual_delta_gpu::{Gpu, lowp::{Fp8Accumulation, matmul_f64_fp8, random_matmul_input_fp8}};
-    ///
-    /// let x = random_matmul_input_fp8(128, 4096, 128)(&mut TrialRng::for_trial(1, 0));
-    /// let limited = Gpu::shared()?.matmul_fp8(&x, Fp8Accumulation::Limited)?;
-    /// let oracle = matmul_f64_fp8(&x);
-    /// # let _ = (limited, oracle);
-    /// # Ok::<(), dual_delta_gpu::GpuError>(())
-    /// ```
-    pub fn matmul_fp8(
-        &self,
-        x: &Fp8MatmulInput,
-        accumulation: Fp8Accumulation,
-    ) -> Result<Vec<f32>, GpuError> {
-        let mut out = self.matmul_batch_fp8(core::slice::from_ref(x), accumulation)?;
-        Ok(out.pop().expect("one input gives one output"))
-    }
-
-    /// Many FP8 GEMMs of one shape in one submission; results in the order
-    /// of `inputs`, each what [`Gpu::matmul_fp8`] returns for it.
-    pub fn matmul_batch_fp8<I: Borrow<Fp8MatmulInput>>(
-        &self,
-        inputs: &[I],
-        accumulation: Fp8Accumulation,
-    ) -> Result<Vec<Vec<f32>>, GpuError> {
-        let shapes: Vec<_> = inputs.iter().map(|x| x.borrow().shape()).collect();
-        let k = shapes.first().map_or(1, |s| s.1);
-        let (kernel, chunk) = match accumulation.chunk(k) {
-            None => (LowpKernel::Fp8F32, 0),
-            Some(chunk) => (LowpKernel::Fp8Limited, chunk),
-        };
-        let codes = |v: &[dual_delta_runtime::E4m3]| v.iter().map(|c| c.to_bits()).collect();
-        let jobs = inputs.iter().map(|x| {
-            let x = x.borrow();
-            Job {
-                a: codes(x.a()),
-                b: codes(x.b()),
-                scale: x.output_scale(),
-            }
-        });
-        let words = self.run_tiles(kernel, &shapes, chunk, jobs)?;
-        Ok(words
-            .into_iter()
-            .map(|w| w.into_iter().map(f32::from_bits).collect())
-            .collect())
-    }
-
     /// Every value rounded to `bf16` by the kernels' own conversion (the
     /// shaders' `rbf` of `crate::wgsl`, on the bits): nearest, ties to even, overflow to
     /// `±∞`, subnormals kept, a NaN kept a quiet NaN with its sign and top
@@ -118,102 +192,18 @@ impl Gpu {
             count,
             ..<LowpParams as bytemuck::Zeroable>::zeroed()
         };
-        let input = bytemuck::cast_slice::<f32, u8>(values).to_vec();
-        let groups = self.grid(u64::from(count), shader::ROUND_WORKGROUP);
-        let words = self.submit(
+        let input = bytemuck::cast_slice::<f32, u8>(values);
+        let launch = lowp_launch(
+            self,
             LowpKernel::Bf16Round,
             params,
-            &input,
-            &[0; 4],
+            [input, &[0; 4]],
             &[1.0],
-            groups,
-        )?;
-        Ok(words[..values.len()]
-            .iter()
-            .map(|&v| bf16::from_bits(v as u16))
+            u64::from(count),
+            (u64::from(count), shader::ROUND_WORKGROUP),
+        );
+        Ok(words(&self.submit(&launch)?)
+            .map(|v| bf16::from_bits(v as u16))
             .collect())
-    }
-
-    /// Runs a tile kernel over `jobs` (all of shape `shapes[0]`), in groups
-    /// that fit the device's buffer limits, one output `u32` per element.
-    fn run_tiles(
-        &self,
-        kernel: LowpKernel,
-        shapes: &[(usize, usize, usize)],
-        chunk: usize,
-        jobs: impl Iterator<Item = Job>,
-    ) -> Result<Vec<Vec<u32>>, GpuError> {
-        let Some(&(m, k, n)) = shapes.first() else {
-            return Ok(Vec::new());
-        };
-        if let Some(other) = shapes.iter().find(|&&s| s != (m, k, n)) {
-            return Err(GpuError::InvalidInput(format!(
-                "a batch must have one shape: {m}×{k}×{n} and {other:?}"
-            )));
-        }
-        let largest = (m as u64 * k as u64 * 2)
-            .max(k as u64 * n as u64 * 2)
-            .max(m as u64 * n as u64 * 4);
-        let limit = self.binding_limit(largest)?;
-        let (tiles_m, tiles_n) = (m.div_ceil(LOWP_TILE) as u64, n.div_ceil(LOWP_TILE) as u64);
-        let max_items = u64::from(self.max_dispatch).pow(2) * u64::from(shader::TILE_WORKGROUP);
-        let group = (limit / largest)
-            .min(max_items / (tiles_m * tiles_n))
-            .max(1) as usize;
-        let jobs: Vec<Job> = jobs.collect();
-        let mut results = Vec::with_capacity(jobs.len());
-        for part in jobs.chunks(group) {
-            let params = LowpParams {
-                m: m as u32,
-                k: k as u32,
-                n: n as u32,
-                tiles_m: tiles_m as u32,
-                tiles_n: tiles_n as u32,
-                batch: part.len() as u32,
-                chunk: chunk as u32,
-                count: 0,
-            };
-            let a: Vec<u8> = part.iter().flat_map(|j| j.a.iter().copied()).collect();
-            let b: Vec<u8> = part.iter().flat_map(|j| j.b.iter().copied()).collect();
-            let scales: Vec<f32> = part.iter().map(|j| j.scale).collect();
-            let items = part.len() as u64 * tiles_m * tiles_n;
-            let groups = self.grid(items, shader::TILE_WORKGROUP);
-            let words = self.submit(kernel, params, &a, &b, &scales, groups)?;
-            results.extend(
-                words
-                    .chunks_exact(m * n)
-                    .take(part.len())
-                    .map(<[u32]>::to_vec),
-            );
-        }
-        Ok(results)
-    }
-
-    /// Uploads, dispatches `kernel` on a `groups` grid, waits, and reads
-    /// back the output words (`batch · m · n`, or `count`, of them).
-    fn submit(
-        &self,
-        kernel: LowpKernel,
-        params: LowpParams,
-        a: &[u8],
-        b: &[u8],
-        scales: &[f32],
-        groups: (u32, u32),
-    ) -> Result<Vec<u32>, GpuError> {
-        let words = (params.batch * params.m * params.n).max(params.count) as u64;
-        let uniform = self.uniform("lowp params", &params);
-        let (a, b) = (self.storage("A", a), self.storage("B", b));
-        let scales = self.storage("scales", bytemuck::cast_slice(scales));
-        let out = self.writable("lowp C", words * 4, true);
-        let bytes = self.dispatch_and_read(
-            "lowp",
-            self.lowp.get(&self.device, kernel),
-            &self.lowp.layout,
-            &[&uniform, &a, &b, &out, &scales],
-            groups,
-            &out,
-            words * 4,
-        )?;
-        Ok(bytemuck::pod_collect_to_vec(&bytes))
     }
 }

@@ -2,19 +2,21 @@
 //! `f32` operations as the shaders, in the same order, so that the results
 //! are identical bit for bit.
 
+use dual_delta_runtime::E4m3;
 use half::bf16;
 
 use super::hopper::{Decoded, decode, fused_dot_add};
-use super::{Bf16Accumulation, Bf16MatmulInput, FP8_MMA_K, Fp8Accumulation, Fp8MatmulInput};
+use super::{Bf16Accumulation, FP8_MMA_K, Fp8Accumulation};
+use crate::matmul::MatmulInput;
 
 /// The FP8 kernel for `accumulation`, replayed on the CPU: the result of
-/// [`Gpu::matmul_fp8`](crate::Gpu::matmul_fp8) bit for bit (on lavapipe;
+/// [`Gpu::run`](crate::Gpu::run) bit for bit (on lavapipe;
 /// a driver that reorders `f32` additions would differ for
 /// [`Fp8Accumulation::F32`] and in the promotion sums).
 ///
 /// Slow (no blocking, two passes per 32 products): meant for checking the
 /// kernels and for small shapes.
-pub fn matmul_emulated_fp8(x: &Fp8MatmulInput, accumulation: Fp8Accumulation) -> Vec<f32> {
+pub fn matmul_emulated_fp8(x: &MatmulInput<E4m3>, accumulation: Fp8Accumulation) -> Vec<f32> {
     let (m, k, n) = x.shape();
     let scale = x.output_scale();
     let Some(chunk) = accumulation.chunk(k) else {
@@ -63,11 +65,11 @@ pub fn matmul_emulated_fp8(x: &Fp8MatmulInput, accumulation: Fp8Accumulation) ->
 }
 
 /// The `bf16` kernel for `accumulation`, replayed on the CPU: the result of
-/// [`Gpu::matmul_bf16`](crate::Gpu::matmul_bf16) bit for bit on lavapipe.
+/// [`Gpu::run`](crate::Gpu::run) bit for bit on lavapipe.
 /// Every step is the exact product plus the accumulator rounded to `f32`
 /// (then to `bf16` for [`Bf16Accumulation::Bf16`]), in increasing `k`
 /// order.
-pub fn matmul_emulated_bf16(x: &Bf16MatmulInput, accumulation: Bf16Accumulation) -> Vec<bf16> {
+pub fn matmul_emulated_bf16(x: &MatmulInput<bf16>, accumulation: Bf16Accumulation) -> Vec<bf16> {
     let (_, k, n) = x.shape();
     let b: Vec<f32> = x.b().iter().map(|v| v.to_f32()).collect();
     let mut out = Vec::with_capacity(x.a().len() / k * n);
@@ -104,7 +106,7 @@ mod tests {
     fn strategies_agree_on_exact_sums_and_differ_on_long_ones() {
         // Small integers: every strategy is exact.
         let codes = |v: &[f32]| v.iter().map(|&x| e(x)).collect::<Vec<_>>();
-        let x = Fp8MatmulInput::new(
+        let x = MatmulInput::scaled(
             (2, 3, 1),
             codes(&[1.0, 2.0, 3.0, -4.0, 5.0, 6.0]),
             codes(&[1.0, 0.5, -2.0]),
@@ -119,7 +121,7 @@ mod tests {
         // (5184), the limited accumulation keeps 2^-6 (the products' last
         // bit) only while the accumulator is below 2^8, and ends below.
         let ones = vec![e(1.125); 4096];
-        let x = Fp8MatmulInput::new((1, 4096, 1), ones.clone(), ones, 1.0, 1.0).unwrap();
+        let x = MatmulInput::scaled((1, 4096, 1), ones.clone(), ones, 1.0, 1.0).unwrap();
         assert_eq!(matmul_emulated_fp8(&x, Fp8Accumulation::F32), vec![5184.0]);
         let limited = matmul_emulated_fp8(&x, Fp8Accumulation::Limited)[0];
         let promoted = matmul_emulated_fp8(&x, Fp8Accumulation::PromoteEvery128)[0];
@@ -130,7 +132,7 @@ mod tests {
     #[test]
     fn bf16_accumulation_stalls_at_256() {
         let ones = vec![bf16::ONE; 4096];
-        let x = Bf16MatmulInput::new(1, 4096, 1, ones.clone(), ones).unwrap();
+        let x = MatmulInput::new(1, 4096, 1, ones.clone(), ones).unwrap();
         assert_eq!(
             matmul_emulated_bf16(&x, Bf16Accumulation::Bf16),
             vec![bf16::from_f32(256.0)]

@@ -1,7 +1,8 @@
-//! Matmuls below `f16`: `bf16` inputs ([`Gpu::matmul_bf16`](crate::Gpu::matmul_bf16))
-//! and FP8 E4M3 inputs with per-tensor scales
-//! ([`Gpu::matmul_fp8`](crate::Gpu::matmul_fp8)), each with the accumulation
-//! strategies of real hardware and a CPU emulation that gives the GPU's
+//! Matmuls below `f16`: [`MatmulInput`](crate::matmul::MatmulInput)s of
+//! `bf16` values ([`Bf16Accumulation`]) and of FP8 E4M3 values with
+//! per-tensor scales ([`Fp8Accumulation`]), run by
+//! [`Gpu::run`](crate::Gpu::run), each with the accumulation strategies of
+//! real hardware and a CPU emulation that gives the GPU's
 //! result bit for bit on lavapipe ([`matmul_emulated_bf16`],
 //! [`matmul_emulated_fp8`]).
 //!
@@ -21,20 +22,12 @@
 mod dispatch;
 mod emulate;
 mod hopper;
-mod input;
-mod pipelines;
 mod reference;
 pub(crate) mod shader;
 mod unroll;
 
-use core::fmt;
-
 pub use self::emulate::{matmul_emulated_bf16, matmul_emulated_fp8};
 pub use self::hopper::fp8_fused_dot_add;
-pub use self::input::{
-    Bf16MatmulInput, Fp8MatmulInput, random_matmul_input_bf16, random_matmul_input_fp8,
-};
-pub(crate) use self::pipelines::LowpPipelines;
 pub use self::reference::{matmul_cpu_bf16, matmul_cpu_fp8, matmul_f64_bf16, matmul_f64_fp8};
 
 /// Rows and columns of `C` per invocation of the low-precision kernels.
@@ -62,98 +55,79 @@ pub const FP8_ACCUMULATOR_FRACTION_BITS: u32 = 13;
 /// accumulates on the tensor cores before adding them in `f32`.
 pub const FP8_PROMOTION_INTERVAL: usize = 128;
 
-/// How a `bf16` matmul accumulates its products. Every product of two
-/// `bf16` values is exact in `f32` (8 + 8 significant bits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Bf16Accumulation {
-    /// In `f32`, each product added in increasing `k` order, rounded once
-    /// to `bf16` (what tensor cores and careful CPU kernels do).
-    F32,
-    /// In `bf16` throughout: each step `acc ← bf16(a·b + acc)`, the sum
-    /// rounded to `f32` and then to `bf16`. Once `|acc|` is large, small
-    /// products are lost: the sum of 4096 ones stops at 256.
-    Bf16,
-}
-
-impl Bf16Accumulation {
-    /// Every strategy.
-    pub const ALL: [Bf16Accumulation; 2] = [Bf16Accumulation::F32, Bf16Accumulation::Bf16];
-}
-
-impl fmt::Display for Bf16Accumulation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Bf16Accumulation::F32 => "f32 accumulation",
-            Bf16Accumulation::Bf16 => "bf16 accumulation",
-        })
+strategies! {
+    /// How a `bf16` matmul accumulates its products. Every product of two
+    /// `bf16` values is exact in `f32` (8 + 8 significant bits).
+    pub enum Bf16Accumulation {
+        /// In `f32`, each product added in increasing `k` order, rounded once
+        /// to `bf16` (what tensor cores and careful CPU kernels do).
+        F32 => "f32 accumulation",
+        /// In `bf16` throughout: each step `acc ← bf16(a·b + acc)`, the sum
+        /// rounded to `f32` and then to `bf16`. Once `|acc|` is large, small
+        /// products are lost: the sum of 4096 ones stops at 256.
+        Bf16 => "bf16 accumulation",
     }
 }
 
-/// How an FP8 (E4M3 × E4M3) matmul accumulates. Every strategy multiplies
-/// the accumulated sum by the product of the two per-tensor scales once, in
-/// `f32`, at the end (the GEMM's epilogue):
-/// `c = f32(acc · f32(scale_a · scale_b))`.
-///
-/// # The limited accumulation of Hopper's FP8 tensor cores
-///
-/// DeepSeek-V3's technical report (arXiv:2412.19437, §3.3.2) found that
-/// Hopper's FP8 GEMMs keep "around 14 bits" of accumulation precision, a
-/// maximum relative error of nearly 2% at `K = 4096`. MMA-Sim (Xie et al.,
-/// *MMA-Sim: Bit-Accurate Reference Model of Tensor Cores and Matrix Cores*,
-/// arXiv:2511.10909, 2025; its reference code's `nv_fused_dot_add`, with 13
-/// fraction bits for FP8 `wgmma` on Hopper) gives the rule bit for bit, and
-/// [`fp8_fused_dot_add`] implements it. One `wgmma` instruction computes
-/// `d = c + Σ₃₂ aᵢ·bᵢ` for a group of [`FP8_MMA_K`] = 32 products:
-///
-/// 1. Every term is written as a significand and an exponent: the
-///    accumulator `c` as an `f32` (`1.f × 2^e`, zero with exponent −126),
-///    each product as `(sa·sb) × 2^(ea + eb)` from the E4M3 factors
-///    (`sa, sb ∈ [1, 2)`, subnormals `0.f × 2⁻⁶`, zero with exponent −126),
-///    so a product's significand lies in `[0, 4)`.
-/// 2. `E` is the largest of the 33 exponents (the accumulator's included).
-/// 3. Each term is aligned to `E` and truncated (toward zero) to
-///    [`FP8_ACCUMULATOR_FRACTION_BITS`] = 13 bits below `2^E`, then the
-///    truncated terms are summed exactly.
-/// 4. The sum is normalised and truncated (toward zero) to an `f32` with 13
-///    fraction bits: the new accumulator.
-///
-/// Truncation always shrinks magnitudes, so the error is biased toward zero
-/// and grows with the number of instructions, `K / 32`.
-///
-/// Where this may differ from a given GPU: the model is MMA-Sim's, validated
-/// by its authors bit for bit against Hopper's `wgmma`; this crate has no Hopper GPU to
-/// check it on. Only finite inputs are modelled ([`Fp8MatmulInput`] refuses
-/// NaN codes), and `f32` subnormal accumulators, which these inputs cannot
-/// produce, are not handled as the hardware would.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Fp8Accumulation {
-    /// Full `f32`, as a tensor core with an `f32` accumulator: the exact
-    /// products (4 + 4 significant bits) of each group of [`FP8_MMA_K`]
-    /// summed in increasing `k` order, each group's sum added to the
-    /// accumulator, every addition rounded to nearest.
-    F32,
-    /// Hopper's FP8 tensor-core accumulation over the whole of `K`: groups
-    /// of 32 products added by [`fp8_fused_dot_add`] into one accumulator
-    /// with 13 fraction bits (see above).
-    Limited,
-    /// DeepSeek-V3's fix (§3.3.2, "promotion to CUDA cores"): `K` is cut
-    /// into chunks of [`FP8_PROMOTION_INTERVAL`] = 128 (four instructions),
-    /// each chunk accumulated as in [`Fp8Accumulation::Limited`] starting
-    /// from zero, and each chunk's result added into an `f32` accumulator
-    /// (rounded to nearest), as DeepGEMM does. (DeepGEMM multiplies each
-    /// chunk's result by its fine-grained block scales as it adds it; with
-    /// per-tensor scales the one product of scales is applied at the end.)
-    PromoteEvery128,
+strategies! {
+    /// How an FP8 (E4M3 × E4M3) matmul accumulates. Every strategy multiplies
+    /// the accumulated sum by the product of the two per-tensor scales once, in
+    /// `f32`, at the end (the GEMM's epilogue):
+    /// `c = f32(acc · f32(scale_a · scale_b))`.
+    ///
+    /// # The limited accumulation of Hopper's FP8 tensor cores
+    ///
+    /// DeepSeek-V3's technical report (arXiv:2412.19437, §3.3.2) found that
+    /// Hopper's FP8 GEMMs keep "around 14 bits" of accumulation precision, a
+    /// maximum relative error of nearly 2% at `K = 4096`. MMA-Sim (Xie et al.,
+    /// *MMA-Sim: Bit-Accurate Reference Model of Tensor Cores and Matrix Cores*,
+    /// arXiv:2511.10909, 2025; its reference code's `nv_fused_dot_add`, with 13
+    /// fraction bits for FP8 `wgmma` on Hopper) gives the rule bit for bit, and
+    /// [`fp8_fused_dot_add`] implements it. One `wgmma` instruction computes
+    /// `d = c + Σ₃₂ aᵢ·bᵢ` for a group of [`FP8_MMA_K`] = 32 products:
+    ///
+    /// 1. Every term is written as a significand and an exponent: the
+    ///    accumulator `c` as an `f32` (`1.f × 2^e`, zero with exponent −126),
+    ///    each product as `(sa·sb) × 2^(ea + eb)` from the E4M3 factors
+    ///    (`sa, sb ∈ [1, 2)`, subnormals `0.f × 2⁻⁶`, zero with exponent −126),
+    ///    so a product's significand lies in `[0, 4)`.
+    /// 2. `E` is the largest of the 33 exponents (the accumulator's included).
+    /// 3. Each term is aligned to `E` and truncated (toward zero) to
+    ///    [`FP8_ACCUMULATOR_FRACTION_BITS`] = 13 bits below `2^E`, then the
+    ///    truncated terms are summed exactly.
+    /// 4. The sum is normalised and truncated (toward zero) to an `f32` with 13
+    ///    fraction bits: the new accumulator.
+    ///
+    /// Truncation always shrinks magnitudes, so the error is biased toward zero
+    /// and grows with the number of instructions, `K / 32`.
+    ///
+    /// Where this may differ from a given GPU: the model is MMA-Sim's, validated
+    /// by its authors bit for bit against Hopper's `wgmma`; this crate has no Hopper GPU to
+    /// check it on. Only finite inputs are modelled ([`MatmulInput`](crate::matmul::MatmulInput) refuses
+    /// NaN codes), and `f32` subnormal accumulators, which these inputs cannot
+    /// produce, are not handled as the hardware would.
+    pub enum Fp8Accumulation {
+        /// Full `f32`, as a tensor core with an `f32` accumulator: the exact
+        /// products (4 + 4 significant bits) of each group of [`FP8_MMA_K`]
+        /// summed in increasing `k` order, each group's sum added to the
+        /// accumulator, every addition rounded to nearest.
+        F32 => "f32",
+        /// Hopper's FP8 tensor-core accumulation over the whole of `K`: groups
+        /// of 32 products added by [`fp8_fused_dot_add`] into one accumulator
+        /// with 13 fraction bits (see above).
+        Limited => "limited (Hopper)",
+        /// DeepSeek-V3's fix (§3.3.2, "promotion to CUDA cores"): `K` is cut
+        /// into chunks of [`FP8_PROMOTION_INTERVAL`] = 128 (four instructions),
+        /// each chunk accumulated as in [`Fp8Accumulation::Limited`] starting
+        /// from zero, and each chunk's result added into an `f32` accumulator
+        /// (rounded to nearest), as DeepGEMM does. (DeepGEMM multiplies each
+        /// chunk's result by its fine-grained block scales as it adds it; with
+        /// per-tensor scales the one product of scales is applied at the end.)
+        PromoteEvery128 => "promoted every 128",
+    }
 }
 
 impl Fp8Accumulation {
-    /// Every strategy.
-    pub const ALL: [Fp8Accumulation; 3] = [
-        Fp8Accumulation::F32,
-        Fp8Accumulation::Limited,
-        Fp8Accumulation::PromoteEvery128,
-    ];
-
     /// The K chunk accumulated with limited precision before promotion to
     /// `f32` (`k` itself for [`Fp8Accumulation::Limited`]); `None` for
     /// [`Fp8Accumulation::F32`].
@@ -163,15 +137,5 @@ impl Fp8Accumulation {
             Fp8Accumulation::Limited => Some(k),
             Fp8Accumulation::PromoteEvery128 => Some(FP8_PROMOTION_INTERVAL),
         }
-    }
-}
-
-impl fmt::Display for Fp8Accumulation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Fp8Accumulation::F32 => "f32",
-            Fp8Accumulation::Limited => "limited (Hopper)",
-            Fp8Accumulation::PromoteEvery128 => "promoted every 128",
-        })
     }
 }

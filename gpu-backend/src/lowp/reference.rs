@@ -5,12 +5,14 @@
 use half::bf16;
 use half::slice::HalfFloatSliceExt as _;
 
-use super::{Bf16MatmulInput, Fp8MatmulInput};
-use crate::cpu::gemm_row_major;
+use dual_delta_runtime::E4m3;
+
+use crate::matmul::MatmulInput;
+use crate::matmul::gemm_row_major;
 
 /// The oracle of the `bf16` matmul: `C = A · B` in `f64` on the exact input
 /// values (every product is exact; each sum carries only `f64` rounding).
-pub fn matmul_f64_bf16(x: &Bf16MatmulInput) -> Vec<f64> {
+pub fn matmul_f64_bf16(x: &MatmulInput<bf16>) -> Vec<f64> {
     let widen = |v: &[bf16]| {
         let mut out = vec![0f64; v.len()];
         v.convert_to_f64_slice(&mut out);
@@ -23,7 +25,7 @@ pub fn matmul_f64_bf16(x: &Bf16MatmulInput) -> Vec<f64> {
 /// (PyTorch's CPU `bf16` matmul accumulates in `f32`): the inputs widened
 /// to `f32`, the products accumulated in `f32` (in the GEMM kernel's
 /// order), each result rounded once to `bf16`.
-pub fn matmul_cpu_bf16(x: &Bf16MatmulInput) -> Vec<bf16> {
+pub fn matmul_cpu_bf16(x: &MatmulInput<bf16>) -> Vec<bf16> {
     let widen = |v: &[bf16]| {
         let mut out = vec![0f32; v.len()];
         v.convert_to_f32_slice(&mut out);
@@ -38,7 +40,7 @@ pub fn matmul_cpu_bf16(x: &Bf16MatmulInput) -> Vec<bf16> {
 /// The oracle of the FP8 matmul: the exact products of the decoded E4M3
 /// values summed in `f64`, times `scale_a · scale_b` (exact in `f64`):
 /// what the scaled inputs stand for, multiplied with `f64` rounding only.
-pub fn matmul_f64_fp8(x: &Fp8MatmulInput) -> Vec<f64> {
+pub fn matmul_f64_fp8(x: &MatmulInput<E4m3>) -> Vec<f64> {
     let widen = |v: &[dual_delta_runtime::E4m3]| v.iter().map(|e| e.to_f64()).collect::<Vec<_>>();
     let scale = f64::from(x.scale_a()) * f64::from(x.scale_b());
     let mut c = gemm_row_major(x.shape(), &widen(x.a()), &widen(x.b()));
@@ -50,9 +52,9 @@ pub fn matmul_f64_fp8(x: &Fp8MatmulInput) -> Vec<f64> {
 
 /// The baseline of the FP8 matmul: the decoded values (exact in `f32`)
 /// multiplied and accumulated in `f32` (in the GEMM kernel's order), then
-/// multiplied by [`output_scale`](Fp8MatmulInput::output_scale), as every
+/// multiplied by [`output_scale`](MatmulInput::output_scale), as every
 /// strategy of the kernel does: one rounding of the sum, one of the scaling.
-pub fn matmul_cpu_fp8(x: &Fp8MatmulInput) -> Vec<f32> {
+pub fn matmul_cpu_fp8(x: &MatmulInput<E4m3>) -> Vec<f32> {
     let widen = |v: &[dual_delta_runtime::E4m3]| v.iter().map(|e| e.to_f32()).collect::<Vec<_>>();
     let scale = x.output_scale();
     let mut c = gemm_row_major(x.shape(), &widen(x.a()), &widen(x.b()));
@@ -65,11 +67,11 @@ pub fn matmul_cpu_fp8(x: &Fp8MatmulInput) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dual_delta_runtime::{E4m3, TrialRng};
+    use dual_delta_runtime::TrialRng;
 
     #[test]
     fn references_agree_with_a_naive_product() {
-        let x = Fp8MatmulInput::random(5, 70, 3, &mut TrialRng::for_trial(2, 0));
+        let x = MatmulInput::<E4m3>::random(5, 70, 3, &mut TrialRng::for_trial(2, 0));
         let (m, k, n) = x.shape();
         let scale = f64::from(x.scale_a()) * f64::from(x.scale_b());
         let (oracle, cpu) = (matmul_f64_fp8(&x), matmul_cpu_fp8(&x));
@@ -85,7 +87,7 @@ mod tests {
                 assert!((f64::from(cpu[i * n + j]) - exact).abs() <= bound);
             }
         }
-        let b = Bf16MatmulInput::new(
+        let b = MatmulInput::new(
             1,
             2,
             2,
@@ -96,7 +98,7 @@ mod tests {
         assert_eq!(matmul_f64_bf16(&b), vec![1.0, 2.0]);
         assert_eq!(matmul_cpu_bf16(&b), vec![bf16::ONE, bf16::from_f32(2.0)]);
         let one = vec![E4m3::ONE];
-        let f = Fp8MatmulInput::new((1, 1, 1), one.clone(), one, 0.5, 0.25).unwrap();
+        let f = MatmulInput::scaled((1, 1, 1), one.clone(), one, 0.5, 0.25).unwrap();
         assert_eq!(
             (matmul_f64_fp8(&f), matmul_cpu_fp8(&f)),
             (vec![0.125], vec![0.125])

@@ -61,22 +61,6 @@ pub(crate) enum LowpKernel {
     Bf16Round,
 }
 
-impl LowpKernel {
-    /// How many kernels there are ([`LowpKernel::index`] is below).
-    pub(crate) const COUNT: usize = 5;
-
-    /// A dense index, for the table of lazily compiled pipelines.
-    pub(crate) fn index(self) -> usize {
-        match self {
-            LowpKernel::Bf16(Bf16Accumulation::F32) => 0,
-            LowpKernel::Bf16(Bf16Accumulation::Bf16) => 1,
-            LowpKernel::Fp8F32 => 2,
-            LowpKernel::Fp8Limited => 3,
-            LowpKernel::Bf16Round => 4,
-        }
-    }
-}
-
 const HEADER: &str = "struct LowpParams {
     m: u32, k: u32, n: u32, tiles_m: u32,
     tiles_n: u32, batch: u32, chunk: u32, count: u32,
@@ -241,7 +225,6 @@ mod tests {
             let src = source(kernel);
             assert!(src.contains("fn main("), "{kernel:?}");
             assert!(!src.contains("fma("), "{kernel:?}");
-            assert!(kernel.index() < LowpKernel::COUNT);
         }
     }
 }

@@ -1,157 +1,161 @@
-//! [`Gpu::layer_norm`], [`Gpu::rms_norm`] and their batches.
-
-use std::borrow::Borrow;
+//! [`LayerNormStrategy`] and [`RmsNormStrategy`] as [`Kernel`]s: a batch
+//! of inputs of one row length, weight and bias presence and `eps`, one
+//! workgroup per row.
 
 use half::f16;
 
-use super::shader::{HAS_BIAS, HAS_WEIGHT};
-use super::{LayerNormVariant, MAX_NORM_LEN, NormKernel, RmsNormVariant};
-use crate::launch::{Launch, LazyKernel};
-use crate::{Gpu, GpuError, reference::NormInput};
+use super::shader::{HAS_BIAS, HAS_WEIGHT, NormKernel};
+use super::{LayerNormStrategy, MAX_NORM_LEN, NormInput, RmsNormStrategy};
+use crate::launch::{Batching, Dispatch, Launch, Resource};
+use crate::pipelines::KernelId;
+use crate::rows::ROW_THREADS;
+use crate::{Gpu, GpuError};
 
-impl Gpu {
-    /// The LayerNorm of every row of `input` with the given variant,
-    /// `rows × len` row-major `f16`; bit for bit
-    /// [`layer_norm_emulated`](crate::norm::layer_norm_emulated). Rows may hold
-    /// up to [`MAX_NORM_LEN`](crate::norm::MAX_NORM_LEN) elements.
-    ///
-    /// ```no_run
-    /// use dual_delta_gpu::{Gpu, f16, norm::LayerNormVariant, reference::{NormInput, RowsInput}};
-    ///
-    /// let gpu = Gpu::shared()?;
-    /// let row = [1000.0, 1001.0, 999.0, 1000.5].map(f16::from_f32).to_vec();
-    /// let x = NormInput::new(RowsInput::new(1, 4, row)?, None, None, 1e-5)?;
-    /// let careful = gpu.layer_norm(&x, LayerNormVariant::TwoPass)?;
-    /// let one_pass = gpu.layer_norm(&x, LayerNormVariant::OnePass)?; // cancellation
-    /// # let _ = (careful, one_pass);
-    /// # Ok::<(), dual_delta_gpu::GpuError>(())
-    /// ```
-    pub fn layer_norm(
-        &self,
-        input: &NormInput<f16>,
-        variant: LayerNormVariant,
-    ) -> Result<Vec<f16>, GpuError> {
-        let mut out = self.layer_norm_batch(core::slice::from_ref(input), variant)?;
-        Ok(out.pop().expect("one input gives one output"))
-    }
+f16_kernel!(
+    LayerNormStrategy,
+    NormInput<f16>,
+    NormKernel::Layer,
+    plan,
+    launch,
+    |x| x.x().data().len()
+);
+f16_kernel!(
+    RmsNormStrategy,
+    NormInput<f16>,
+    NormKernel::Rms,
+    plan,
+    launch,
+    |x| x.x().data().len()
+);
 
-    /// [`Gpu::layer_norm`] of many inputs in one submission (their rows
-    /// dispatched together). The inputs must share the row length and
-    /// agree on whether a weight and a bias are present; `ε` and the
-    /// weights themselves may differ. Results are in the order of `inputs`.
-    pub fn layer_norm_batch<I: Borrow<NormInput<f16>>>(
-        &self,
-        inputs: &[I],
-        variant: LayerNormVariant,
-    ) -> Result<Vec<Vec<f16>>, GpuError> {
-        self.norm_batch(inputs, NormKernel::Layer(variant))
-    }
-
-    /// The RMSNorm of every row of `input` with the given variant,
-    /// `rows × len` row-major `f16`; bit for bit
-    /// [`rms_norm_emulated`](crate::norm::rms_norm_emulated). Rows may hold up to
-    /// [`MAX_NORM_LEN`](crate::norm::MAX_NORM_LEN) elements.
-    pub fn rms_norm(
-        &self,
-        input: &NormInput<f16>,
-        variant: RmsNormVariant,
-    ) -> Result<Vec<f16>, GpuError> {
-        let mut out = self.rms_norm_batch(core::slice::from_ref(input), variant)?;
-        Ok(out.pop().expect("one input gives one output"))
-    }
-
-    /// [`Gpu::rms_norm`] of many inputs in one submission, with the
-    /// conditions of [`Gpu::layer_norm_batch`].
-    pub fn rms_norm_batch<I: Borrow<NormInput<f16>>>(
-        &self,
-        inputs: &[I],
-        variant: RmsNormVariant,
-    ) -> Result<Vec<Vec<f16>>, GpuError> {
-        self.norm_batch(inputs, NormKernel::Rms(variant))
-    }
-
-    fn norm_batch<I: Borrow<NormInput<f16>>>(
-        &self,
-        inputs: &[I],
-        kernel: NormKernel,
-    ) -> Result<Vec<Vec<f16>>, GpuError> {
-        let Some(first) = inputs.first().map(Borrow::borrow) else {
-            return Ok(Vec::new());
-        };
-        let len = first.x().row_len();
-        let key = |x: &NormInput<f16>| (x.weight().is_some(), x.bias().is_some(), x.eps());
-        for x in inputs.iter().map(Borrow::borrow) {
-            if x.x().row_len() != len {
-                return Err(GpuError::InvalidInput(format!(
-                    "a batch must have one row length: {len} and {}",
-                    x.x().row_len()
-                )));
-            }
-            let (k0, k1) = (key(first), key(x));
-            if (k0.0, k0.1) != (k1.0, k1.1) {
-                return Err(GpuError::InvalidInput(
-                    "the inputs of a batch must agree on whether weight and bias are present"
-                        .into(),
-                ));
-            }
-            if (k0.2 as f32).to_bits() != (k1.2 as f32).to_bits() {
-                return Err(GpuError::InvalidInput(format!(
-                    "the inputs of a batch must share eps: {} and {}",
-                    k0.2, k1.2
-                )));
-            }
-        }
-        if len > MAX_NORM_LEN {
+/// Checks that the inputs agree on their row length, weight, bias and
+/// `eps`, within the kernels' limits: the batch goes in one submission.
+fn plan(gpu: &Gpu, inputs: &[&NormInput<f16>], _: NormKernel) -> Result<Batching<()>, GpuError> {
+    let first = inputs[0];
+    let len = first.x().row_len();
+    let key = |x: &NormInput<f16>| (x.weight().is_some(), x.bias().is_some(), x.eps());
+    for &x in inputs {
+        if x.x().row_len() != len {
             return Err(GpuError::InvalidInput(format!(
-                "the normalisation kernels take rows of up to {MAX_NORM_LEN} elements, got {len}"
+                "a batch must have one row length: {len} and {}",
+                x.x().row_len()
             )));
         }
-        let rows: usize = inputs.iter().map(|x| x.borrow().x().rows()).sum();
-        let elements = rows as u64 * len as u64;
-        if rows > u32::MAX as usize || elements > u64::from(u32::MAX) {
+        let (k0, k1) = (key(first), key(x));
+        if (k0.0, k0.1) != (k1.0, k1.1) {
+            return Err(GpuError::InvalidInput(
+                "the inputs of a batch must agree on whether weight and bias are present".into(),
+            ));
+        }
+        if (k0.2 as f32).to_bits() != (k1.2 as f32).to_bits() {
             return Err(GpuError::InvalidInput(format!(
-                "{rows} rows of {len} are more than one dispatch can index"
+                "the inputs of a batch must share eps: {} and {}",
+                k0.2, k1.2
             )));
         }
-        let x: Vec<f16> = inputs
+    }
+    if len > MAX_NORM_LEN {
+        return Err(GpuError::InvalidInput(format!(
+            "the normalisation kernels take rows of up to {MAX_NORM_LEN} elements, got {len}"
+        )));
+    }
+    let rows: usize = inputs.iter().map(|x| x.x().rows()).sum();
+    let elements = rows as u64 * len as u64;
+    if rows > u32::MAX as usize || elements > u64::from(u32::MAX) {
+        return Err(GpuError::InvalidInput(format!(
+            "{rows} rows of {len} are more than one dispatch can index"
+        )));
+    }
+    gpu.binding_limit(elements * gpu.out_elem().max(2))?;
+    Ok(Batching {
+        plan: (),
+        per_submission: inputs.len(),
+    })
+}
+
+/// The rows of `group` one after another, each with its weight and bias.
+fn launch(gpu: &Gpu, group: &[&NormInput<f16>], kernel: NormKernel) -> Launch {
+    let first = group[0];
+    let len = first.x().row_len();
+    let rows: usize = group.iter().map(|x| x.x().rows()).sum();
+    let x: Vec<f16> = group
+        .iter()
+        .flat_map(|x| x.x().data().iter().copied())
+        .collect();
+    // The weight and bias repeated for every row of their input.
+    let repeat = |part: fn(&NormInput<f16>) -> Option<&[f16]>| -> Vec<f16> {
+        group
             .iter()
-            .flat_map(|x| x.borrow().x().data().iter().copied())
-            .collect();
-        // The weight and bias repeated for every row of their input.
-        let repeat = |part: fn(&NormInput<f16>) -> Option<&[f16]>| -> Vec<f16> {
-            inputs
-                .iter()
-                .map(Borrow::borrow)
-                .flat_map(|x| {
-                    let v = part(x).unwrap_or(&[]);
-                    core::iter::repeat_n(v, x.x().rows()).flatten().copied()
-                })
-                .collect()
-        };
-        let weight = repeat(NormInput::weight);
-        let bias = repeat(NormInput::bias);
-        let flags = if first.weight().is_some() {
-            HAS_WEIGHT
-        } else {
-            0
-        } | if first.bias().is_some() { HAS_BIAS } else { 0 };
-        let eps = first.eps() as f32;
-        let values = self.launch(&Launch {
-            kernel: LazyKernel::Norm(kernel),
-            params: [rows as u32, len as u32, flags, eps.to_bits(), 0, 0, 0, 0],
-            inputs: [&x, &weight, &bias],
-            outputs: elements,
-            scratch: 1,
-            workgroups: rows as u64,
-        })?;
-        let mut rest = &values[..];
-        Ok(inputs
-            .iter()
-            .map(|x| {
-                let (head, tail) = rest.split_at(x.borrow().x().data().len());
-                rest = tail;
-                head.to_vec()
+            .flat_map(|&x| {
+                let v = part(x).unwrap_or(&[]);
+                core::iter::repeat_n(v, x.x().rows()).flatten().copied()
             })
-            .collect())
+            .collect()
+    };
+    let weight = repeat(NormInput::weight);
+    let bias = repeat(NormInput::bias);
+    let flags = if first.weight().is_some() {
+        HAS_WEIGHT
+    } else {
+        0
+    } | if first.bias().is_some() { HAS_BIAS } else { 0 };
+    let eps = first.eps() as f32;
+    let elements = rows as u64 * len as u64;
+    SixBindings {
+        kernel: KernelId::Norm(kernel),
+        params: [rows as u32, len as u32, flags, eps.to_bits(), 0, 0, 0, 0],
+        inputs: [&x, &weight, &bias],
+        outputs: elements,
+        scratch: 1,
+        invocations: rows as u64 * ROW_THREADS as u64,
+        workgroup: ROW_THREADS as u32,
+    }
+    .launch(gpu)
+}
+
+/// One dispatch of a kernel with the six bindings the norm and attention
+/// kernels share (see [`prelude`](super::shader::prelude)).
+pub(crate) struct SixBindings<'a> {
+    pub(crate) kernel: KernelId,
+    /// The 8-word uniform.
+    pub(crate) params: [u32; 8],
+    /// Bindings 1 to 3 (an empty slice binds a 4-byte placeholder).
+    pub(crate) inputs: [&'a [f16]; 3],
+    /// `f16` values the kernel writes.
+    pub(crate) outputs: u64,
+    /// `f32` values of scratch.
+    pub(crate) scratch: u64,
+    /// Invocations to cover.
+    pub(crate) invocations: u64,
+    /// Invocations per workgroup.
+    pub(crate) workgroup: u32,
+}
+
+impl SixBindings<'_> {
+    /// Uploads the inputs and describes the dispatch.
+    pub(crate) fn launch(self, gpu: &Gpu) -> Launch {
+        let bytes = self.outputs * gpu.out_elem();
+        let output = gpu.writable("output", bytes, true);
+        let [a, b, c] = self
+            .inputs
+            .map(|x| Resource::Buffer(gpu.storage("input", bytemuck::cast_slice(x))));
+        let scratch = gpu.writable("scratch", self.scratch * 4, false);
+        Launch {
+            dispatches: vec![Dispatch {
+                kernel: self.kernel,
+                resources: vec![
+                    gpu.uniform(&self.params),
+                    a,
+                    b,
+                    c,
+                    Resource::Buffer(output.clone()),
+                    Resource::Buffer(scratch),
+                ],
+                invocations: self.invocations,
+                workgroup: self.workgroup,
+            }],
+            output,
+            bytes,
+        }
     }
 }

@@ -3,28 +3,28 @@
 
 use half::f16;
 
-use super::{LayerNormVariant, RmsNormVariant};
-use crate::reference::NormInput;
+use super::NormInput;
+use super::{LayerNormStrategy, RmsNormStrategy};
 use crate::rows::{strided, tree};
 
-/// What [`Gpu::layer_norm`](crate::Gpu::layer_norm) computes with
-/// `variant`, replayed on the CPU: the same `f32` operations (never fused)
+/// What [`Gpu::run`](crate::Gpu::run) computes with
+/// `strategy`, replayed on the CPU: the same `f32` operations (never fused)
 /// in the same order, bit for bit the GPU's result.
-pub fn layer_norm_emulated(input: &NormInput<f16>, variant: LayerNormVariant) -> Vec<f16> {
-    normalise(input, |row, n| match variant {
-        LayerNormVariant::OnePass => one_pass(row, n),
-        LayerNormVariant::TwoPass => two_pass(row, n),
-        LayerNormVariant::Welford => welford(row, n),
+pub fn layer_norm_emulated(input: &NormInput<f16>, strategy: LayerNormStrategy) -> Vec<f16> {
+    normalise(input, |row, n| match strategy {
+        LayerNormStrategy::OnePass => one_pass(row, n),
+        LayerNormStrategy::TwoPass => two_pass(row, n),
+        LayerNormStrategy::Welford => welford(row, n),
     })
 }
 
-/// What [`Gpu::rms_norm`](crate::Gpu::rms_norm) computes with `variant`,
+/// What [`Gpu::run`](crate::Gpu::run) computes with `strategy`,
 /// replayed on the CPU: bit for bit the GPU's result.
-pub fn rms_norm_emulated(input: &NormInput<f16>, variant: RmsNormVariant) -> Vec<f16> {
+pub fn rms_norm_emulated(input: &NormInput<f16>, strategy: RmsNormStrategy) -> Vec<f16> {
     normalise(input, |row, n| {
-        let round = match variant {
-            RmsNormVariant::F32 => |v: f32| v,
-            RmsNormVariant::F16Accumulation => |v: f32| f16::from_f32(v).to_f32(),
+        let round = match strategy {
+            RmsNormStrategy::F32 => |v: f32| v,
+            RmsNormStrategy::F16Accumulation => |v: f32| f16::from_f32(v).to_f32(),
         };
         let slots = strided(row, 0.0, |s, v| round(s + v * v));
         // The mean square stands for the variance, around a mean of 0
@@ -103,7 +103,7 @@ fn welford(row: &[f32], n: f32) -> (f32, f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::RowsInput;
+    use crate::rows::RowsInput;
 
     fn input(values: &[f32]) -> NormInput<f16> {
         let data = values.iter().map(|&v| f16::from_f32(v)).collect();
@@ -119,12 +119,12 @@ mod tests {
     #[test]
     fn a_row_of_plus_and_minus_one_normalises_to_itself() {
         let x = input(&[1.0, -1.0, 1.0, -1.0]);
-        for variant in LayerNormVariant::ALL {
-            let y: Vec<f32> = layer_norm_emulated(&x, variant)
+        for strategy in LayerNormStrategy::ALL {
+            let y: Vec<f32> = layer_norm_emulated(&x, strategy)
                 .iter()
                 .map(|v| v.to_f32())
                 .collect();
-            assert_eq!(y, [1.0, -1.0, 1.0, -1.0], "{variant}");
+            assert_eq!(y, [1.0, -1.0, 1.0, -1.0], "{strategy}");
         }
     }
 

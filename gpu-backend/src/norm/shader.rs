@@ -8,10 +8,10 @@
 
 use core::fmt::Write as _;
 
-use super::{LayerNormVariant, RmsNormVariant};
-use crate::launch::prelude;
+use super::{LayerNormStrategy, RmsNormStrategy};
 use crate::rows::ROW_THREADS;
 use crate::rows::shader::c;
+use crate::wgsl::{EXACT, ROUND16};
 
 /// Flag bit: a weight is present.
 pub(super) const HAS_WEIGHT: u32 = 1;
@@ -22,9 +22,9 @@ pub(super) const HAS_BIAS: u32 = 2;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum NormKernel {
     /// LayerNorm.
-    Layer(LayerNormVariant),
+    Layer(LayerNormStrategy),
     /// RMSNorm.
-    Rms(RmsNormVariant),
+    Rms(RmsNormStrategy),
 }
 
 /// The WGSL source of `kernel` for the native-`f16` path or the fallback.
@@ -47,10 +47,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     );
     // The statistics, then each output's numerator before the division.
     let numerator = match kernel {
-        NormKernel::Layer(LayerNormVariant::OnePass) => one_pass(&mut s),
-        NormKernel::Layer(LayerNormVariant::TwoPass) => two_pass(&mut s),
-        NormKernel::Layer(LayerNormVariant::Welford) => welford(&mut s),
-        NormKernel::Rms(variant) => mean_square(&mut s, variant),
+        NormKernel::Layer(LayerNormStrategy::OnePass) => one_pass(&mut s),
+        NormKernel::Layer(LayerNormStrategy::TwoPass) => two_pass(&mut s),
+        NormKernel::Layer(LayerNormStrategy::Welford) => welford(&mut s),
+        NormKernel::Rms(strategy) => mean_square(&mut s, strategy),
     };
     let _ = writeln!(
         s,
@@ -71,10 +71,10 @@ const CENTRED: &str = "ld1(base + j) - mu";
 
 /// RMSNorm's statistics: the mean square as `var_` (the output's divisor
 /// is then `√(var_ + ε)`, as for LayerNorm); the numerator is `x` itself.
-fn mean_square(s: &mut String, variant: RmsNormVariant) -> &'static str {
-    let round = match variant {
-        RmsNormVariant::F32 => "",
-        RmsNormVariant::F16Accumulation => "round16",
+fn mean_square(s: &mut String, strategy: RmsNormStrategy) -> &'static str {
+    let round = match strategy {
+        RmsNormStrategy::F32 => "",
+        RmsNormStrategy::F16Accumulation => "round16",
     };
     let _ = writeln!(
         s,
@@ -183,22 +183,68 @@ fn welford(s: &mut String) -> &'static str {
     CENTRED
 }
 
+/// The WGSL that declares the six bindings the norm and attention kernels
+/// share (uniform `Params`; inputs `in1`, `in2`, `in3`, `f16`: `x`, `γ`, `β`
+/// or `Q`, `K`, `V`; the `f16` output `out`; `f32` `scratch`, the
+/// materialised attention scores), with `Params`
+/// (declared by the caller) at binding 0, and the helpers `ld1`, `ld2`,
+/// `ld3` (an `f16` input as `f32`), `st` (round to `f16` and store) for
+/// the native path or the fallback, `round16` (round to `f16` on the
+/// bits) and the correctly rounded `div_rn` and `sqrt_rn` (see
+/// `crate::wgsl`).
+pub(crate) fn prelude(native: bool) -> String {
+    let elem = if native { "f16" } else { "u32" };
+    let mut s = String::new();
+    if native {
+        s.push_str("enable f16;\n\n");
+    }
+    s.push_str("@group(0) @binding(0) var<uniform> p: Params;\n");
+    for b in 1..=3 {
+        s.push_str(&format!(
+            "@group(0) @binding({b}) var<storage, read> in{b}: array<{elem}>;\n"
+        ));
+    }
+    s.push_str(&format!(
+        "@group(0) @binding(4) var<storage, read_write> out: array<{elem}>;\n\
+         @group(0) @binding(5) var<storage, read_write> scratch: array<f32>;\n"
+    ));
+    for b in 1..=3 {
+        if native {
+            s.push_str(&format!(
+                "fn ld{b}(i: u32) -> f32 {{ return f32(in{b}[i]); }}\n"
+            ));
+        } else {
+            s.push_str(&format!(
+                "fn ld{b}(i: u32) -> f32 {{ return unpack2x16float(in{b}[i >> 1u] >> ((i & 1u) << 4u)).x; }}\n"
+            ));
+        }
+    }
+    if native {
+        s.push_str("fn st(i: u32, v: f32) { out[i] = f16(v); }\n");
+    } else {
+        s.push_str("fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n");
+    }
+    s.push_str(ROUND16);
+    s.push_str(EXACT);
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn sources_use_neither_fma_nor_exp() {
-        let kernels = LayerNormVariant::ALL
+        let kernels = LayerNormStrategy::ALL
             .map(NormKernel::Layer)
             .into_iter()
-            .chain(RmsNormVariant::ALL.map(NormKernel::Rms));
-        for variant in kernels {
+            .chain(RmsNormStrategy::ALL.map(NormKernel::Rms));
+        for strategy in kernels {
             for native in [true, false] {
-                let src = source(variant, native);
+                let src = source(strategy, native);
                 assert!(src.contains("struct Params"));
                 assert_eq!(src.contains("enable f16;"), native);
-                assert!(src.contains("fn main("), "{variant:?}");
+                assert!(src.contains("fn main("), "{strategy:?}");
                 assert!(!src.contains("fma(") && !src.contains(" exp("));
             }
         }

@@ -4,8 +4,8 @@
 
 use half::f16;
 
-use super::{ROW_THREADS, ReduceStrategy, SoftmaxVariant};
-use crate::reference::RowsInput;
+use super::RowsInput;
+use super::{ROW_THREADS, SoftmaxStrategy, SumStrategy};
 
 /// `log₂ e` rounded to `f32`.
 pub(crate) const LOG2E: f32 = core::f32::consts::LOG2_E;
@@ -100,19 +100,17 @@ fn widen(row: &[f16]) -> Vec<f32> {
     row.iter().map(|v| v.to_f32()).collect()
 }
 
-/// What [`Gpu::reduce_sum`](crate::Gpu::reduce_sum) computes with
+/// What [`Gpu::run`](crate::Gpu::run) computes with
 /// `strategy`, replayed on the CPU: bit for bit the GPU's result.
-pub fn reduce_sum_emulated(x: &RowsInput<f16>, strategy: ReduceStrategy) -> Vec<f16> {
+pub fn reduce_sum_emulated(x: &RowsInput<f16>, strategy: SumStrategy) -> Vec<f16> {
     x.row_iter()
         .map(|row| {
             let row = widen(row);
             let sum = match strategy {
-                ReduceStrategy::F16Serial => row.iter().fold(0.0, |a, &v| r16(a + v)),
-                ReduceStrategy::F16 => {
-                    tree(strided(&row, 0.0, |a, v| r16(a + v)), |a, b| r16(a + b))
-                }
-                ReduceStrategy::F32 => tree(strided(&row, 0.0, |a, v| a + v), |a, b| a + b),
-                ReduceStrategy::Pairwise => pairwise(row),
+                SumStrategy::F16Serial => row.iter().fold(0.0, |a, &v| r16(a + v)),
+                SumStrategy::F16 => tree(strided(&row, 0.0, |a, v| r16(a + v)), |a, b| r16(a + b)),
+                SumStrategy::F32 => tree(strided(&row, 0.0, |a, v| a + v), |a, b| a + b),
+                SumStrategy::Pairwise => pairwise(row),
             };
             f16::from_f32(sum)
         })
@@ -133,22 +131,22 @@ fn pairwise(mut s: Vec<f32>) -> f32 {
     s[0]
 }
 
-/// What [`Gpu::softmax`](crate::Gpu::softmax) computes with `variant`,
+/// What [`Gpu::run`](crate::Gpu::run) computes with `strategy`,
 /// replayed on the CPU: bit for bit the GPU's result.
-pub fn softmax_emulated(x: &RowsInput<f16>, variant: SoftmaxVariant) -> Vec<f16> {
+pub fn softmax_emulated(x: &RowsInput<f16>, strategy: SoftmaxStrategy) -> Vec<f16> {
     let mut out = Vec::with_capacity(x.data().len());
     for row in x.row_iter() {
         let row = widen(row);
-        let (mx, den) = match variant {
-            SoftmaxVariant::Online => online_stats(&row),
+        let (mx, den) = match strategy {
+            SoftmaxStrategy::Online => online_stats(&row),
             _ => {
-                let mx = if variant == SoftmaxVariant::NoMaxSubtraction {
+                let mx = if strategy == SoftmaxStrategy::NoMaxSubtraction {
                     0.0
                 } else {
                     tree(strided(&row, f32::NEG_INFINITY, f32::max), f32::max)
                 };
-                let e = |v: f32| exp_of(variant, v, mx);
-                let den = if variant == SoftmaxVariant::F16Denominator {
+                let e = |v: f32| exp_of(strategy, v, mx);
+                let den = if strategy == SoftmaxStrategy::F16Denominator {
                     tree(strided(&row, 0.0, |a, v| r16(a + e(v))), |a, b| r16(a + b))
                 } else {
                     tree(strided(&row, 0.0, |a, v| a + e(v)), |a, b| a + b)
@@ -158,18 +156,18 @@ pub fn softmax_emulated(x: &RowsInput<f16>, variant: SoftmaxVariant) -> Vec<f16>
         };
         out.extend(
             row.iter()
-                .map(|&v| f16::from_f32(exp_of(variant, v, mx) / den)),
+                .map(|&v| f16::from_f32(exp_of(strategy, v, mx) / den)),
         );
     }
     out
 }
 
 /// The numerator of element `v` of a row with maximum `mx`.
-fn exp_of(variant: SoftmaxVariant, v: f32, mx: f32) -> f32 {
-    match variant {
-        SoftmaxVariant::Careful | SoftmaxVariant::Online => kernel_exp(v - mx),
-        SoftmaxVariant::NoMaxSubtraction => r16(kernel_exp(v)),
-        SoftmaxVariant::F16Denominator => r16(kernel_exp(v - mx)),
+fn exp_of(strategy: SoftmaxStrategy, v: f32, mx: f32) -> f32 {
+    match strategy {
+        SoftmaxStrategy::Careful | SoftmaxStrategy::Online => kernel_exp(v - mx),
+        SoftmaxStrategy::NoMaxSubtraction => r16(kernel_exp(v)),
+        SoftmaxStrategy::F16Denominator => r16(kernel_exp(v - mx)),
     }
 }
 
@@ -213,14 +211,10 @@ mod tests {
     fn f16_serial_sum_of_4096_ones_is_2048() {
         let x = RowsInput::new(1, 4096, vec![f16::ONE; 4096]).unwrap();
         assert_eq!(
-            reduce_sum_emulated(&x, ReduceStrategy::F16Serial)[0],
+            reduce_sum_emulated(&x, SumStrategy::F16Serial)[0],
             f16::from_f32(2048.0)
         );
-        for s in [
-            ReduceStrategy::F16,
-            ReduceStrategy::F32,
-            ReduceStrategy::Pairwise,
-        ] {
+        for s in [SumStrategy::F16, SumStrategy::F32, SumStrategy::Pairwise] {
             assert_eq!(
                 reduce_sum_emulated(&x, s)[0],
                 f16::from_f32(4096.0),

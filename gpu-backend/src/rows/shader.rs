@@ -27,7 +27,7 @@
 use core::fmt::Write as _;
 
 use super::emulate::{EXP_C, EXP_HI, EXP_LO, LN2_HI, LN2_LO, LOG2E};
-use super::{ROW_THREADS, ReduceStrategy, SoftmaxVariant};
+use super::{ROW_THREADS, SoftmaxStrategy, SumStrategy};
 use crate::wgsl::{EXACT, ROUND16};
 
 /// The layout of the uniform `RowParams` (four `u32`).
@@ -45,9 +45,9 @@ pub(crate) struct RowParams {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum RowKernel {
     /// A row sum.
-    Sum(ReduceStrategy),
+    Sum(SumStrategy),
     /// A softmax over each row.
-    Softmax(SoftmaxVariant),
+    Softmax(SoftmaxStrategy),
 }
 
 /// An `f32` constant, written by its bits (no decimal rounding on the way).
@@ -97,9 +97,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let base = row * p.len;"
     );
     match kernel {
-        RowKernel::Sum(ReduceStrategy::Pairwise) => pairwise(&mut s),
+        RowKernel::Sum(SumStrategy::Pairwise) => pairwise(&mut s),
         RowKernel::Sum(strategy) => strided_sum(&mut s, strategy),
-        RowKernel::Softmax(variant) => softmax(&mut s, variant),
+        RowKernel::Softmax(strategy) => softmax(&mut s, strategy),
     }
     s.push_str("}\n");
     s
@@ -144,10 +144,10 @@ fn tree(s: &mut String, op: &str) {
     );
 }
 
-fn strided_sum(s: &mut String, strategy: ReduceStrategy) {
+fn strided_sum(s: &mut String, strategy: SumStrategy) {
     let (threads, round) = match strategy {
-        ReduceStrategy::F16Serial => (1, "round16"),
-        ReduceStrategy::F16 => (ROW_THREADS, "round16"),
+        SumStrategy::F16Serial => (1, "round16"),
+        SumStrategy::F16 => (ROW_THREADS, "round16"),
         _ => (ROW_THREADS, ""),
     };
     let _ = writeln!(
@@ -185,9 +185,9 @@ fn pairwise(s: &mut String) {
     );
 }
 
-fn softmax(s: &mut String, variant: SoftmaxVariant) {
+fn softmax(s: &mut String, strategy: SoftmaxStrategy) {
     let neg_inf = "bitcast<f32>(0xff800000u)";
-    if variant == SoftmaxVariant::Online {
+    if strategy == SoftmaxStrategy::Online {
         let _ = writeln!(
             s,
             "    var m = {neg_inf};
@@ -219,7 +219,7 @@ fn softmax(s: &mut String, variant: SoftmaxVariant) {
         );
         return;
     }
-    if variant == SoftmaxVariant::NoMaxSubtraction {
+    if strategy == SoftmaxStrategy::NoMaxSubtraction {
         s.push_str("    let mx = 0.0;\n");
     } else {
         let _ = writeln!(
@@ -232,9 +232,9 @@ fn softmax(s: &mut String, variant: SoftmaxVariant) {
         s.push_str("    let mx = wa[0];\n    workgroupBarrier();\n");
     }
     // The exponential of element j, and how the denominator accumulates.
-    let (e, round) = match variant {
-        SoftmaxVariant::Careful => ("ex(ld(base + j) - mx)", ""),
-        SoftmaxVariant::NoMaxSubtraction => ("round16(ex(ld(base + j)))", ""),
+    let (e, round) = match strategy {
+        SoftmaxStrategy::Careful => ("ex(ld(base + j) - mx)", ""),
+        SoftmaxStrategy::NoMaxSubtraction => ("round16(ex(ld(base + j)))", ""),
         _ => ("round16(ex(ld(base + j) - mx))", "round16"),
     };
     let _ = writeln!(
@@ -257,10 +257,10 @@ mod tests {
 
     #[test]
     fn sources_are_generated_for_every_row_kernel_and_path() {
-        let kernels = ReduceStrategy::ALL
+        let kernels = SumStrategy::ALL
             .map(RowKernel::Sum)
             .into_iter()
-            .chain(SoftmaxVariant::ALL.map(RowKernel::Softmax));
+            .chain(SoftmaxStrategy::ALL.map(RowKernel::Softmax));
         for kernel in kernels {
             for native in [true, false] {
                 let src = source(kernel, native);

@@ -17,7 +17,8 @@ use wgpu::util::DeviceExt as _;
 
 use super::{DeviceSemantics, Exactness, SubgroupSizes};
 use crate::GpuError;
-use crate::gpu::compute::{self, Binding};
+use crate::compile::{self, Binding};
+use crate::launch;
 use crate::wgsl::SourceTransform;
 
 /// Invocations of the probe's one workgroup.
@@ -453,9 +454,9 @@ pub(super) fn probe(
 ) -> Result<DeviceSemantics, GpuError> {
     use Binding::{Read, ReadWrite};
     let (layout, pipeline_layout) =
-        compute::layouts(device, "probe", &[Read, ReadWrite, ReadWrite]);
+        compile::layouts(device, "probe", &[Read, ReadWrite, ReadWrite]);
     let source = source(f16, subgroups.is_some());
-    let pipeline = compute::pipeline(device, &pipeline_layout, "probe", &source, transform);
+    let pipeline = compile::pipeline(device, &pipeline_layout, "probe", &source, transform);
     let input = inputs();
     let inp = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("probe inputs"),
@@ -465,7 +466,7 @@ pub(super) fn probe(
     let output = |label, bytes| {
         device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
-            size: compute::padded(bytes),
+            size: launch::padded(bytes),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         })
@@ -473,7 +474,7 @@ pub(super) fn probe(
     let (bytes, hbytes) = ((OUTPUTS * 4) as u64, (H_OUTPUTS * 2) as u64);
     let (out, outh) = (output("probe outputs", bytes), output("probe f16", hbytes));
     let run = |read: &wgpu::Buffer, bytes| {
-        compute::dispatch_and_read(
+        launch::dispatch_and_read(
             device,
             queue,
             "probe",

@@ -38,15 +38,16 @@ fn round_trips_are_replaced_by_their_operands() {
 /// Every kernel's source, on every path: what the invariant of this
 /// module is checked on.
 fn every_kernel_source() -> Vec<String> {
+    use crate::attention::shader as attention;
     use crate::lowp::shader::{self as lowp, LowpKernel};
+    use crate::matmul::shader::{self as matmul, MatmulKernel as Kernel, Tiling};
+    use crate::norm::shader as norm;
     use crate::rows::shader::{self as rows, RowKernel};
-    use crate::shader::{self as matmul, Kernel, Tiling};
-    use crate::{attention, norm, rows::SoftmaxVariant};
     use crate::{
-        attention::AttentionVariant,
+        attention::AttentionStrategy as AttentionVariant,
         lowp::Bf16Accumulation,
-        norm::{LayerNormVariant, RmsNormVariant},
-        rows::ReduceStrategy,
+        norm::{LayerNormStrategy as LayerNormVariant, RmsNormStrategy as RmsNormVariant},
+        rows::{SoftmaxStrategy as SoftmaxVariant, SumStrategy as ReduceStrategy},
     };
     let mut v = Vec::new();
     for native in [true, false] {
@@ -141,7 +142,7 @@ fn operands() -> Vec<(f32, f32)> {
 /// ulps gives.
 #[test]
 fn division_and_square_root_are_corrected_from_three_ulps_away() {
-    use crate::gpu::compute::{self, Binding};
+    use crate::compile::{self as compute, Binding};
     let Some(gpu) = crate::require_gpu() else {
         return;
     };

@@ -5,7 +5,11 @@
 
 use std::sync::OnceLock;
 
-use dual_delta_gpu::{F16Path, Gpu, GpuOptions, GpuPolicy, Subgroups, f16, require_gpu};
+use dual_delta_gpu::{
+    Gpu, GpuOptions,
+    device::{F16Path, GpuPolicy, Subgroups},
+    f16, require_gpu,
+};
 use dual_delta_runtime::{Metric, NumberFormat};
 
 /// The GPU contexts every kernel test runs on: the shared context (native

@@ -1,7 +1,10 @@
 //! The baselines equal, bit for bit, `f32` computations written here from
 //! their documented order of operations, with plain index loops.
 
-use dual_delta_gpu::reference::*;
+use dual_delta_gpu::KernelElement;
+use dual_delta_gpu::attention::*;
+use dual_delta_gpu::norm::*;
+use dual_delta_gpu::rows::*;
 use dual_delta_gpu::{bf16, f16};
 use dual_delta_runtime::TrialRng;
 

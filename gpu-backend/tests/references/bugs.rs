@@ -1,8 +1,10 @@
 //! The references catch the real bugs: each buggy kernel is written here
 //! as a candidate and compared with the baseline and the oracle.
 
+use dual_delta_gpu::KernelElement;
 use dual_delta_gpu::f16;
-use dual_delta_gpu::reference::*;
+use dual_delta_gpu::norm::*;
+use dual_delta_gpu::rows::*;
 use dual_delta_runtime::{Accuracy, DualDelta, Outcome};
 
 /// A sum that accumulates in `f16`: every partial sum rounded to `f16`.

@@ -1,6 +1,9 @@
 //! Results known in closed form, and the input constructors.
 
-use dual_delta_gpu::reference::*;
+use dual_delta_gpu::KernelElement;
+use dual_delta_gpu::attention::*;
+use dual_delta_gpu::norm::*;
+use dual_delta_gpu::rows::*;
 use dual_delta_gpu::{bf16, f16};
 use dual_delta_runtime::TrialRng;
 

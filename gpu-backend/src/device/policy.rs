@@ -1,40 +1,7 @@
-//! The wgpu context: adapter choice, capability checks, pipelines, and the
-//! matmul entry points.
-//!
-//! The environment variables and the GPU test policy are here; `adapter`
-//! chooses the adapter and the `f16` path, `context` creates the device and
-//! compiles the pipelines ([`Gpu`]), and `dispatch` uploads inputs, records
-//! the kernels and reads the results back.
+//! The policy of GPU tests on a machine without a usable GPU.
 
-mod adapter;
-pub(crate) mod compute;
-mod context;
-mod dispatch;
-
-pub use self::adapter::{AdapterSummary, F16Path, GpuOptions, MatmulTiling, Subgroups};
-pub use self::context::Gpu;
-use crate::GpuError;
-
-/// Environment variable: the GPU test policy (`require`, the default, or
-/// `skip`). See [`GpuPolicy`].
-pub const ENV_GPU: &str = "DUAL_DELTA_GPU";
-/// Environment variable: which adapter to use (a substring of its name or
-/// driver, or a backend name). See [`GpuOptions::adapter`].
-pub const ENV_ADAPTER: &str = "DUAL_DELTA_ADAPTER";
-/// Environment variable: which `f16` path to use (`auto`, the default,
-/// `native` or `fallback`). See [`F16Path`].
-pub const ENV_F16: &str = "DUAL_DELTA_GPU_F16";
-/// Environment variable: whether the matmul kernels use subgroup
-/// operations (`auto`, the default, or `off`). See [`Subgroups`].
-pub const ENV_SUBGROUPS: &str = "DUAL_DELTA_GPU_SUBGROUPS";
-/// Environment variable: which tile kernels the matmuls use (`auto`, the
-/// default, `registers` or `shared`). See [`MatmulTiling`].
-pub const ENV_TILING: &str = "DUAL_DELTA_GPU_TILING";
-/// Environment variable: `strip` compiles every shader with its conversion
-/// round trips removed, as NVIDIA's Vulkan driver does (`keep`, the
-/// default, compiles them as written). See
-/// [`GpuOptions::strip_round_trips`].
-pub const ENV_ROUND_TRIPS: &str = "DUAL_DELTA_GPU_ROUND_TRIPS";
+use super::env::ENV_GPU;
+use crate::{Gpu, GpuError};
 
 /// What to do when no GPU is usable, from `DUAL_DELTA_GPU`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -120,7 +87,7 @@ pub fn require_gpu() -> Option<&'static Gpu> {
 /// use dual_delta_gpu::{f16, matmul::{Accumulation, MatmulInput}};
 ///
 /// fn gpu_matmul(x: &MatmulInput) -> Vec<f16> {
-///     dual_delta_gpu::shared_or_skip().matmul(x, Accumulation::F32).unwrap()
+///     dual_delta_gpu::shared_or_skip().run(x, Accumulation::F32).unwrap()
 /// }
 /// ```
 ///
@@ -143,6 +110,8 @@ pub fn shared_or_skip() -> &'static Gpu {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::F16Path;
+    use crate::device::env::ENV_F16;
 
     #[test]
     fn settings_parse() {

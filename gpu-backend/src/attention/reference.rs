@@ -3,9 +3,9 @@
 
 use dual_delta_runtime::TrialRng;
 
-use super::input::randn;
-use super::{KernelElement, sum_dd, sum_f32};
 use crate::GpuError;
+use crate::element::{KernelElement, sum_dd, sum_f32};
+use crate::rows::randn;
 
 /// The shape of an attention input: `heads` independent heads, each with
 /// `seq_q` queries and `seq_k` keys of dimension `d`, and `seq_k` values of

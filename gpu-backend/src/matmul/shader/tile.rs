@@ -3,18 +3,18 @@
 
 use core::fmt::Write as _;
 
-use super::{K_BLOCK, Kernel, TILE_WORKGROUP, Tiling, grid_prologue, texture_decls};
+use super::{K_BLOCK, MatmulKernel, TILE_WORKGROUP, Tiling, grid_prologue, texture_decls};
 
 /// The kernel for [`Tiling::Lanes`] or [`Tiling::Subgroup`] (the shared
 /// tiling has its own generator, `shared`).
-pub(super) fn tile(s: &mut String, kernel: Kernel, native: bool, tiling: Tiling) {
+pub(super) fn tile(s: &mut String, kernel: MatmulKernel, native: bool, tiling: Tiling) {
     assert!(
         tiling != Tiling::Shared,
         "the shared tiling has its own generator"
     );
     texture_decls(s, native);
     let wg = TILE_WORKGROUP;
-    let ((rows, tn), f16_acc) = (tiling.block(kernel), kernel == Kernel::TileF16);
+    let ((rows, tn), f16_acc) = (tiling.block(kernel), kernel == MatmulKernel::TileF16);
     let (tm, qn) = (rows / tiling.invocations(), tn / 8);
     let (signature, id, r0) = match tiling {
         Tiling::Lanes => (

@@ -4,8 +4,8 @@
 use dual_delta_runtime::TrialRng;
 use rand::RngExt;
 
-use super::KernelElement;
 use crate::GpuError;
+use crate::element::KernelElement;
 
 /// A `rows × len` tensor, row-major: the input of the reductions
 /// ([`sum_f64`](super::sum_f64), [`mean_f64`](super::mean_f64)) and of
@@ -181,129 +181,8 @@ impl<E: KernelElement> DotInput<E> {
     }
 }
 
-/// The input of the normalisations over the last axis
-/// ([`layer_norm_f64`](super::layer_norm_f64),
-/// [`rms_norm_f64`](super::rms_norm_f64)): the activations `x`
-/// (`rows × len`), an optional elementwise `weight` (γ) and `bias` (β) of
-/// length `len`, and `eps`.
-///
-/// Invariants (checked by [`NormInput::new`]): `weight` and `bias`, where
-/// present, hold `len` values; `eps` is finite and `≥ 0`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NormInput<E> {
-    x: RowsInput<E>,
-    weight: Option<Vec<E>>,
-    bias: Option<Vec<E>>,
-    eps: f64,
-}
-
-impl<E: KernelElement> NormInput<E> {
-    /// The input from its parts. Fails when `weight` or `bias` does not
-    /// hold `x.row_len()` values or `eps` is negative or not finite.
-    pub fn new(
-        x: RowsInput<E>,
-        weight: Option<Vec<E>>,
-        bias: Option<Vec<E>>,
-        eps: f64,
-    ) -> Result<Self, GpuError> {
-        for (name, v) in [("weight", &weight), ("bias", &bias)] {
-            if let Some(v) = v
-                && v.len() != x.len
-            {
-                return Err(GpuError::InvalidInput(format!(
-                    "{name} must hold len = {} values, it holds {}",
-                    x.len,
-                    v.len()
-                )));
-            }
-        }
-        if !(eps.is_finite() && eps >= 0.0) {
-            return Err(GpuError::InvalidInput(format!(
-                "eps must be finite and at least 0, got {eps}"
-            )));
-        }
-        Ok(Self {
-            x,
-            weight,
-            bias,
-            eps,
-        })
-    }
-
-    /// The activations.
-    pub fn x(&self) -> &RowsInput<E> {
-        &self.x
-    }
-
-    /// The weight γ (length `len`), if any.
-    pub fn weight(&self) -> Option<&[E]> {
-        self.weight.as_deref()
-    }
-
-    /// The bias β (length `len`), if any.
-    pub fn bias(&self) -> Option<&[E]> {
-        self.bias.as_deref()
-    }
-
-    /// The `eps` added to the variance (or mean square).
-    pub fn eps(&self) -> f64 {
-        self.eps
-    }
-
-    /// Activations `x` from [`RowsInput::random`]; with `affine`, a weight
-    /// `1 + 0.1·z` and a bias `0.1·z` (standard normal `z`, drawn after
-    /// `x`, rounded to `E`), else none.
-    ///
-    /// # Panics
-    ///
-    /// Panics when a dimension is zero or `eps` is negative or not finite.
-    pub fn random(rows: usize, len: usize, affine: bool, eps: f64, rng: &mut TrialRng) -> Self {
-        let x = RowsInput::random(rows, len, rng);
-        Self::with_random_affine(x, affine, eps, rng)
-    }
-
-    /// Activations with a large offset ([`RowsInput::random_offset`]), and
-    /// the weight and bias of [`NormInput::random`].
-    ///
-    /// # Panics
-    ///
-    /// As [`RowsInput::random_offset`] and [`NormInput::random`].
-    pub fn random_offset(
-        rows: usize,
-        len: usize,
-        offset: f64,
-        spread: f64,
-        affine: bool,
-        eps: f64,
-        rng: &mut TrialRng,
-    ) -> Self {
-        let x = RowsInput::random_offset(rows, len, offset, spread, rng);
-        Self::with_random_affine(x, affine, eps, rng)
-    }
-
-    fn with_random_affine(x: RowsInput<E>, affine: bool, eps: f64, rng: &mut TrialRng) -> Self {
-        let len = x.len;
-        let (weight, bias) = if affine {
-            let mut draw = |shift: f64| -> Vec<E> {
-                crate::randn::map(len, rng, |z| E::from_f64(shift + 0.1 * f64::from(z)))
-            };
-            let w = draw(1.0);
-            (Some(w), Some(draw(0.0)))
-        } else {
-            (None, None)
-        };
-        Self::new(x, weight, bias, eps).unwrap_or_else(|e| panic!("{e}"))
-    }
-}
-
-/// `n` standard normal `f32` samples ([`crate::randn`]) rounded to `E`,
-/// in order.
-pub(super) fn randn<E: KernelElement>(n: usize, rng: &mut TrialRng) -> Vec<E> {
-    crate::randn::map(n, rng, E::from_f32)
-}
-
 /// Checks that `name` holds `rows · len` values, both at least 1.
-pub(super) fn check_len(name: &str, rows: usize, len: usize, got: usize) -> Result<(), GpuError> {
+fn check_len(name: &str, rows: usize, len: usize, got: usize) -> Result<(), GpuError> {
     if rows == 0 || len == 0 {
         return Err(GpuError::InvalidInput(format!(
             "every dimension must be at least 1, got rows={rows}, len={len}"
@@ -320,8 +199,14 @@ pub(super) fn check_len(name: &str, rows: usize, len: usize, got: usize) -> Resu
     }
 }
 
+/// `n` standard normal `f32` samples ([`crate::randn`]) rounded to `E`,
+/// in order.
+pub(crate) fn randn<E: KernelElement>(n: usize, rng: &mut TrialRng) -> Vec<E> {
+    crate::randn::map(n, rng, E::from_f32)
+}
+
 #[track_caller]
-pub(super) fn assert_shape(rows: usize, len: usize) {
+pub(crate) fn assert_shape(rows: usize, len: usize) {
     assert!(
         rows > 0 && len > 0,
         "every dimension must be at least 1, got rows={rows}, len={len}"
@@ -329,7 +214,7 @@ pub(super) fn assert_shape(rows: usize, len: usize) {
 }
 
 #[track_caller]
-pub(super) fn finite<E: KernelElement>(v: E) -> E {
+pub(crate) fn finite<E: KernelElement>(v: E) -> E {
     assert!(
         v.to_f64().is_finite(),
         "a generated value overflows {}",

@@ -17,7 +17,7 @@
 
 use core::fmt::Write as _;
 
-use super::{K_BLOCK, Kernel, grid_prologue, texture_decls};
+use super::{K_BLOCK, MatmulKernel, grid_prologue, texture_decls};
 
 /// Invocations per workgroup.
 pub(crate) const SHARED_WORKGROUP: u32 = 64;
@@ -35,7 +35,7 @@ const A_STRIDE: u32 = SHARED_K + 1;
 
 const _: () = assert!(SHARED_K == 2 * K_BLOCK as u32 && SHARED_TILE == 16);
 
-pub(super) fn tile(s: &mut String, kernel: Kernel, native: bool) {
+pub(super) fn tile(s: &mut String, kernel: MatmulKernel, native: bool) {
     texture_decls(s, native);
     let (wg, t, kstep, stride) = (SHARED_WORKGROUP, SHARED_TILE, SHARED_K, A_STRIDE);
     let prologue = grid_prologue(&format!("tm * {t}u"), &format!("tn * {t}u"));
@@ -89,7 +89,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         sb = kstep * t,
         groups = kstep / 8,
     );
-    let f16_acc = kernel == Kernel::TileF16;
+    let f16_acc = kernel == MatmulKernel::TileF16;
     if !f16_acc {
         s.push_str("        var t0 = 0.0; var t1 = 0.0; var t2 = 0.0; var t3 = 0.0;\n");
     }

@@ -1,6 +1,25 @@
-//! How a matmul sums its products, and the PyTorch-like flag that picks it.
+//! The matmuls: `C = A · B` for `f16` inputs ([`Accumulation`], chosen
+//! like PyTorch by [`GemmConfig`]), on [`MatmulInput`]s generic over the
+//! element type (`bf16` and FP8 inputs run the kernels of
+//! [`lowp`](crate::lowp)); the CPU baseline [`matmul_cpu_f16`], the
+//! oracles [`matmul_f64`] and [`matmul_dd`], matmul inputs from the
+//! runtime's generators ([`matmul_input`]), and the emulations of the
+//! kernels ([`matmul_cpu_emulated`], [`matmul_cpu_split_k`]). The kernels
+//! run through [`Gpu::run`](crate::Gpu::run).
+
+mod dispatch;
+mod emulate;
+mod input;
+mod reference;
+pub(crate) mod shader;
 
 use core::fmt;
+
+pub(crate) use self::dispatch::one_shape;
+pub use self::emulate::{K_BLOCK, matmul_cpu_emulated, matmul_cpu_split_k};
+pub use self::input::{MatmulElement, MatmulInput, random_matmul_input};
+pub(crate) use self::reference::gemm_row_major;
+pub use self::reference::{matmul_cpu_f16, matmul_dd, matmul_f64, matmul_input};
 
 /// How the `k` products of each output element are summed. All strategies
 /// read `f16` inputs and write `f16` outputs; every product of two `f16`
@@ -10,7 +29,7 @@ use core::fmt;
 pub enum Accumulation {
     /// Accumulate in `f32` over the whole of `k`, round once to `f16`.
     ///
-    /// The products are summed in blocks of [`K_BLOCK`](crate::matmul::K_BLOCK) (16)
+    /// The products are summed in blocks of [`K_BLOCK`] (16)
     /// consecutive `k`, each block's sum then added to the `f32`
     /// accumulator, as a tensor core does: one `f16` MMA instruction sums
     /// 16 products before adding them to its `f32` accumulator. Summing all
@@ -22,7 +41,7 @@ pub enum Accumulation {
     /// What cuBLAS does with `CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION`,
     /// PyTorch on CUDA with
     /// `torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False`,
-    /// and PyTorch's CPU half matmul (see [`matmul_cpu_f16`](crate::matmul::matmul_cpu_f16)).
+    /// and PyTorch's CPU half matmul (see [`matmul_cpu_f16`]).
     F32,
     /// Split-K with a reduced-precision reduction, what cuBLAS picks for
     /// FP16 GEMMs with a deep `k` and a small output when PyTorch's default

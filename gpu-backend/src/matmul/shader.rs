@@ -15,7 +15,7 @@
 //! another (`Params::la` and `Params::lb` texels apart); a texel holds
 //! eight `f16` (four `u32`, two `f16` each), unpacked exactly with
 //! `unpack2x16float`. They are uploaded in the padded layout of
-//! `gpu/dispatch.rs`: every split-K chunk of `k` (all of `k` without
+//! `matmul/dispatch.rs`: every split-K chunk of `k` (all of `k` without
 //! split-K) and every row of `B` padded with zeros (`-0` in `A`, `+0` in
 //! `B`) to a multiple of 8, so that no texel straddles a chunk or a row.
 //!
@@ -58,7 +58,7 @@ mod tile;
 
 use core::fmt::Write as _;
 
-use crate::cpu::K_BLOCK;
+use super::K_BLOCK;
 use crate::wgsl::ROUND16;
 
 pub(crate) use self::shared::{SHARED_TILE, SHARED_WORKGROUP};
@@ -132,10 +132,10 @@ pub(crate) enum Tiling {
 
 impl Tiling {
     /// Rows and columns of `C` per work item of `kernel`.
-    pub(crate) fn block(self, kernel: Kernel) -> (u32, u32) {
+    pub(crate) fn block(self, kernel: MatmulKernel) -> (u32, u32) {
         let (tm, tn) = match (self, kernel) {
             (Tiling::Shared, _) => return (SHARED_TILE, SHARED_TILE),
-            (_, Kernel::TileF16) => (F16_TM, F16_TN),
+            (_, MatmulKernel::TileF16) => (F16_TM, F16_TN),
             (Tiling::Lanes, _) => (TM, TN),
             (Tiling::Subgroup, _) => (SUBGROUP_TM, SUBGROUP_TN),
         };
@@ -189,9 +189,9 @@ pub(crate) struct Params {
     pub(crate) pad: [u32; 3],
 }
 
-/// Which kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kernel {
+/// Which matmul kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum MatmulKernel {
     /// Tile kernel accumulating in `f32` over one K chunk, in blocks of
     /// [`K_BLOCK`] products, rounding once to `f16` (serves both [`Accumulation::F32`](crate::matmul::Accumulation::F32)
     /// with one chunk, and the split-K partials).
@@ -218,18 +218,20 @@ const PARAMS: &str = "struct Params {
 
 /// The WGSL source of `kernel`, for the native-`f16` path or the packed
 /// fallback (`tiling` is ignored by the reduction).
-pub(crate) fn source(kernel: Kernel, native_f16: bool, tiling: Tiling) -> String {
+pub(crate) fn source(kernel: MatmulKernel, native_f16: bool, tiling: Tiling) -> String {
     let mut s = String::new();
     if native_f16 {
         s.push_str("enable f16;\n\n");
     }
     s.push_str(PARAMS);
     match kernel {
-        Kernel::TileF32 | Kernel::TileF16 if tiling == Tiling::Shared => {
+        MatmulKernel::TileF32 | MatmulKernel::TileF16 if tiling == Tiling::Shared => {
             shared::tile(&mut s, kernel, native_f16)
         }
-        Kernel::TileF32 | Kernel::TileF16 => tile::tile(&mut s, kernel, native_f16, tiling),
-        Kernel::ReduceSplits => reduce(&mut s, native_f16),
+        MatmulKernel::TileF32 | MatmulKernel::TileF16 => {
+            tile::tile(&mut s, kernel, native_f16, tiling)
+        }
+        MatmulKernel::ReduceSplits => reduce(&mut s, native_f16),
     }
     s
 }
@@ -327,11 +329,15 @@ mod tests {
     fn sources_are_generated_for_every_kernel_and_path() {
         for native in [true, false] {
             for tiling in [Tiling::Lanes, Tiling::Subgroup, Tiling::Shared] {
-                for kernel in [Kernel::TileF32, Kernel::TileF16, Kernel::ReduceSplits] {
+                for kernel in [
+                    MatmulKernel::TileF32,
+                    MatmulKernel::TileF16,
+                    MatmulKernel::ReduceSplits,
+                ] {
                     let src = source(kernel, native, tiling);
                     assert_eq!(src.starts_with("enable f16;"), native);
                     assert!(src.contains("fn main("), "{kernel:?}");
-                    let shares = tiling == Tiling::Subgroup && kernel != Kernel::ReduceSplits;
+                    let shares = tiling == Tiling::Subgroup && kernel != MatmulKernel::ReduceSplits;
                     assert_eq!(src.contains("subgroupBroadcast"), shares, "{kernel:?}");
                 }
             }
@@ -340,18 +346,18 @@ mod tests {
 
     #[test]
     fn tilings_cover_their_blocks() {
-        assert_eq!(Tiling::Lanes.block(Kernel::TileF32), (TM, TN));
-        assert_eq!(Tiling::Lanes.block(Kernel::TileF16), (F16_TM, F16_TN));
+        assert_eq!(Tiling::Lanes.block(MatmulKernel::TileF32), (TM, TN));
+        assert_eq!(Tiling::Lanes.block(MatmulKernel::TileF16), (F16_TM, F16_TN));
         assert_eq!(
-            Tiling::Subgroup.block(Kernel::TileF32),
+            Tiling::Subgroup.block(MatmulKernel::TileF32),
             (8 * SUBGROUP_TM, SUBGROUP_TN)
         );
         assert_eq!(
-            Tiling::Subgroup.block(Kernel::TileF16),
+            Tiling::Subgroup.block(MatmulKernel::TileF16),
             (8 * F16_TM, F16_TN)
         );
         assert_eq!(Tiling::Subgroup.invocations(), TILE_WORKGROUP);
-        assert_eq!(Tiling::Shared.block(Kernel::TileF16), (16, 16));
+        assert_eq!(Tiling::Shared.block(MatmulKernel::TileF16), (16, 16));
         assert_eq!(Tiling::Shared.invocations(), Tiling::Shared.workgroup());
         assert_eq!(TN % 8, 0);
         assert_eq!(SUBGROUP_TN % 8, 0);

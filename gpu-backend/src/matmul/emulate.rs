@@ -1,165 +1,9 @@
-//! CPU references: PyTorch's CPU half matmul, the `f64` oracle, and a
-//! step-for-step emulation of the GPU kernels.
-//!
-//! The two GEMM-based references use the [`gemm`] crate's `f32` and `f64`
-//! kernels, single-threaded (dual-delta already runs trials on every core).
-//! `gemm` was chosen over `matrixmultiply` because its `f64` kernel was the
-//! faster of the two at `128×4096 @ 4096×128` (3.3 ms against 4.0 ms on an
-//! AVX2 core; the `f32` kernels were on par), and the oracle is the hot path
-//! of every dual-delta matmul test. Its `x86-v4` kernels are enabled: where
-//! the processor has AVX-512 (checked at run time), the `f64` oracle takes
-//! 2.4 ms instead of 3.8 ms at that shape. The inputs are widened with `half`'s vectorised
-//! slice conversions into per-thread buffers that are reused from call to
-//! call. Its own `f16`
-//! path is *not* used (the crate is built without it): it rounds the
-//! accumulator to `f16` between K blocks of 512, which is not what PyTorch's
-//! CPU matmul does and gives errors of 4.6e-2 at `k = 4096`.
-
-use std::cell::RefCell;
+//! The `f16` matmul kernels' arithmetic replayed on the CPU, step for step.
 
 use half::f16;
 use half::slice::HalfFloatSliceExt as _;
 
-use crate::matmul::{Accumulation, MatmulInput};
-
-/// `C = A · B` computed like PyTorch's CPU half matmul: the `f16` inputs are
-/// widened to `f32`, the products accumulated in `f32` (aten
-/// `native/cpu/BlasKernel.cpp` uses `opmath_t = float` for `Half`), and each
-/// result rounded once to `f16`.
-///
-/// The summation order is the GEMM kernel's, so results may differ from
-/// [`Accumulation::F32`] on the GPU by one `f16` ulp where the `f32` sums
-/// fall on either side of an `f16` rounding boundary.
-pub fn matmul_cpu_f16(input: &MatmulInput) -> Vec<f16> {
-    let c = SCRATCH_F32.with_borrow_mut(|(a, b)| {
-        widen(input.a(), a);
-        widen(input.b(), b);
-        gemm_row_major(input.shape(), a, b)
-    });
-    let mut out = vec![f16::ZERO; c.len()];
-    out.convert_from_f32_slice(&c);
-    out
-}
-
-/// The oracle `C = A · B` in `f64`, on the exact `f16` input values widened
-/// to `f64`. Each output carries only the `f64` rounding errors of its sum
-/// (relative error about `k · 2⁻⁵³` at worst), far below any `f16` effect.
-pub fn matmul_f64(input: &MatmulInput) -> Vec<f64> {
-    SCRATCH_F64.with_borrow_mut(|(a, b)| {
-        widen(input.a(), a);
-        widen(input.b(), b);
-        gemm_row_major(input.shape(), a, b)
-    })
-}
-
-thread_local! {
-    /// Per-thread buffers for the inputs widened to `f32` and `f64`, reused
-    /// from call to call: allocating them afresh (zeroed pages from the
-    /// operating system) cost more than the GEMM itself at
-    /// `128×4096 @ 4096×128`.
-    static SCRATCH_F32: RefCell<(Vec<f32>, Vec<f32>)> = const { RefCell::new((Vec::new(), Vec::new())) };
-    static SCRATCH_F64: RefCell<(Vec<f64>, Vec<f64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
-}
-
-/// Widens `src` into `dst` (resized to fit), exactly. Every element is
-/// overwritten, so a buffer that already has the right length is not
-/// cleared first (zeroing it cost 8% of a `128×4096 @ 4096×128` trial).
-fn widen<T: Widen>(src: &[f16], dst: &mut Vec<T>) {
-    dst.resize(src.len(), T::default());
-    T::convert(src, dst);
-}
-
-/// `f32` or `f64`, converted from `f16` slices with `half`'s vectorised
-/// conversions.
-pub(crate) trait Widen: Copy + Default + From<f32> + 'static {
-    fn convert(src: &[f16], dst: &mut [Self]);
-    /// The `gemm` kernel for this type (chosen for the processor once).
-    fn gemm_fn() -> GemmFn<Self>;
-}
-
-impl Widen for f32 {
-    fn convert(src: &[f16], dst: &mut [f32]) {
-        src.convert_to_f32_slice(dst);
-    }
-    fn gemm_fn() -> GemmFn<f32> {
-        gemm_f32::gemm::f32::get_gemm_fn()
-    }
-}
-
-impl Widen for f64 {
-    fn convert(src: &[f16], dst: &mut [f64]) {
-        src.convert_to_f64_slice(dst);
-    }
-    fn gemm_fn() -> GemmFn<f64> {
-        gemm_f64::gemm::f64::get_gemm_fn()
-    }
-}
-
-/// `C = A · B` for row-major `A` (`m × k`) and `B` (`k × n`) through the
-/// `gemm` crate's kernels, called as `gemm::gemm` calls them for row-major
-/// operands: transposed, `Cᵀ = Bᵀ · Aᵀ` with column-major strides; `T` is
-/// `f32` or `f64`.
-pub(crate) fn gemm_row_major<T: Widen>(
-    (m, k, n): (usize, usize, usize),
-    a: &[T],
-    b: &[T],
-) -> Vec<T> {
-    assert_eq!(a.len(), m * k);
-    assert_eq!(b.len(), k * n);
-    let mut c = vec![T::default(); m * n];
-    // SAFETY: `a`, `b` and `c` hold `m·k`, `k·n` and `m·n` elements (checked
-    // above). Seen column-major, `c` is the `n × m` matrix `Cᵀ` (column
-    // stride `n`, row stride 1), `b` the `n × k` matrix `Bᵀ` and `a` the
-    // `k × m` matrix `Aᵀ`, every element addressed inside its buffer; `c`
-    // does not alias the inputs.
-    unsafe {
-        T::gemm_fn()(
-            n,
-            m,
-            k,
-            c.as_mut_ptr(),
-            n as isize,
-            1,
-            false,
-            b.as_ptr(),
-            n as isize,
-            1,
-            a.as_ptr(),
-            k as isize,
-            1,
-            T::from(0.0),
-            T::from(1.0),
-            false,
-            false,
-            false,
-            gemm_common::Parallelism::None,
-        );
-    }
-    c
-}
-
-/// The signature of the `gemm` crate's kernels for `T`.
-type GemmFn<T> = unsafe fn(
-    usize,
-    usize,
-    usize,
-    *mut T,
-    isize,
-    isize,
-    bool,
-    *const T,
-    isize,
-    isize,
-    *const T,
-    isize,
-    isize,
-    T,
-    T,
-    bool,
-    bool,
-    bool,
-    gemm_common::Parallelism,
-);
+use super::{Accumulation, MatmulInput};
 
 /// The number of products the `f32` kernels sum on their own before adding
 /// them to the accumulator: one tensor-core MMA's `k` for `f16` inputs
@@ -172,7 +16,7 @@ pub const K_BLOCK: usize = 16;
 /// split-K), so where the device rounds `f32 → f16` to nearest-even the GPU
 /// result is identical bit for bit.
 ///
-/// Slower than [`matmul_cpu_f16`] (no GEMM blocking); meant for checking the
+/// Slower than [`matmul_cpu_f16`](super::matmul_cpu_f16) (no GEMM blocking); meant for checking the
 /// kernels and as a CPU stand-in for the GPU strategies.
 ///
 /// # Panics
@@ -256,6 +100,7 @@ pub fn matmul_cpu_split_k(input: &MatmulInput, splits: u32) -> Vec<f16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matmul::{matmul_cpu_f16, matmul_f64};
     use dual_delta_runtime::TrialRng;
 
     fn naive_f64(x: &MatmulInput) -> Vec<f64> {

@@ -1,38 +1,30 @@
-//! The context: the device and queue, the bind group layout and the
-//! compiled pipelines, one per kernel (the row kernels' in
-//! `crate::rows`).
+//! The context: the device and queue, what the device can do, and the
+//! cache of its compiled kernels.
 
 use core::fmt;
 use std::sync::OnceLock;
 
-use super::adapter::{AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe, native_f16};
-use super::compute;
+use super::adapter::{
+    AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe, native_f16, request_device,
+};
 use crate::GpuError;
+use crate::matmul::shader::{self, Tiling};
+use crate::pipelines::{KernelId, KernelKey, Pipelines};
 use crate::semantics::DeviceSemantics;
-use crate::shader::{self, Kernel, Tiling};
 use crate::wgsl::SourceTransform;
 
-/// A wgpu device with the matmul and row-kernel pipelines compiled.
+/// A wgpu device and the kernels compiled on it so far.
 ///
 /// One context serves any number of threads: [`Gpu::shared`] gives the
 /// process-wide one; [`Gpu::new`] makes others (to force the fallback path,
 /// or pick another adapter); [`Gpu::from_device`] makes one on a wgpu
-/// device its user already has.
+/// device its user already has. Kernels are compiled on first use
+/// ([`Gpu::run`]) and kept for the context's life.
 pub struct Gpu {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
-    pub(crate) layout: wgpu::BindGroupLayout,
-    /// The tile kernels' layout: `A` and `B` as textures (see `shader`).
-    pub(crate) tile_layout: wgpu::BindGroupLayout,
-    pub(crate) tile_f32: wgpu::ComputePipeline,
-    pub(crate) tile_f16: wgpu::ComputePipeline,
-    pub(crate) reduce: wgpu::ComputePipeline,
-    /// The row kernels (reductions, softmax).
-    pub(crate) rows: crate::rows::RowPipelines,
-    /// The LayerNorm and attention kernels, compiled on first use.
-    pub(crate) lazy: crate::launch::LazyPipelines,
-    /// The `bf16` and FP8 kernels, compiled on first use.
-    pub(crate) lowp: crate::lowp::LowpPipelines,
+    /// Every kernel compiled so far.
+    pub(crate) pipelines: Pipelines,
     pub(crate) summary: AdapterSummary,
     /// Bytes one storage binding (and buffer) may hold.
     pub(crate) max_binding: u64,
@@ -40,8 +32,10 @@ pub struct Gpu {
     pub(crate) max_dispatch: u32,
     /// Texels per side of a 2-D texture.
     pub(crate) max_texture: u32,
-    /// How the tile kernels divide `C`.
+    /// How the matmul tile kernels divide `C`.
     pub(crate) tiling: Tiling,
+    /// How every shader's source is transformed before compilation.
+    transform: SourceTransform,
     /// What the device does to floating-point arithmetic.
     semantics: DeviceSemantics,
 }
@@ -67,33 +61,22 @@ impl Gpu {
             .map_err(Clone::clone)
     }
 
-    /// A new context on the adapter `options` choose, with its pipelines
-    /// compiled and the device probed ([`Gpu::semantics`]). The adapter
+    /// A new context on the adapter `options` choose, with the device
+    /// probed ([`Gpu::semantics`]). The adapter
     /// (key `gpu.adapter`), the probe's one-line summary (`gpu.semantics`)
     /// and, where there are any, its caveats (`gpu.caveats`) are recorded
     /// in the report of every later dual-delta run of this process
     /// ([`Gpu::record_environment`]).
     pub fn new(options: &GpuOptions) -> Result<Gpu, GpuError> {
         let adapter = choose_adapter(options)?;
-        let info = adapter.get_info();
-        native_f16(options.f16, adapter.features(), &describe(&info))?;
-        // The probe measures native f16 and subgroups wherever the adapter
-        // has them, whichever path the kernels take.
-        let features = adapter.features() & (wgpu::Features::SHADER_F16 | wgpu::Features::SUBGROUP);
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("dual-delta matmul"),
-            required_features: features,
-            required_limits: adapter.limits(),
-            ..Default::default()
-        }))
-        .map_err(|e| GpuError::RequestDevice(format!("{}: {e}", describe(&info))))?;
+        let (device, queue) = request_device(&adapter, options)?;
         let gpu = Gpu::from_device_with(&adapter, device, queue, options)?;
         gpu.record_environment();
         Ok(gpu)
     }
 
     /// A context on a device its user already has: the kernels of this
-    /// crate compiled on `device` and the device probed
+    /// crate run on `device` (each compiled on first use) and the device probed
     /// ([`DeviceSemantics::probe`]), with the default [`GpuOptions`].
     /// `adapter` is the adapter `device` was requested from.
     ///
@@ -127,7 +110,7 @@ impl Gpu {
     }
 
     /// [`Gpu::from_device`] with `options`: the `f16` path (where
-    /// [`F16Path::Native`](super::F16Path::Native) needs `SHADER_F16` among
+    /// [`F16Path::Native`](crate::device::F16Path::Native) needs `SHADER_F16` among
     /// the device's features), subgroups, tiling and round trips as
     /// [`Gpu::new`] takes them. `options.adapter` is not used: the device
     /// is given.
@@ -171,74 +154,6 @@ impl Gpu {
             SourceTransform::AsWritten
         };
         let semantics = DeviceSemantics::probe_compiled(&device, &queue, transform)?;
-
-        let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let uniform = wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        let texture = |binding: u32| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Uint,
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("matmul"),
-            entries: &[
-                uniform,
-                storage(1, true),
-                storage(2, true),
-                storage(3, false),
-            ],
-        });
-        let tile_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("matmul tiles"),
-            entries: &[uniform, texture(1), texture(2), storage(3, false)],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("matmul"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let tile_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("matmul tiles"),
-            bind_group_layouts: &[Some(&tile_layout)],
-            immediate_size: 0,
-        });
-        let pipeline = |kernel: Kernel| {
-            let pipeline_layout = match kernel {
-                Kernel::ReduceSplits => &pipeline_layout,
-                Kernel::TileF32 | Kernel::TileF16 => &tile_pipeline_layout,
-            };
-            let source = shader::source(kernel, native, tiling);
-            compute::pipeline(&device, pipeline_layout, "matmul", &source, transform)
-        };
-        let tile_f32 = pipeline(Kernel::TileF32);
-        let tile_f16 = pipeline(Kernel::TileF16);
-        let reduce = pipeline(Kernel::ReduceSplits);
-        let rows = crate::rows::RowPipelines::new(&device, native, transform);
-        let lowp = crate::lowp::LowpPipelines::new(&device, transform);
-
         let summary = AdapterSummary {
             name: info.name.clone(),
             backend: info.backend.to_string(),
@@ -252,14 +167,7 @@ impl Gpu {
         Ok(Gpu {
             device,
             queue,
-            layout,
-            tile_layout,
-            tile_f32,
-            tile_f16,
-            reduce,
-            rows,
-            lazy: crate::launch::LazyPipelines::new(native, transform),
-            lowp,
+            pipelines: Pipelines::default(),
             summary,
             max_binding: limits
                 .max_storage_buffer_binding_size
@@ -267,8 +175,20 @@ impl Gpu {
             max_dispatch: limits.max_compute_workgroups_per_dimension,
             max_texture: limits.max_texture_dimension_2d,
             tiling,
+            transform,
             semantics,
         })
+    }
+
+    /// The cache key of `kernel` on this context: its `f16` path, tiling
+    /// and source transform.
+    pub(crate) fn key(&self, kernel: KernelId) -> KernelKey {
+        KernelKey {
+            kernel,
+            native: self.summary.shader_f16,
+            tiling: self.tiling,
+            transform: self.transform,
+        }
     }
 
     /// Records this context's adapter (key `gpu.adapter`), the probe's

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::{ENV_ADAPTER, ENV_F16, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING};
+use super::env::{ENV_ADAPTER, ENV_F16, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING};
 use crate::GpuError;
 
 /// How the kernels store and convert `f16` values.
@@ -119,7 +119,7 @@ impl MatmulTiling {
     }
 }
 
-/// How to create a [`Gpu`](super::Gpu).
+/// How to create a [`Gpu`](crate::Gpu).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GpuOptions {
     /// Which adapter to use: a backend name (`vulkan`, `metal`, `dx12`,
@@ -182,7 +182,7 @@ fn parse_round_trips(value: &str) -> Result<bool, GpuError> {
     }
 }
 
-/// The adapter a [`Gpu`](super::Gpu) runs on, as recorded in reports.
+/// The adapter a [`Gpu`](crate::Gpu) runs on, as recorded in reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AdapterSummary {
     /// The adapter's name (`llvmpipe (LLVM 15.0.6, 256 bits)`).
@@ -340,6 +340,26 @@ pub(super) fn choose_adapter(options: &GpuOptions) -> Result<wgpu::Adapter, GpuE
             ))
         })?;
     Ok(adapter)
+}
+
+/// The device and queue of `adapter`, with its limits, and native `f16`
+/// and subgroups wherever it has them (the probe measures both, whichever
+/// path the kernels take). Fails when `options` ask for native `f16` and
+/// the adapter has none.
+pub(super) fn request_device(
+    adapter: &wgpu::Adapter,
+    options: &GpuOptions,
+) -> Result<(wgpu::Device, wgpu::Queue), GpuError> {
+    let info = adapter.get_info();
+    native_f16(options.f16, adapter.features(), &describe(&info))?;
+    let features = adapter.features() & (wgpu::Features::SHADER_F16 | wgpu::Features::SUBGROUP);
+    pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("dual-delta"),
+        required_features: features,
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }))
+    .map_err(|e| GpuError::RequestDevice(format!("{}: {e}", describe(&info))))
 }
 
 /// Whether the kernels use native `f16` under `path` on a device (or

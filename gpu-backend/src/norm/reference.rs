@@ -1,6 +1,7 @@
 //! LayerNorm and RMSNorm over the last axis.
 
-use super::{KernelElement, NormInput, sum_dd, sum_f32, widen_f32, widen_f64};
+use super::NormInput;
+use crate::element::{KernelElement, sum_dd, sum_f32, widen_f32, widen_f64};
 
 /// The LayerNorm oracle over the last axis, in `f64` with two-pass
 /// statistics: for each row `x` of length `n`,
@@ -53,21 +54,11 @@ pub fn rms_norm_f64<E: KernelElement>(input: &NormInput<E>) -> Vec<f64> {
 /// 4. `yⱼ = round_E(((xⱼ − μ) · r) · γⱼ + βⱼ)`, skipping `· γⱼ` and
 ///    `+ βⱼ` where absent.
 pub fn layer_norm_cpu<E: KernelElement>(input: &NormInput<E>) -> Vec<E> {
-    let x = input.x();
-    let n = x.row_len() as f32;
-    let eps = input.eps() as f32;
-    let mut out = Vec::with_capacity(x.data().len());
-    for row in x.row_iter() {
+    normalise_f32(input, |row, n| {
         let mu = sum_f32(widen_f32(row)) / n;
         let var = sum_f32(widen_f32(row).map(|v| (v - mu) * (v - mu))) / n;
-        let r = 1.0 / (var + eps).sqrt();
-        out.extend(
-            widen_f32(row)
-                .enumerate()
-                .map(|(j, v)| E::from_f32(affine_f32((v - mu) * r, j, input))),
-        );
-    }
-    out
+        (mu, var)
+    })
 }
 
 /// The RMSNorm baseline, in `f32` with one rounding to `E`; for each row
@@ -78,17 +69,30 @@ pub fn layer_norm_cpu<E: KernelElement>(input: &NormInput<E>) -> Vec<E> {
 /// 3. `yⱼ = round_E((xⱼ · r) · γⱼ + βⱼ)`, skipping `· γⱼ` and `+ βⱼ` where
 ///    absent.
 pub fn rms_norm_cpu<E: KernelElement>(input: &NormInput<E>) -> Vec<E> {
+    // `xⱼ − 0 = xⱼ` exactly, signed zeros and NaN included.
+    normalise_f32(input, |row, n| {
+        (0.0, sum_f32(widen_f32(row).map(|v| v * v)) / n)
+    })
+}
+
+/// The `f32` baselines' common part: for each row, `(μ, σ²)` from
+/// `stats(row, n)`, `r = 1 / √(σ² + ε)` with `ε` rounded to `f32`, and
+/// `yⱼ = round_E(((xⱼ − μ) · r) · γⱼ + βⱼ)`.
+fn normalise_f32<E: KernelElement>(
+    input: &NormInput<E>,
+    stats: impl Fn(&[E], f32) -> (f32, f32),
+) -> Vec<E> {
     let x = input.x();
     let n = x.row_len() as f32;
     let eps = input.eps() as f32;
     let mut out = Vec::with_capacity(x.data().len());
     for row in x.row_iter() {
-        let s = sum_f32(widen_f32(row).map(|v| v * v)) / n;
-        let r = 1.0 / (s + eps).sqrt();
+        let (mu, var) = stats(row, n);
+        let r = 1.0 / (var + eps).sqrt();
         out.extend(
             widen_f32(row)
                 .enumerate()
-                .map(|(j, v)| E::from_f32(affine_f32(v * r, j, input))),
+                .map(|(j, v)| E::from_f32(affine_f32((v - mu) * r, j, input))),
         );
     }
     out

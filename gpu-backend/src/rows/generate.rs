@@ -4,7 +4,8 @@
 use dual_delta_runtime::TrialRng;
 
 use super::input::{assert_shape, finite};
-use super::{DotInput, KernelElement, NormInput, RowsInput};
+use super::{DotInput, RowsInput};
+use crate::element::KernelElement;
 
 /// A generator of [`RowsInput::random`] (`torch.randn(rows, len)` rounded
 /// to `E`). Long rows (`len` in the tens of thousands) are the case where
@@ -12,7 +13,7 @@ use super::{DotInput, KernelElement, NormInput, RowsInput};
 ///
 /// ```
 /// use dual_delta_runtime::TrialRng;
-/// use dual_delta_gpu::reference::random_rows;
+/// use dual_delta_gpu::rows::random_rows;
 ///
 /// let x = random_rows::<f32>(2, 3)(&mut TrialRng::for_trial(1, 0));
 /// assert_eq!(x.shape(), (2, 3));
@@ -26,10 +27,7 @@ pub fn random_rows<E: KernelElement>(
     len: usize,
 ) -> impl Fn(&mut TrialRng) -> RowsInput<E> + Send + Sync + Clone + 'static {
     assert_shape(rows, len);
-    move |rng: &mut TrialRng| {
-        rng.note_input_kind("randn");
-        RowsInput::random(rows, len, rng)
-    }
+    noted("randn", move |rng| RowsInput::random(rows, len, rng))
 }
 
 /// A generator of [`RowsInput::random_offset`]: activations
@@ -45,10 +43,9 @@ pub fn random_offset_rows<E: KernelElement>(
     spread: f64,
 ) -> impl Fn(&mut TrialRng) -> RowsInput<E> + Send + Sync + Clone + 'static {
     assert_shape(rows, len);
-    move |rng: &mut TrialRng| {
-        rng.note_input_kind("offset");
+    noted("offset", move |rng| {
         RowsInput::random_offset(rows, len, offset, spread, rng)
-    }
+    })
 }
 
 /// A generator of [`RowsInput::random_with_outliers`]: `torch.randn`
@@ -66,10 +63,9 @@ pub fn random_outlier_rows<E: KernelElement>(
 ) -> impl Fn(&mut TrialRng) -> RowsInput<E> + Send + Sync + Clone + 'static {
     assert_shape(rows, len);
     finite(E::from_f64(magnitude));
-    move |rng: &mut TrialRng| {
-        rng.note_input_kind("outliers");
+    noted("outliers", move |rng| {
         RowsInput::random_with_outliers(rows, len, count, magnitude, rng)
-    }
+    })
 }
 
 /// A generator of [`DotInput::random`].
@@ -85,44 +81,13 @@ pub fn random_dot_input<E: KernelElement>(
     move |rng: &mut TrialRng| DotInput::random(rows, len, rng)
 }
 
-/// A generator of [`NormInput::random`].
-///
-/// # Panics
-///
-/// Panics (on creation) when a dimension is zero or `eps` is negative or not
-/// finite.
-pub fn random_norm_input<E: KernelElement>(
-    rows: usize,
-    len: usize,
-    affine: bool,
-    eps: f64,
-) -> impl Fn(&mut TrialRng) -> NormInput<E> + Send + Sync + Clone + 'static {
-    assert_shape(rows, len);
-    assert!(eps.is_finite() && eps >= 0.0, "eps must be finite and ≥ 0");
+/// `generate`, noting `kind` as the kind of every input it draws.
+pub(crate) fn noted<T>(
+    kind: &'static str,
+    generate: impl Fn(&mut TrialRng) -> T + Send + Sync + Clone + 'static,
+) -> impl Fn(&mut TrialRng) -> T + Send + Sync + Clone + 'static {
     move |rng: &mut TrialRng| {
-        rng.note_input_kind("randn");
-        NormInput::random(rows, len, affine, eps, rng)
-    }
-}
-
-/// A generator of [`NormInput::random_offset`]: activations with a large
-/// offset, on which one-pass variance fails.
-///
-/// # Panics
-///
-/// As [`random_norm_input`].
-pub fn random_offset_norm_input<E: KernelElement>(
-    rows: usize,
-    len: usize,
-    offset: f64,
-    spread: f64,
-    affine: bool,
-    eps: f64,
-) -> impl Fn(&mut TrialRng) -> NormInput<E> + Send + Sync + Clone + 'static {
-    assert_shape(rows, len);
-    assert!(eps.is_finite() && eps >= 0.0, "eps must be finite and ≥ 0");
-    move |rng: &mut TrialRng| {
-        rng.note_input_kind("offset");
-        NormInput::random_offset(rows, len, offset, spread, affine, eps, rng)
+        rng.note_input_kind(kind);
+        generate(rng)
     }
 }

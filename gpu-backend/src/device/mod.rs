@@ -1,0 +1,14 @@
+//! The device: which adapter is chosen and how ([`GpuOptions`](crate::GpuOptions),
+//! [`F16Path`], [`Subgroups`], [`MatmulTiling`]), what was found
+//! ([`AdapterSummary`]), how the context is created on it
+//! ([`Gpu::new`](crate::Gpu::new), [`Gpu::from_device`](crate::Gpu::from_device)),
+//! and the policy for tests without a GPU ([`GpuPolicy`]).
+
+pub(crate) mod adapter;
+pub(crate) mod context;
+pub(crate) mod env;
+pub(crate) mod policy;
+
+pub use self::adapter::{AdapterSummary, F16Path, MatmulTiling, Subgroups};
+pub use self::policy::GpuPolicy;
+pub use crate::error::LAVAPIPE_INSTALL;
