@@ -2,6 +2,9 @@
 //! accumulation strategies real GPU libraries use, and the CPU references
 //! to compare them with in dual-delta tests.
 //!
+//! **The [`guide`]** has the GPU chapters of dual-delta's guide: the
+//! kernels and their references, real GPUs, the paper reproduced.
+//!
 //! It reproduces the three FP16 matmul case studies of the Dual-Delta
 //! Testing paper, with inputs `torch.randn(...).half()`
 //! ([`random_matmul_input`](matmul::random_matmul_input)), the oracle in `f64` ([`matmul_f64`](matmul::matmul_f64)) and
@@ -231,6 +234,7 @@ pub mod device;
 mod dump;
 mod element;
 mod error;
+pub mod guide;
 mod launch;
 pub mod lowp;
 pub mod matmul;
