@@ -4,9 +4,11 @@
 //! before (rand_distr's `StandardNormal`, copied here) beside the block
 //! Box–Muller of `dual_delta_gpu::randn` that draws them now, timed in
 //! the same run, alternately, on the same trials. Each is timed twice:
-//! making a new input (`MatmulInput::random`, whose two fresh 1 MiB
-//! vectors cost page faults as well), and drawing into the buffers of the
-//! last one (the generator alone).
+//! making a new input, and drawing into the buffers of the last one (the
+//! generator alone). A new input before was two fresh 1 MiB vectors, which
+//! cost a page fault every 4 KiB; `MatmulInput::random` now draws into the
+//! matrices of the last input dropped (kept by a pool), as a run's trials
+//! do after the first.
 //!
 //! ```text
 //! cargo run --release -p dual-delta-gpu --example input_timing [-- --reps N --shape MxKxN]

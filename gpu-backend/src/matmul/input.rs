@@ -20,9 +20,27 @@ pub trait MatmulElement: Copy + core::fmt::Debug + PartialEq + sealed::Sealed + 
 }
 
 mod sealed {
-    pub trait Sealed {}
-    impl Sealed for half::f16 {}
-    impl Sealed for half::bf16 {}
+    use crate::matmul::pool::Pool;
+
+    pub trait Sealed: Sized + 'static {
+        /// Where the matrices of this type's dropped inputs are kept for
+        /// the next one drawn, if anywhere.
+        fn pool() -> Option<&'static Pool<Self>> {
+            None
+        }
+    }
+    impl Sealed for half::f16 {
+        fn pool() -> Option<&'static Pool<Self>> {
+            static POOL: Pool<half::f16> = Pool::new();
+            Some(&POOL)
+        }
+    }
+    impl Sealed for half::bf16 {
+        fn pool() -> Option<&'static Pool<Self>> {
+            static POOL: Pool<half::bf16> = Pool::new();
+            Some(&POOL)
+        }
+    }
     impl Sealed for dual_delta_runtime::E4m3 {}
 }
 
@@ -31,7 +49,9 @@ impl MatmulElement for f16 {
         true
     }
     fn randn(len: usize, rng: &mut TrialRng) -> (Vec<Self>, f32) {
-        (crate::randn::f16s(len, rng), 1.0)
+        let mut v = pooled(len, f16::ZERO);
+        crate::randn::fill_f16(rng, &mut v);
+        (v, 1.0)
     }
 }
 
@@ -40,7 +60,9 @@ impl MatmulElement for bf16 {
         true
     }
     fn randn(len: usize, rng: &mut TrialRng) -> (Vec<Self>, f32) {
-        (crate::randn::bf16s(len, rng), 1.0)
+        let mut v = pooled(len, bf16::ZERO);
+        crate::randn::fill_bf16(rng, &mut v);
+        (v, 1.0)
     }
 }
 
@@ -50,6 +72,15 @@ impl MatmulElement for E4m3 {
     }
     fn randn(len: usize, rng: &mut TrialRng) -> (Vec<Self>, f32) {
         scaled::<E4m3>(&crate::randn::f32s(len, rng)).into_parts()
+    }
+}
+
+/// A vector of `len` values to draw into: a kept matrix of a dropped input
+/// when there is one ([`super::pool`]), else `len` copies of `fill`.
+fn pooled<E: MatmulElement>(len: usize, fill: E) -> Vec<E> {
+    match E::pool() {
+        Some(pool) => pool.take(len, fill),
+        None => vec![fill; len],
     }
 }
 
@@ -65,7 +96,7 @@ impl MatmulElement for E4m3 {
 /// scales finite and positive. The fields are private so that no value
 /// breaks them; read them through the accessors.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MatmulInput<E = f16> {
+pub struct MatmulInput<E: MatmulElement = f16> {
     m: usize,
     k: usize,
     n: usize,
@@ -73,6 +104,16 @@ pub struct MatmulInput<E = f16> {
     b: Vec<E>,
     scale_a: f32,
     scale_b: f32,
+}
+
+/// Gives the matrices back to their type's pool, for the next input drawn.
+impl<E: MatmulElement> Drop for MatmulInput<E> {
+    fn drop(&mut self) {
+        if let Some(pool) = E::pool() {
+            pool.give(std::mem::take(&mut self.a));
+            pool.give(std::mem::take(&mut self.b));
+        }
+    }
 }
 
 impl<E: MatmulElement> MatmulInput<E> {

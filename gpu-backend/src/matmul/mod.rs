@@ -10,6 +10,7 @@
 mod dispatch;
 mod emulate;
 mod input;
+mod pool;
 mod reference;
 pub(crate) mod shader;
 
