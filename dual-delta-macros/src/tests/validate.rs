@@ -159,16 +159,15 @@ fn bad_values_are_all_reported() {
     assert_eq!(
         errors,
         [
-            "`n` must be at least 1",
-            "`seed` must be an integer literal that fits in a `u64`, such as `seed = 42` \
-             or `seed = 0x2a`",
-            "`alpha` must be strictly between 0 and 1, such as `alpha = 0.01`",
-            "unknown expectation `great`; expected one of `no_worse`, `equivalent`, \
-             `better`, `worse`",
-            "unknown test `z`; expected one of `wilcoxon`, `sign`, `t`",
-            "`margin` must be a number literal >= 0, such as `margin = 0.1`",
-            "`stability` must be one of `no_worse`, `equivalent`, `better`, `worse`",
-            "`threads` must be an integer literal, such as `threads = 1`",
+            "invalid n=\"0\": expected a whole number of trials, at least 1",
+            "invalid seed=\"-1\": expected an unsigned 64-bit integer (decimal or 0x-hex), or \
+             `random` in the environment",
+            "invalid alpha=\"1\": expected a number strictly between 0 and 1",
+            "invalid expect=\"great\": expected one of `no_worse`, `equivalent`, `better`, `worse`",
+            "invalid test=\"z\": expected one of `wilcoxon`, `sign`, `t`",
+            "invalid margin=\"-0.5\": expected a finite number >= 0",
+            "invalid stability=\"3\": expected one of `no_worse`, `equivalent`, `better`, `worse`",
+            "invalid threads=\"N\": expected a whole number of threads, at least 1",
             "`metric` is a built-in metric's name without quotes (`max_hybrid`, \
              `mean_hybrid`, `norm_relative`, `max_absolute`, `max_relative`, `max_ulp`) \
              or a function `Fn(&[f64], &[f64]) -> f64`, not a string",
@@ -192,7 +191,7 @@ fn number_edge_cases() {
     assert_eq!(errs(quote!(n = -5)).len(), 1);
     assert_eq!(
         errs(quote!(n = 99999999999999999999999)),
-        ["`n` must fit in a `usize`"]
+        ["invalid n=\"99999999999999999999999\": expected a whole number of trials, at least 1"]
     );
     assert_eq!(errs(quote!(seed = 18446744073709551616)).len(), 1);
     assert!(errs(quote!(seed = 18446744073709551615)).is_empty());
@@ -370,7 +369,10 @@ fn a_batched_candidate_takes_a_slice() {
         "{e:?}"
     );
     let zero = config_errors(quote!(oracle = o, baseline = b, input = i, batch = 0));
-    assert_eq!(zero, ["`batch` must be at least 1"]);
+    assert_eq!(
+        zero,
+        ["invalid batch=\"0\": expected a whole number of trials per call, at least 1"]
+    );
 }
 
 #[test]
@@ -396,4 +398,117 @@ fn edit_distance_counts_edits() {
     assert_eq!(edit_distance("seed", "seeds"), 1);
     assert_eq!(edit_distance("n", ""), 1);
     assert_eq!(edit_distance("", ""), 0);
+}
+
+#[test]
+fn the_keys_are_the_tables_and_the_attributes_docs_list_them_in_order() {
+    let docs = include_str!("../lib.rs");
+    let documented: Vec<&str> = docs
+        .lines()
+        .filter_map(|l| l.strip_prefix("/// | `")?.split('`').next())
+        .collect();
+    assert_eq!(documented, keys());
+    for setting in dual_delta_settings::SETTINGS {
+        if let Some(key) = setting.key {
+            assert!(keys().contains(&key), "{key}");
+        }
+    }
+}
+
+/// The runtime's message for `overrides` given by the builder, and for
+/// `var=value` in the environment.
+fn runtime_message(
+    overrides: dual_delta_runtime::Overrides,
+    var: &str,
+    value: &str,
+) -> [String; 2] {
+    use dual_delta_runtime::{Overrides, Settings};
+    let builder = Settings::resolve_with("t", &overrides, |_| None).unwrap_err();
+    let env = Settings::resolve_with("t", &Overrides::default(), |k| {
+        (k == var).then(|| value.to_owned())
+    });
+    let env = env.map_or_else(|e| e.to_string(), |_| "no error".to_owned());
+    [builder.to_string(), env]
+}
+
+#[test]
+fn the_attribute_the_builder_and_the_environment_give_the_same_message() {
+    use dual_delta_runtime::Overrides;
+    let required = REQUIRED_KEYS();
+    let attr = |t: TokenStream| config_errors(quote!(#required #t));
+    let none = Overrides::default;
+    for (written, overrides, var, value) in [
+        (
+            quote!(n = 0),
+            Overrides {
+                n: Some(0),
+                ..none()
+            },
+            "DUAL_DELTA_N",
+            "0",
+        ),
+        (
+            quote!(alpha = 1.5),
+            Overrides {
+                alpha: Some(1.5),
+                ..none()
+            },
+            "DUAL_DELTA_ALPHA",
+            "1.5",
+        ),
+        (
+            quote!(threads = 0),
+            Overrides {
+                threads: Some(0),
+                ..none()
+            },
+            "DUAL_DELTA_THREADS",
+            "0",
+        ),
+        (
+            quote!(gross_factor = 1.0),
+            Overrides {
+                gross_factor: Some(1.0),
+                ..none()
+            },
+            "",
+            "",
+        ),
+        (
+            quote!(margin = -0.5),
+            Overrides {
+                margin: Some(-0.5),
+                ..none()
+            },
+            "",
+            "",
+        ),
+    ] {
+        let [builder, env] = runtime_message(overrides, var, value);
+        assert_eq!(attr(written), std::slice::from_ref(&builder));
+        if !var.is_empty() {
+            let key = builder
+                .split('=')
+                .next()
+                .unwrap()
+                .trim_start_matches("invalid ");
+            assert_eq!(
+                env,
+                builder.replacen(&format!("invalid {key}="), &format!("invalid {var}="), 1)
+            );
+        }
+    }
+    // `inf` turns the gross-error gate off, whichever way it is given.
+    assert!(attr(quote!(gross_factor = inf)).is_empty());
+    assert!(attr(quote!(gross_factor = f64::INFINITY)).is_empty());
+    let inf = Overrides {
+        gross_factor: Some(f64::INFINITY),
+        ..none()
+    };
+    assert!(dual_delta_runtime::Settings::resolve_with("t", &inf, |_| None).is_ok());
+    let c = config_of(quote!(#required gross_factor = inf)).unwrap_or_else(|e| panic!("{e}"));
+    match c.overrides.get("gross_factor") {
+        Some(Value::Literal(t)) => assert_eq!(t.to_string(), ":: core :: f64 :: INFINITY"),
+        _ => panic!("no literal `gross_factor`"),
+    }
 }

@@ -308,3 +308,6 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         crate::run::run(&self.trial, &self.names, &self.overrides)
     }
 }
+
+#[cfg(test)]
+mod tests;
