@@ -17,7 +17,7 @@ use crate::stats::sequential::{Decision, Reason};
 use crate::verdict::{Accuracy, Analysis, Verdict};
 
 /// What decided a run's accuracy verdict.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum DecidedBy {
     /// The candidate returned a NaN or an infinity where the baseline and
@@ -153,6 +153,15 @@ pub struct Judgement {
     /// share α as the run does, so it is a valid p-value. `None` for
     /// expectations other than `no_worse`.
     pub p_value: Option<f64>,
+}
+
+impl Judgement {
+    /// Whether a fixed-N test's p-value is significant at the level the
+    /// fixed-N tests ran at ([`Judgement::fixed_alpha`]): the one place
+    /// reports learn it.
+    pub fn significant(&self, p_value: f64) -> bool {
+        p_value < self.fixed_alpha
+    }
 }
 
 /// What the judgement reads.

@@ -88,6 +88,9 @@ pub struct Setting {
     /// Whether a saved baseline records it (and a comparison requires it
     /// to be the same).
     pub baseline: bool,
+    /// Whether `summary.json`'s `settings` records it (the settings of the
+    /// run itself, not where its files go).
+    pub recorded: bool,
     /// What it does, in one line of Markdown.
     pub doc: &'static str,
 }
@@ -153,6 +156,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Count,
         expected: "a whole number of trials, at least 1",
         baseline: true,
+        recorded: true,
         doc: "number of inputs, the most a run takes (large enough to fail at α: ≥ 8 at 0.01)",
     },
     Setting {
@@ -165,6 +169,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Seed,
         expected: "an unsigned 64-bit integer (decimal or 0x-hex), or `random` in the environment",
         baseline: true,
+        recorded: true,
         doc: "base seed, decimal or `0x` hex (the one a failure prints replays it); \
               `DUAL_DELTA_SEED=random` draws a fresh one",
     },
@@ -178,6 +183,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Probability,
         expected: "a number strictly between 0 and 1",
         baseline: true,
+        recorded: true,
         doc: "significance level α",
     },
     Setting {
@@ -192,6 +198,7 @@ pub const SETTINGS: &[Setting] = &[
                    `max_absolute`, `max_relative`, `max_ulp`) or a function \
                    `Fn(&[f64], &[f64]) -> f64`",
         baseline: true,
+        recorded: true,
         doc: "the error metric, also the unit of every error in the report",
     },
     Setting {
@@ -204,6 +211,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Choice(EXPECTATIONS),
         expected: EXPECTATION,
         baseline: true,
+        recorded: true,
         doc: "the accuracy expectation that decides pass or fail",
     },
     Setting {
@@ -216,6 +224,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Choice(TESTS),
         expected: "one of `wilcoxon`, `sign`, `t`",
         baseline: false,
+        recorded: true,
         doc: "the paired test deciding accuracy at fixed N (`t`: the paired t-test)",
     },
     Setting {
@@ -228,6 +237,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::NonNegative,
         expected: "a finite number >= 0",
         baseline: true,
+        recorded: true,
         doc: "non-inferiority margin δ, for the early decision and the fixed-N test alike \
               (`0`: the paper's test)",
     },
@@ -241,6 +251,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Choice(EXPECTATIONS),
         expected: EXPECTATION,
         baseline: false,
+        recorded: true,
         doc: "the stability expectation, if any",
     },
     Setting {
@@ -253,6 +264,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Count,
         expected: "a whole number of threads, at least 1",
         baseline: false,
+        recorded: true,
         doc: "threads running trials (`1`: serially; results are the same)",
     },
     Setting {
@@ -265,6 +277,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Bool,
         expected: BOOL,
         baseline: false,
+        recorded: true,
         doc: "`true` accepts a candidate's NaN or infinity where the baseline and the oracle \
               are finite",
     },
@@ -278,6 +291,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Bool,
         expected: BOOL,
         baseline: false,
+        recorded: true,
         doc: "`false` runs every input as a full trial; `true` skips the oracle on ties and \
               stops as soon as the sequential test decides",
     },
@@ -291,6 +305,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Bool,
         expected: BOOL,
         baseline: false,
+        recorded: true,
         doc: "`false`: the quick mode, an early pass after `k` trials is final (rare events on \
               the other inputs unchecked, and said so)",
     },
@@ -304,6 +319,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::AboveOne,
         expected: "a number > 1, or inf to turn the gross-error gate off",
         baseline: false,
+        recorded: true,
         doc: "the gross-error gate's factor G: a candidate's error above G × the baseline's \
               fails the run (`inf`: no gate)",
     },
@@ -317,6 +333,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Count,
         expected: "a whole number of trials per call, at least 1",
         baseline: false,
+        recorded: false,
         doc: "the most trials a batched candidate receives per call",
     },
     Setting {
@@ -329,6 +346,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Seconds,
         expected: "a number of seconds > 0, or 0 to turn the limit off",
         baseline: false,
+        recorded: true,
         doc: "seconds one call of a test's functions may run before the process ends naming \
               the trial and its replay (`0`: no limit)",
     },
@@ -342,6 +360,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Bool,
         expected: BOOL,
         baseline: false,
+        recorded: false,
         doc: "`0` hides the progress line, `1` shows it even in CI (`CI` set and not empty); \
               it is only ever drawn on a terminal",
     },
@@ -355,6 +374,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Name,
         expected: "a baseline name of letters, digits, `.`, `_` and `-`, such as `main`",
         baseline: false,
+        recorded: false,
         doc: "save each run's errors as the baseline of this name",
     },
     Setting {
@@ -367,6 +387,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Name,
         expected: "a baseline name of letters, digits, `.`, `_` and `-`, such as `main`",
         baseline: false,
+        recorded: false,
         doc: "compare each run with the baseline of this name, paired by seed",
     },
     Setting {
@@ -379,6 +400,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Directory,
         expected: "a directory for the baselines (unset it for the default)",
         baseline: false,
+        recorded: false,
         doc: "where baselines are kept",
     },
     Setting {
@@ -391,6 +413,7 @@ pub const SETTINGS: &[Setting] = &[
         kind: Kind::Bool,
         expected: BOOL,
         baseline: false,
+        recorded: false,
         doc: "`1` compares with a baseline saved on another device",
     },
 ];
