@@ -12,7 +12,7 @@ mod ci;
 mod paths;
 mod settings;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub(crate) use self::ci::{commit, step_summary_file};
 pub(crate) use self::paths::baseline_dir_env;

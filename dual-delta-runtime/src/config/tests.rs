@@ -1,7 +1,8 @@
 use super::paths::report_home;
 use super::*;
 
-fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+/// An environment holding `pairs` only.
+pub(crate) fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
     move |k| {
         pairs
             .iter()

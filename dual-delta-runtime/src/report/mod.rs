@@ -356,16 +356,8 @@ mod tests {
         assert_ne!(d, test_dir_name(&"x".repeat(501)));
     }
 
-    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |k| {
-            pairs
-                .iter()
-                .find(|(key, _)| *key == k)
-                .map(|(_, v)| v.to_string())
-        }
-    }
-
     use crate::config::ENV_HOME;
+    use crate::config::tests::env;
 
     #[test]
     fn root_resolution_rule() {

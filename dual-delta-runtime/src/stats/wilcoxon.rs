@@ -3,6 +3,7 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
+use super::check_len;
 use super::rank::average_ranks;
 use super::{Alternative, Method, StatsError, TestResult, ZeroMethod, paired_differences};
 
@@ -155,13 +156,7 @@ pub fn wilcoxon(
     let p_value = match method {
         Method::Exact => exact_p(count, r_plus, alternative),
         Method::Permutation => {
-            if n < 2 {
-                return Err(StatsError::TooFewObservations {
-                    test: TEST,
-                    needed: 2,
-                    got: n,
-                });
-            }
+            check_len(TEST, n, 2)?;
             permutation_p(&ranked, &ranks.ranks, n_zero, alternative)
         }
         Method::Asymptotic => {
