@@ -230,26 +230,20 @@ pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
     }
     errors.finish()?;
 
-    match builder {
-        Builder {
-            oracle: Some(oracle),
-            baseline: Some(baseline),
-            input: Some(input),
-            overrides,
-            batch,
-            check,
-            krate,
-        } => Ok(Config {
-            oracle,
-            baseline,
-            input,
-            overrides,
-            batch,
-            check,
-            krate,
-        }),
-        _ => unreachable!("missing required keys are reported above"),
-    }
+    let (Some(oracle), Some(baseline), Some(input)) =
+        (builder.oracle, builder.baseline, builder.input)
+    else {
+        unreachable!("missing required keys are reported above")
+    };
+    Ok(Config {
+        oracle,
+        baseline,
+        input,
+        overrides: builder.overrides,
+        batch: builder.batch,
+        check: builder.check,
+        krate: builder.krate,
+    })
 }
 
 fn unknown_key(key: &Ident) -> syn::Error {
