@@ -70,7 +70,7 @@ pub enum Ending {
 /// A difference the margin forgives, stated rather than hidden: the
 /// candidate is significantly less accurate than the baseline at margin 0,
 /// yet its mean error is not beyond the margin.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WithinMargin {
     /// `100 × (R − 1)`, `R` the ratio of mean errors over every input (see
     /// [`crate::claim`]); negative when the candidate's mean error is the

@@ -107,7 +107,10 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
     for (dir, s) in stored {
         let t = match s {
             Stored::Run(r) => {
-                let regressed = r.regression.as_ref().is_some_and(|g| g.regressed);
+                let regressed = r
+                    .regression
+                    .as_ref()
+                    .is_some_and(|g| g.comparison.regressed);
                 let gate = r.judgement.as_ref().is_some_and(|j| {
                     matches!(
                         j.decided_by,

@@ -142,8 +142,10 @@
 //!   names, or `null`: `baseline` (its name), `commit`, `baseline_trials`,
 //!   `pairs` (trials paired by seed), `mean_now`, `mean_then` (the
 //!   candidate's mean error over the pairs), `p_value` (one-sided Wilcoxon
-//!   on `now − (1 + margin) · then`), `margin`, `regressed` (the test fails)
-//!   and `sentence`.
+//!   on `now − (1 + margin) · then`), `margin`, `decision` (what decided:
+//!   `{"by": "fixed_n", "alpha": a}` or `{"by": "too_few_trials",
+//!   "needed": k}`), `regressed` (the test fails) and `sentence`: the run's
+//!   own [`crate::baseline::Regression`], written as it is.
 
 use std::time::SystemTime;
 
@@ -249,10 +251,7 @@ fn judged(o: &Outcome) -> Judged {
         trial: trial.map(|(t, _)| t),
         seed_hex: trial.map(|(_, s)| seed_hex(s)),
         within_margin: j.within_margin.map(|w| Margin {
-            percent: w.percent,
-            p_value: w.p_value,
-            margin: w.margin,
-            p99_percent: w.p99_percent,
+            difference: w,
             sentence: w.sentence(),
         }),
         screen: ScreenSummary {
@@ -403,15 +402,7 @@ impl RunSummary {
             sequential: sequential(o),
             judgement: Some(judged(o)),
             regression: o.regression.as_ref().map(|r| RegressionRecord {
-                baseline: r.baseline.clone(),
-                commit: r.commit.clone(),
-                baseline_trials: r.baseline_trials,
-                pairs: r.pairs,
-                mean_now: r.mean_now,
-                mean_then: r.mean_then,
-                p_value: r.p_value,
-                margin: r.margin,
-                regressed: r.regressed,
+                comparison: r.clone(),
                 sentence: r.sentence(),
             }),
             worst_trial: WorstTrial {

@@ -104,13 +104,7 @@ pub fn wilcoxon(
 ) -> Result<TestResult, StatsError> {
     let d = paired_differences(d1, d2)?;
     let n = d.len();
-    if n == 0 {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 1,
-            got: 0,
-        });
-    }
+    check_len(TEST, n, 1)?;
     let n_zero = d.iter().filter(|&&v| v == 0.0).count();
 
     // The differences that are ranked: all of them, or the non-zero ones.

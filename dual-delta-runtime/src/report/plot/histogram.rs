@@ -53,24 +53,28 @@ pub fn histogram(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
         .max(1) as f64;
     let y = Axis::linear(0.0, top * 1.08);
 
+    let binned = |color, delta: &str, name: &str, role: &str, inside: usize, all: usize| {
+        Entry::new(
+            Glyph::Bar(color),
+            format!("{delta} {name} ({role}): {inside} of {all} trials binned"),
+        )
+    };
     let mut legend = vec![
-        Entry::new(
-            Glyph::Bar(CANDIDATE),
-            format!(
-                "Δ1 {} (candidate): {} of {} trials binned",
-                labels.candidate,
-                p1.inside.len(),
-                d1.len()
-            ),
+        binned(
+            CANDIDATE,
+            "Δ1",
+            labels.candidate,
+            "candidate",
+            p1.inside.len(),
+            d1.len(),
         ),
-        Entry::new(
-            Glyph::Bar(BASELINE),
-            format!(
-                "Δ2 {} (baseline): {} of {} trials binned",
-                labels.baseline,
-                p2.inside.len(),
-                d2.len()
-            ),
+        binned(
+            BASELINE,
+            "Δ2",
+            labels.baseline,
+            "baseline",
+            p2.inside.len(),
+            d2.len(),
         ),
     ];
     legend.extend(edge_entries(&p1, &p2, &x, "right", "left"));

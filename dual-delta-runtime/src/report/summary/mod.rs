@@ -19,9 +19,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::json_number as number;
 
+use crate::baseline::Regression;
 use crate::config::SeedSource;
 use crate::expect::Expect;
-use crate::judgement::DecidedBy;
+use crate::judgement::{DecidedBy, WithinMargin};
 use crate::outcome::Names;
 use crate::output::NumberFormat;
 use crate::screen::Mode;
@@ -168,44 +169,24 @@ pub struct Judged {
     pub p_value: Option<f64>,
 }
 
-/// The comparison with a baseline (`regression`).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+/// The comparison with a baseline (`regression`): the run's own
+/// [`Regression`], and in words.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RegressionRecord {
-    /// The baseline's name.
-    pub baseline: String,
-    /// The commit it was saved at.
-    pub commit: Option<String>,
-    /// The trials it holds.
-    pub baseline_trials: usize,
-    /// The trials paired by seed.
-    pub pairs: usize,
-    /// The candidate's mean error now, over the pairs.
-    #[serde(with = "number")]
-    pub mean_now: f64,
-    /// Its mean error at the baseline, over the pairs.
-    #[serde(with = "number")]
-    pub mean_then: f64,
-    /// The one-sided Wilcoxon p-value of "less accurate now".
-    pub p_value: Option<f64>,
-    /// The margin.
-    pub margin: f64,
-    /// Whether the test fails on it.
-    pub regressed: bool,
+    /// The comparison (its samples are not written).
+    #[serde(flatten)]
+    pub comparison: Regression,
     /// The comparison in words.
     pub sentence: String,
 }
 
-/// A significant loss inside the margin.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+/// A significant loss inside the margin: the judgement's
+/// [`WithinMargin`], and in words.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Margin {
-    /// `100 × (mean Δ1 / mean Δ2 − 1)`.
-    pub percent: f64,
-    /// The margin-0 one-sided Wilcoxon p-value.
-    pub p_value: f64,
-    /// The margin.
-    pub margin: f64,
-    /// `100 × (P99 Δ1 / P99 Δ2 − 1)` when the tail is heavier.
-    pub p99_percent: Option<f64>,
+    /// The difference.
+    #[serde(flatten)]
+    pub difference: WithinMargin,
     /// The difference in words.
     pub sentence: String,
 }
