@@ -151,16 +151,13 @@ impl Run {
     /// case's name, for a test of a `#[case]`.
     pub(crate) fn body(&self, candidate: &TokenStream, case: Option<&Ident>) -> TokenStream {
         let Run {
-            private,
-            fields,
-            check,
-            input,
-            baseline,
-            oracle,
             names: [baseline_name, oracle_name, input_name],
             function,
             batch,
+            ..
         } = self;
+        let (private, fields, check) = (&self.private, &self.fields, &self.check);
+        let (input, baseline, oracle) = (&self.input, &self.baseline, &self.oracle);
         let case = match case {
             Some(case) => {
                 let case = case.to_string();

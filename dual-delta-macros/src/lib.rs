@@ -74,10 +74,10 @@ mod tests;
 /// | `margin` | non-inferiority margin δ, a number literal ≥ 0, for the early decision and the fixed-N test alike | `0.05` |
 /// | `stability` | `no_worse`, `equivalent`, `better` or `worse` | not checked |
 /// | `threads` | threads running trials, an integer literal ≥ 1 | all cores |
+/// | `allow_non_finite` | `true` accepts a candidate's NaN or infinity where the baseline and oracle are finite | `false`: such a trial fails the test |
 /// | `stop_early` | `false` runs every input as a full trial; `true` skips the oracle on ties and stops early at a failure | `true` |
 /// | `screen` | `false`: the quick mode, an early pass after `k` trials is final | `true`: a pass covers every input |
-/// | `gross_factor` | the gross-error gate's factor G, a number literal > 1 | `100` |
-/// | `allow_non_finite` | `true` accepts a candidate's NaN or infinity where the baseline and oracle are finite | `false`: such a trial fails the test |
+/// | `gross_factor` | the gross-error gate's factor G, a number literal > 1, or `inf` (no gate) | `100` |
 /// | `batch` | the candidate takes this many trials' inputs per call, an integer literal ≥ 1 | one input per call |
 /// | `check` | an extra check of the outcome, `FnOnce(&Outcome) -> Result<(), String>` | none |
 /// | `crate` | the path of the runtime, if renamed | `::dual_delta_runtime` |

@@ -17,7 +17,7 @@ use crate::stats::sequential::{Decision, Reason};
 use crate::verdict::{Accuracy, Analysis, Verdict};
 
 /// What decided a run's accuracy verdict.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum DecidedBy {
     /// The candidate returned a NaN or an infinity where the baseline and
@@ -70,7 +70,7 @@ pub enum Ending {
 /// A difference the margin forgives, stated rather than hidden: the
 /// candidate is significantly less accurate than the baseline at margin 0,
 /// yet its mean error is not beyond the margin.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WithinMargin {
     /// `100 × (R − 1)`, `R` the ratio of mean errors over every input (see
     /// [`crate::claim`]); negative when the candidate's mean error is the
@@ -153,6 +153,15 @@ pub struct Judgement {
     /// share α as the run does, so it is a valid p-value. `None` for
     /// expectations other than `no_worse`.
     pub p_value: Option<f64>,
+}
+
+impl Judgement {
+    /// Whether a fixed-N test's p-value is significant at the level the
+    /// fixed-N tests ran at ([`Judgement::fixed_alpha`]): the one place
+    /// reports learn it.
+    pub fn significant(&self, p_value: f64) -> bool {
+        p_value < self.fixed_alpha
+    }
 }
 
 /// What the judgement reads.

@@ -24,37 +24,12 @@
 //!
 //! # Configuration
 //!
-//! Settings are read when a test runs, in one place (the `config` module,
-//! through [`Settings::resolve`] and [`report::report_root`]), highest
-//! first: the environment, then the attribute or builder ([`Overrides`]),
-//! then the defaults. A variable that is set but invalid fails the run
-//! naming it ([`ConfigError`]); it is never ignored. This is the table of
-//! every variable the runtime reads (the README's copy is checked against
-//! it by a test):
-//!
-//! | variable | setting | default |
-//! | --- | --- | --- |
-//! | `DUAL_DELTA_N` | number of trials | 1000 |
-//! | `DUAL_DELTA_SEED` | base seed, decimal or `0x` hex, or `random` | derived from the test's name |
-//! | `DUAL_DELTA_ALPHA` | significance level α | 0.01 |
-//! | `DUAL_DELTA_THREADS` | threads running trials (`1`: serially; results are the same) | all cores |
-//! | `DUAL_DELTA_STOP_EARLY` | `0`/`false` runs every input as a full trial; `1`/`true` skips the oracle on ties and stops early at a failure | `1` |
-//! | `DUAL_DELTA_SCREEN` | `0`/`false`: the quick mode, an early pass after `k` trials is final (rare events on the other inputs unchecked) | `1` |
-//! | `DUAL_DELTA_HOME` | where reports go ([`report::report_root`]); blank is an error | `target/dual-delta` |
-//! | `DUAL_DELTA_PROGRESS` | `0`/`false` hides the progress line, `1`/`true` shows it even in CI | shown on a terminal outside CI |
-//! | `DUAL_DELTA_SAVE_BASELINE` | save each run's errors as the baseline of this name ([`baseline`]) | none |
-//! | `DUAL_DELTA_BASELINE` | compare each run with the baseline of this name, paired by seed | none |
-//! | `DUAL_DELTA_BASELINE_DIR` | where baselines are kept | `baselines/` under the report directory |
-//! | `DUAL_DELTA_BASELINE_ANY_DEVICE` | `1`/`true` compares with a baseline saved on another GPU | `0` |
-//! | `DUAL_DELTA_TRIAL_TIMEOUT` | seconds one call of a test's functions may run before the process ends naming the trial and its replay (`0`: no limit) | `300` |
-//! | `GITHUB_STEP_SUMMARY` | a Markdown file each test appends its row to | none |
-//! | `GITHUB_SHA` | the commit a saved baseline records (else `git rev-parse HEAD`) | none |
-//! | `DUAL_DELTA_SUITE_ALPHA` | `cargo dual-delta merge`'s suite-level budget ([`suite`]) | none |
-//!
-//! `CI` (set and not empty) hides the progress line unless
-//! `DUAL_DELTA_PROGRESS` says otherwise. The GPU backend reads its own
-//! variables (`DUAL_DELTA_GPU`, `DUAL_DELTA_ADAPTER`, ...) with the same
-//! rule; its crate docs list them.
+//! Settings are read when a test runs, in one place, highest first: the
+//! environment, then the attribute or builder ([`Overrides`]), then the
+//! defaults; an invalid value is an error naming it ([`ConfigError`]).
+//! Every setting is one row of [`SETTINGS`]; the guide's
+//! [configuration chapter](guide::configuration) is that table with every
+//! variable the runtime reads.
 //!
 //! # Modules
 //!
@@ -101,7 +76,9 @@ pub mod suite;
 mod trial;
 mod verdict;
 
-pub use crate::config::{Baselines, ConfigError, Overrides, SeedSource, Settings, parse_seed};
+pub use crate::config::{
+    Baselines, ConfigError, Kind, Overrides, SETTINGS, SeedSource, Setting, Settings, parse_seed,
+};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
 pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};

@@ -127,37 +127,20 @@ pub trait Element: Copy + Send + Sync + 'static {
     fn to_f64(self) -> f64;
 }
 
-impl Element for f16 {
-    const FORMAT: NumberFormat = NumberFormat::F16;
-    #[inline]
-    fn to_f64(self) -> f64 {
-        f16::to_f64(self)
-    }
+/// The narrow formats, which widen themselves to `f64` exactly.
+macro_rules! narrow_elements {
+    ($($t:ident => $format:ident),*) => {$(
+        impl Element for $t {
+            const FORMAT: NumberFormat = NumberFormat::$format;
+            #[inline]
+            fn to_f64(self) -> f64 {
+                $t::to_f64(self)
+            }
+        }
+    )*};
 }
 
-impl Element for bf16 {
-    const FORMAT: NumberFormat = NumberFormat::Bf16;
-    #[inline]
-    fn to_f64(self) -> f64 {
-        bf16::to_f64(self)
-    }
-}
-
-impl Element for E4m3 {
-    const FORMAT: NumberFormat = NumberFormat::E4m3;
-    #[inline]
-    fn to_f64(self) -> f64 {
-        E4m3::to_f64(self)
-    }
-}
-
-impl Element for E5m2 {
-    const FORMAT: NumberFormat = NumberFormat::E5m2;
-    #[inline]
-    fn to_f64(self) -> f64 {
-        E5m2::to_f64(self)
-    }
-}
+narrow_elements!(f16 => F16, bf16 => Bf16, E4m3 => E4m3, E5m2 => E5m2);
 
 impl Element for f32 {
     const FORMAT: NumberFormat = NumberFormat::F32;

@@ -137,6 +137,35 @@ mod tests {
         rng.seed() as f32
     }
 
+    /// Runs `trial` over `n` inputs, keeping 37 trials once a look sees
+    /// 40 when `stop`: the candidate's errors on the trials kept, and the
+    /// trials each look saw.
+    fn looked(
+        trial: &Trial<'_, f32>,
+        n: usize,
+        threads: Option<usize>,
+        stop: bool,
+    ) -> (Vec<f64>, Vec<usize>) {
+        let mut looks = Vec::new();
+        let kept = run(
+            trial,
+            &settings(n, threads),
+            &Progress::hidden(),
+            false,
+            |t| {
+                looks.push(t.len());
+                if stop && t.len() >= 40 {
+                    Look::Stop { trials: 37 }
+                } else {
+                    Look::Continue
+                }
+            },
+        )
+        .unwrap();
+        let errors = kept.iter().map(|t| t.full().unwrap().candidate);
+        (errors.collect(), looks)
+    }
+
     #[test]
     fn a_look_stops_the_run_keeping_the_same_trials_on_any_number_of_threads() {
         let trial = |candidate| Trial {
@@ -151,47 +180,16 @@ mod tests {
             size: 7,
         });
         for trial in [&one, &batched] {
-            let mut runs = Vec::new();
-            for threads in [Some(1), Some(2), None] {
-                let mut looks = Vec::new();
-                let kept = run(
-                    trial,
-                    &settings(200, threads),
-                    &Progress::hidden(),
-                    false,
-                    |t| {
-                        looks.push(t.len());
-                        if t.len() >= 40 {
-                            Look::Stop { trials: 37 }
-                        } else {
-                            Look::Continue
-                        }
-                    },
-                )
-                .unwrap();
-                assert_eq!(kept.len(), 37);
-                let errors = kept.iter().map(|t| t.full().unwrap().candidate);
-                runs.push((errors.collect::<Vec<_>>(), looks));
-            }
+            let runs: Vec<_> = [Some(1), Some(2), None]
+                .into_iter()
+                .map(|threads| looked(trial, 200, threads, true))
+                .collect();
+            assert_eq!(runs[0].0.len(), 37);
             assert!(runs.windows(2).all(|w| w[0] == w[1]));
         }
         // Rounds: 32 trials for a one-input candidate, the batch size for a
         // batched one.
-        let looks = |trial: &Trial<'_, f32>| {
-            let mut looks = Vec::new();
-            run(
-                trial,
-                &settings(70, None),
-                &Progress::hidden(),
-                false,
-                |t| {
-                    looks.push(t.len());
-                    Look::Continue
-                },
-            )
-            .unwrap();
-            looks
-        };
+        let looks = |trial: &Trial<'_, f32>| looked(trial, 70, None, false).1;
         assert_eq!(looks(&one), [32, 64, 70]);
         assert_eq!(
             looks(&batched),

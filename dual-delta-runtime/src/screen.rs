@@ -62,7 +62,7 @@ use crate::rng::trial_seed;
 use crate::trial::{Checked, TrialErrors};
 
 /// How the inputs of a run were run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// Every input a full trial (`stop_early = false`, or a run that saves

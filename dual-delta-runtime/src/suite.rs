@@ -41,6 +41,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::judgement::DecidedBy;
 use crate::report::{Stored, rebuild_index, scan};
 
 /// The suite summary `merge` writes.
@@ -106,11 +107,16 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
     for (dir, s) in stored {
         let t = match s {
             Stored::Run(r) => {
-                let regressed = r.regression.as_ref().is_some_and(|g| g.regressed);
-                let gate = r
-                    .judgement
+                let regressed = r
+                    .regression
                     .as_ref()
-                    .is_some_and(|j| matches!(j.decided_by.as_str(), "non_finite" | "gross_error"));
+                    .is_some_and(|g| g.comparison.regressed);
+                let gate = r.judgement.as_ref().is_some_and(|j| {
+                    matches!(
+                        j.decided_by,
+                        DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. }
+                    )
+                });
                 let result = if r.passed {
                     "passed"
                 } else if regressed {

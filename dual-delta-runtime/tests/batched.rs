@@ -42,7 +42,7 @@ fn batches_change_nothing_but_the_calls() {
         .n(300)
         .run()
         .unwrap();
-    assert_eq!(reference.verdict.accuracy, Accuracy::LessAccurate);
+    assert_eq!(reference.judgement.accuracy, Accuracy::LessAccurate);
     for threads in [None, Some(1), Some(2)] {
         for size in [1, 7, 32, 300, 1000] {
             let mut run = DualDelta::batched(naive_batch, kahan, exact, input)

@@ -36,7 +36,7 @@ fn a_worse_candidate_fails_within_a_few_dozen_trials_on_any_number_of_threads() 
         dual_delta_runtime::DecidedBy::Sequential { after: a, .. } if a == after
     ));
     assert!(o.trials_run() <= after);
-    assert_eq!(o.verdict.accuracy, Accuracy::LessAccurate);
+    assert_eq!(o.judgement.accuracy, Accuracy::LessAccurate);
     assert!(matches!(
         o.sequential.decision,
         dual_delta_runtime::stats::sequential::Decision::Fail { .. }
@@ -70,7 +70,7 @@ fn naive_against_pairwise_summation_is_decided_within_the_first_rounds() {
         .unwrap();
     let after = o.inputs_checked();
     assert!(!o.passed() && after <= 64, "{after}");
-    assert_eq!(o.verdict.accuracy, Accuracy::LessAccurate);
+    assert_eq!(o.judgement.accuracy, Accuracy::LessAccurate);
     // A pass speaks for every input: the better candidate runs all of them.
     let swapped = DualDelta::new(pairwise, naive, oracle, input)
         .expect(Expect::Better)
@@ -165,12 +165,12 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
     assert_eq!(summary.trials_run, o.trials_run());
     let q = &summary.sequential;
     assert_eq!(
+        (q.decision.as_str(), q.reason, q.stopping_reason.as_str()),
         (
-            q.decision.as_str(),
-            q.reason.as_deref(),
-            q.stopping_reason.as_str()
-        ),
-        ("fail", Some("worse"), "decided")
+            "fail",
+            Some(dual_delta_runtime::stats::sequential::Reason::Worse),
+            "decided"
+        )
     );
     assert!(q.decided_after.unwrap() <= o.trials_run());
     assert!(q.log10_fail.len() >= q.decided_after.unwrap());

@@ -169,7 +169,22 @@ fn check_test(
 /// Compares every number of `summary.json` with the outcome's fields.
 fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     let s = &o.settings;
-    assert_eq!(j["schema_version"], 2);
+    assert_eq!(j["schema_version"], 3);
+    // The settings record holds the table's recorded settings, the seed
+    // also in hexadecimal and with its source.
+    let recorded: std::collections::BTreeSet<&str> = j["settings"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !["seed_hex", "seed_source"].contains(k))
+        .collect();
+    let table: std::collections::BTreeSet<&str> = dual_delta_runtime::SETTINGS
+        .iter()
+        .filter(|s| s.recorded)
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(recorded, table);
     assert_eq!(j["crate_version"], env!("CARGO_PKG_VERSION"));
     let secs = |t: SystemTime| {
         t.duration_since(SystemTime::UNIX_EPOCH)

@@ -27,7 +27,7 @@ fn naive_summation_is_judged_less_accurate_than_kahan() {
         .run()
         .unwrap();
     assert_eq!(outcome.delta1.len(), 1000);
-    assert_eq!(outcome.verdict.accuracy, Accuracy::LessAccurate);
+    assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
     assert_eq!(outcome.verdict.equivalence, Equivalence::Distinguishable);
     let p = outcome.analysis.worse.as_ref().unwrap().p_value;
     assert!(p < 1e-100, "Wilcoxon p = {p}");
@@ -50,7 +50,7 @@ fn swapped_the_candidate_is_judged_more_accurate() {
         .expect(Expect::Better)
         .run()
         .unwrap();
-    assert_eq!(outcome.verdict.accuracy, Accuracy::MoreAccurate);
+    assert_eq!(outcome.judgement.accuracy, Accuracy::MoreAccurate);
     assert_eq!(outcome.analysis.accuracy_test, AccuracyTest::Wilcoxon);
     outcome.assert();
 }
@@ -63,7 +63,10 @@ fn identical_implementations_are_equivalent() {
         .run()
         .unwrap();
     assert!(outcome.verdict.identical);
-    assert_eq!(outcome.verdict.accuracy, Accuracy::NoSignificantDifference);
+    assert_eq!(
+        outcome.judgement.accuracy,
+        Accuracy::NoSignificantDifference
+    );
     assert_eq!(outcome.verdict.equivalence, Equivalence::Indistinguishable);
     outcome.assert();
     let better = DualDelta::new(kahan, kahan, oracle, input)
@@ -90,7 +93,10 @@ fn two_implementations_of_equal_accuracy_are_not_told_apart() {
         .run()
         .unwrap();
     assert!(!outcome.verdict.identical);
-    assert_eq!(outcome.verdict.accuracy, Accuracy::NoSignificantDifference);
+    assert_eq!(
+        outcome.judgement.accuracy,
+        Accuracy::NoSignificantDifference
+    );
     outcome.assert();
 }
 
@@ -110,7 +116,7 @@ fn a_margin_tolerates_a_bounded_loss() {
         .margin(1.0)
         .run()
         .unwrap();
-    assert_eq!(outcome.verdict.accuracy, Accuracy::LessAccurate);
+    assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
 }
 
 #[test]
@@ -129,7 +135,7 @@ fn the_t_test_falls_back_to_wilcoxon_on_non_normal_differences() {
         }
         None => assert_eq!(outcome.analysis.accuracy_test, AccuracyTest::PairedT),
     }
-    assert_eq!(outcome.verdict.accuracy, Accuracy::LessAccurate);
+    assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
 }
 
 #[test]

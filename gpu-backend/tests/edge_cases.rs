@@ -154,7 +154,7 @@ fn f16_accumulation_overflows(gpu: &'static Gpu) {
         .run()
         .expect("the run completes");
     println!("{}", outcome.table());
-    assert_eq!(outcome.verdict.accuracy, Accuracy::LessAccurate);
+    assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
     outcome.assert();
     let mut inf = 0;
     for (i, kind) in outcome.input_kinds.iter().enumerate() {

@@ -123,7 +123,7 @@ fn row(label: &str, o: Result<Outcome, dual_delta_runtime::RunError>) {
         Err(e) => return println!("  {label:<42} could not run: {e}"),
     };
     let (c, b) = (o.summaries.candidate.mean, o.summaries.baseline.mean);
-    let verdict = match o.verdict.accuracy {
+    let verdict = match o.judgement.accuracy {
         Accuracy::LessAccurate => "less accurate",
         Accuracy::MoreAccurate => "more accurate",
         Accuracy::NoSignificantDifference => "no worse",

@@ -96,7 +96,7 @@ fn verdict(o: &Outcome) -> &'static str {
     if o.non_finite_gate() {
         return "non-finite outputs";
     }
-    match o.verdict.accuracy {
+    match o.judgement.accuracy {
         Accuracy::LessAccurate => "less accurate",
         Accuracy::MoreAccurate => "more accurate",
         Accuracy::NoSignificantDifference => "no significant difference",

@@ -83,7 +83,7 @@ fn fp8_limited_one(x: &MatmulInput<E4m3>) -> Vec<f32> {
     n = 64,
     expect = better,
     batch = 8,
-    check = |o| match o.verdict.accuracy {
+    check = |o| match o.judgement.accuracy {
         Accuracy::MoreAccurate => Ok(()),
         other => Err(format!("expected more accurate, got {other:?}")),
     },

@@ -50,7 +50,7 @@ fn sum_f16(x: &RowsInput<f16>) -> Vec<f16> {
 
 fn assert_less_accurate(o: &Outcome) {
     assert_eq!(
-        o.verdict.accuracy,
+        o.judgement.accuracy,
         Accuracy::LessAccurate,
         "{}",
         o.accuracy_sentence()

@@ -2,6 +2,7 @@
 //! `INSTA_UPDATE=always cargo test -p dual-delta-macros`).
 
 mod cases;
+mod settings;
 mod validate;
 
 use proc_macro2::TokenStream;

@@ -8,7 +8,7 @@ use quote::ToTokens;
 
 use crate::validate::*;
 
-fn config_of(tokens: TokenStream) -> syn::Result<Config> {
+pub(super) fn config_of(tokens: TokenStream) -> syn::Result<Config> {
     config(crate::parse::args(tokens)?)
 }
 
@@ -20,7 +20,7 @@ fn messages(result: syn::Result<impl Sized>) -> Vec<String> {
     }
 }
 
-fn config_errors(tokens: TokenStream) -> Vec<String> {
+pub(super) fn config_errors(tokens: TokenStream) -> Vec<String> {
     messages(config_of(tokens))
 }
 
@@ -32,7 +32,8 @@ fn batched_candidate_errors(item: TokenStream) -> Vec<String> {
     messages(candidate(&syn::parse2(item).unwrap(), true, false))
 }
 
-const REQUIRED_KEYS: fn() -> TokenStream = || quote!(oracle = o, baseline = b, input = i,);
+pub(super) const REQUIRED_KEYS: fn() -> TokenStream =
+    || quote!(oracle = o, baseline = b, input = i,);
 
 #[test]
 fn a_full_configuration() {
@@ -159,16 +160,15 @@ fn bad_values_are_all_reported() {
     assert_eq!(
         errors,
         [
-            "`n` must be at least 1",
-            "`seed` must be an integer literal that fits in a `u64`, such as `seed = 42` \
-             or `seed = 0x2a`",
-            "`alpha` must be strictly between 0 and 1, such as `alpha = 0.01`",
-            "unknown expectation `great`; expected one of `no_worse`, `equivalent`, \
-             `better`, `worse`",
-            "unknown test `z`; expected one of `wilcoxon`, `sign`, `t`",
-            "`margin` must be a number literal >= 0, such as `margin = 0.1`",
-            "`stability` must be one of `no_worse`, `equivalent`, `better`, `worse`",
-            "`threads` must be an integer literal, such as `threads = 1`",
+            "invalid n=\"0\": expected a whole number of trials, at least 1",
+            "invalid seed=\"-1\": expected an unsigned 64-bit integer (decimal or 0x-hex), or \
+             `random` in the environment",
+            "invalid alpha=\"1\": expected a number strictly between 0 and 1",
+            "invalid expect=\"great\": expected one of `no_worse`, `equivalent`, `better`, `worse`",
+            "invalid test=\"z\": expected one of `wilcoxon`, `sign`, `t`",
+            "invalid margin=\"-0.5\": expected a finite number >= 0",
+            "invalid stability=\"3\": expected one of `no_worse`, `equivalent`, `better`, `worse`",
+            "invalid threads=\"N\": expected a whole number of threads, at least 1",
             "`metric` is a built-in metric's name without quotes (`max_hybrid`, \
              `mean_hybrid`, `norm_relative`, `max_absolute`, `max_relative`, `max_ulp`) \
              or a function `Fn(&[f64], &[f64]) -> f64`, not a string",
@@ -192,7 +192,7 @@ fn number_edge_cases() {
     assert_eq!(errs(quote!(n = -5)).len(), 1);
     assert_eq!(
         errs(quote!(n = 99999999999999999999999)),
-        ["`n` must fit in a `usize`"]
+        ["invalid n=\"99999999999999999999999\": expected a whole number of trials, at least 1"]
     );
     assert_eq!(errs(quote!(seed = 18446744073709551616)).len(), 1);
     assert!(errs(quote!(seed = 18446744073709551615)).is_empty());
@@ -370,7 +370,10 @@ fn a_batched_candidate_takes_a_slice() {
         "{e:?}"
     );
     let zero = config_errors(quote!(oracle = o, baseline = b, input = i, batch = 0));
-    assert_eq!(zero, ["`batch` must be at least 1"]);
+    assert_eq!(
+        zero,
+        ["invalid batch=\"0\": expected a whole number of trials per call, at least 1"]
+    );
 }
 
 #[test]

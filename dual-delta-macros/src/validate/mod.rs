@@ -8,6 +8,8 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Expr, FnArg, Ident, ItemFn, Lit, LitInt, Path, ReturnType, Safety, Type};
 
+use dual_delta_settings::{Kind, METRICS, SETTINGS, Setting};
+
 use crate::parse::Arg;
 
 mod signature;
@@ -16,28 +18,17 @@ mod values;
 pub(crate) use self::signature::candidate;
 use self::values::*;
 
-/// Every key, in the order the documentation lists them.
-pub(crate) const KEYS: [&str; 19] = [
-    "oracle",
-    "baseline",
-    "input",
-    "n",
-    "seed",
-    "alpha",
-    "metric",
-    "expect",
-    "test",
-    "margin",
-    "stability",
-    "threads",
-    "allow_non_finite",
-    "stop_early",
-    "screen",
-    "gross_factor",
-    "batch",
-    "check",
-    "crate",
-];
+/// The keys that are not settings: the three functions first, then the
+/// extra check and the runtime's path.
+const FUNCTIONS: [&str; 3] = ["oracle", "baseline", "input"];
+const LAST: [&str; 2] = ["check", "crate"];
+
+/// Every key, in the order the documentation lists them: the settings'
+/// keys come from the one table of settings.
+pub(crate) fn keys() -> Vec<&'static str> {
+    let settings = SETTINGS.iter().filter_map(|s| s.key);
+    FUNCTIONS.into_iter().chain(settings).chain(LAST).collect()
+}
 
 /// The required keys and what each one is, for "missing key" errors.
 const REQUIRED: [(&str, &str); 3] = [
@@ -53,28 +44,6 @@ const REQUIRED: [(&str, &str); 3] = [
         "input",
         "the input generator, a function `Fn(&mut TrialRng) -> I`",
     ),
-];
-
-/// `expect` and `stability` values and their `Expect` variants.
-pub(crate) const EXPECTATIONS: [(&str, &str); 4] = [
-    ("no_worse", "NoWorse"),
-    ("equivalent", "Equivalent"),
-    ("better", "Better"),
-    ("worse", "Worse"),
-];
-
-/// `test` values and their `AccuracyTest` variants.
-pub(crate) const TESTS: [(&str, &str); 3] =
-    [("wilcoxon", "Wilcoxon"), ("sign", "Sign"), ("t", "PairedT")];
-
-/// Built-in metric names and their `Metric` variants.
-pub(crate) const METRICS: [(&str, &str); 6] = [
-    ("max_hybrid", "MaxHybrid"),
-    ("mean_hybrid", "MeanHybrid"),
-    ("norm_relative", "NormRelative"),
-    ("max_absolute", "MaxAbsolute"),
-    ("max_relative", "MaxRelative"),
-    ("max_ulp", "MaxUlp"),
 ];
 
 /// Errors collected so far.
@@ -120,7 +89,7 @@ pub(crate) struct Config {
     pub(crate) krate: Option<Path>,
 }
 
-/// The optional settings given, in the order of [`KEYS`]: each key is the
+/// The optional settings given, in the order of [`keys`]: each is the
 /// name of the runtime's `Overrides` field it sets.
 #[derive(Default)]
 pub(crate) struct Overrides(pub(crate) Vec<(&'static str, Value)>);
@@ -169,45 +138,54 @@ impl Builder {
     /// Sets `key`, a known key seen for the first time.
     fn set(&mut self, key: &Ident, value: Expr) -> syn::Result<()> {
         let name = key.to_string();
-        // The keys that are not the runtime's `Overrides` fields.
         match name.as_str() {
             "oracle" => self.oracle = Some(value),
             "baseline" => self.baseline = Some(value),
             "input" => self.input = Some(value),
-            "batch" => self.batch = Some(positive_int(key, &value, "32")?),
             "check" => self.check = Some(value),
             "crate" => self.krate = Some(krate(&value)?),
-            _ => return self.set_override(key, &name, value),
+            "batch" => self.batch = Some(count(key, by_key("batch"), &value)?),
+            _ => self.set_override(key, by_key(&name), value)?,
         }
         Ok(())
     }
 
-    /// Sets `key` (named `name`), a field of the runtime's `Overrides`.
-    fn set_override(&mut self, key: &Ident, name: &str, value: Expr) -> syn::Result<()> {
-        let literal = |tokens: &dyn ToTokens| Value::Literal(tokens.to_token_stream());
-        let setting = match name {
-            "n" => literal(&positive_int(key, &value, "1000")?),
-            "seed" => literal(&seed(&value)?),
-            "alpha" => literal(&alpha(&value)?),
-            "metric" => Value::Metric(metric(value)?),
-            "expect" | "stability" => {
-                Value::Variant("Expect", choice(key, &value, "expectation", &EXPECTATIONS)?)
+    /// Sets `key`, the key of `setting`, a field of the runtime's
+    /// `Overrides`.
+    fn set_override(
+        &mut self,
+        key: &Ident,
+        setting: &'static Setting,
+        value: Expr,
+    ) -> syn::Result<()> {
+        let value = match setting.kind {
+            Kind::Choice(choices) if choices == METRICS => Value::Metric(metric(value)?),
+            Kind::Choice(_) => {
+                // `Expect`, `Option<Expect>`, `AccuracyTest`: the enum.
+                let ty = setting
+                    .ty
+                    .trim_start_matches("Option<")
+                    .trim_end_matches('>');
+                Value::Variant(ty, choice(key, setting, &value)?)
             }
-            "test" => Value::Variant("AccuracyTest", choice(key, &value, "test", &TESTS)?),
-            "margin" => literal(&non_negative(key, &value, "0.1")?),
-            "gross_factor" => literal(&gross_factor(&value)?),
-            "threads" => literal(&positive_int(key, &value, "1")?),
-            "allow_non_finite" | "stop_early" | "screen" => literal(&boolean(key, &value)?),
-            _ => unreachable!("`{key}` is in KEYS"),
+            Kind::Count | Kind::Seed => {
+                Value::Literal(count(key, setting, &value)?.to_token_stream())
+            }
+            Kind::Bool => Value::Literal(boolean(key, setting, &value)?.to_token_stream()),
+            _ => Value::Literal(number(key, setting, &value)?),
         };
-        let key = KEYS.iter().find(|k| **k == name).expect("a key of KEYS");
-        self.overrides.0.push((key, setting));
-        // In the order of KEYS, whatever the order written.
+        self.overrides.0.push((setting.name, value));
+        // In the order of the table, whatever the order written.
         self.overrides
             .0
-            .sort_by_key(|(k, _)| KEYS.iter().position(|key| key == k));
+            .sort_by_key(|(k, _)| SETTINGS.iter().position(|s| s.name == *k));
         Ok(())
     }
+}
+
+/// The setting whose key `key` is (one of [`keys`]).
+fn by_key(key: &str) -> &'static Setting {
+    dual_delta_settings::by_key(key).expect("a setting's key")
 }
 
 /// Validates the arguments, reporting every mistake at once.
@@ -226,7 +204,7 @@ pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
             ));
             continue;
         }
-        if !KEYS.contains(&name.as_str()) {
+        if !keys().contains(&name.as_str()) {
             errors.push(unknown_key(&key));
             continue;
         }
@@ -252,32 +230,31 @@ pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
     }
     errors.finish()?;
 
-    match builder {
-        Builder {
-            oracle: Some(oracle),
-            baseline: Some(baseline),
-            input: Some(input),
-            overrides,
-            batch,
-            check,
-            krate,
-        } => Ok(Config {
-            oracle,
-            baseline,
-            input,
-            overrides,
-            batch,
-            check,
-            krate,
-        }),
-        _ => unreachable!("missing required keys are reported above"),
-    }
+    let (Some(oracle), Some(baseline), Some(input)) =
+        (builder.oracle, builder.baseline, builder.input)
+    else {
+        unreachable!("missing required keys are reported above")
+    };
+    Ok(Config {
+        oracle,
+        baseline,
+        input,
+        overrides: builder.overrides,
+        batch: builder.batch,
+        check: builder.check,
+        krate: builder.krate,
+    })
 }
 
 fn unknown_key(key: &Ident) -> syn::Error {
     let name = key.to_string();
-    let valid = KEYS.map(|k| format!("`{k}`")).join(", ");
-    let hint = KEYS
+    let keys = keys();
+    let valid = keys
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let hint = keys
         .iter()
         .filter(|k| {
             let tolerance = match k.len() {

@@ -2,6 +2,7 @@
 //! a spanned error that says what was expected.
 
 use super::*;
+use dual_delta_settings::{Kind, Setting};
 
 /// The expression without invisible groups (from `macro_rules!`
 /// substitutions).
@@ -10,19 +11,6 @@ pub(super) fn ungroup(mut expr: &Expr) -> &Expr {
         expr = &g.expr;
     }
     expr
-}
-
-/// The value of a number literal, possibly negated.
-pub(super) fn number(expr: &Expr) -> Option<f64> {
-    match ungroup(expr) {
-        Expr::Lit(e) => match &e.lit {
-            Lit::Int(i) => i.base10_parse().ok(),
-            Lit::Float(f) => f.base10_parse().ok(),
-            _ => None,
-        },
-        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => number(&u.expr).map(|v| -v),
-        _ => None,
-    }
 }
 
 /// The integer literal `expr` is, if it is one.
@@ -50,111 +38,108 @@ pub(super) fn float_literal(value: f64, span: Span) -> Literal {
     lit
 }
 
-/// `n` and `threads`: a whole number, at least 1.
-pub(super) fn positive_int(key: &Ident, value: &Expr, example: &str) -> syn::Result<LitInt> {
-    let Some(lit) = int_literal(value) else {
-        return Err(spanned(
-            value,
-            format!("`{key}` must be an integer literal, such as `{key} = {example}`"),
-        ));
+/// The error for `value`, an invalid value of `setting` given as `key`:
+/// the table's message, as the builder and the environment give it.
+fn invalid(key: &Ident, setting: &Setting, value: &Expr, text: Option<String>) -> syn::Error {
+    let written = || {
+        let text = value.to_token_stream().to_string();
+        text.replace(" :: ", "::").replace("- ", "-")
     };
-    match lit.base10_parse::<usize>() {
-        Ok(0) => Err(syn::Error::new(
-            lit.span(),
-            format!("`{key}` must be at least 1"),
-        )),
-        Ok(_) => Ok(with_suffix(lit, "usize")),
-        Err(_) => Err(syn::Error::new(
-            lit.span(),
-            format!("`{key}` must fit in a `usize`"),
-        )),
-    }
-}
-
-pub(super) fn seed(value: &Expr) -> syn::Result<LitInt> {
-    let lit = int_literal(value).filter(|lit| lit.base10_parse::<u64>().is_ok());
-    lit.map(|lit| with_suffix(lit, "u64")).ok_or_else(|| {
-        spanned(
-            value,
-            "`seed` must be an integer literal that fits in a `u64`, such as `seed = 42` \
-             or `seed = 0x2a`",
-        )
-    })
-}
-
-pub(super) fn alpha(value: &Expr) -> syn::Result<Literal> {
-    match number(value) {
-        Some(a) if a > 0.0 && a < 1.0 => Ok(float_literal(a, value.span())),
-        Some(_) => Err(spanned(
-            value,
-            "`alpha` must be strictly between 0 and 1, such as `alpha = 0.01`",
-        )),
-        None => Err(spanned(
-            value,
-            "`alpha` must be a number literal strictly between 0 and 1, such as `alpha = 0.01`",
-        )),
-    }
-}
-
-/// `margin`: a number literal ≥ 0.
-pub(super) fn non_negative(key: &Ident, value: &Expr, example: &str) -> syn::Result<Literal> {
-    match number(value) {
-        Some(m) if m >= 0.0 && m.is_finite() => Ok(float_literal(m, value.span())),
-        _ => Err(spanned(
-            value,
-            format!("`{key}` must be a number literal >= 0, such as `{key} = {example}`"),
-        )),
-    }
-}
-
-/// `gross_factor`: a number literal > 1.
-pub(super) fn gross_factor(value: &Expr) -> syn::Result<Literal> {
-    match number(value) {
-        Some(g) if g > 1.0 && g.is_finite() => Ok(float_literal(g, value.span())),
-        _ => Err(spanned(
-            value,
-            "`gross_factor` must be a number literal > 1, such as `gross_factor = 1000.0`",
-        )),
-    }
-}
-
-/// `expect`, `stability` and `test`: one of a few names, as an identifier.
-pub(super) fn choice(
-    key: &Ident,
-    value: &Expr,
-    what: &str,
-    choices: &[(&str, &'static str)],
-) -> syn::Result<Ident> {
-    let names = choices
-        .iter()
-        .map(|(name, _)| format!("`{name}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let Expr::Path(path) = ungroup(value) else {
-        return Err(spanned(value, format!("`{key}` must be one of {names}")));
-    };
-    let Some(ident) = path.path.get_ident().filter(|_| path.qself.is_none()) else {
-        return Err(spanned(value, format!("`{key}` must be one of {names}")));
-    };
-    let name = ident.to_string();
-    match choices.iter().find(|(n, _)| *n == name) {
-        Some((_, variant)) => Ok(Ident::new(variant, ident.span())),
-        None => Err(syn::Error::new(
-            ident.span(),
-            format!("unknown {what} `{name}`; expected one of {names}"),
-        )),
-    }
-}
-
-/// `allow_non_finite`: `true` or `false`.
-pub(super) fn boolean(key: &Ident, value: &Expr) -> syn::Result<syn::LitBool> {
-    match ungroup(value) {
-        Expr::Lit(e) => match &e.lit {
-            Lit::Bool(b) => Ok(b.clone()),
-            _ => Err(spanned(value, format!("`{key}` must be `true` or `false`"))),
+    let text = text.unwrap_or_else(written);
+    let message = match setting.parse(&key.to_string(), &text) {
+        Err(invalid) => invalid,
+        Ok(_) => dual_delta_settings::Invalid {
+            source: key.to_string(),
+            value: text,
+            expected: setting.expected,
         },
-        _ => Err(spanned(value, format!("`{key}` must be `true` or `false`"))),
+    };
+    spanned(value, message)
+}
+
+/// The text of a number literal as the runtime reads it: an integer's
+/// digits in base 10, a float's shortest form (`1.0` is `1`), `-` before a
+/// negation, `inf` for `inf` and `f64::INFINITY`.
+fn number_text(expr: &Expr) -> Option<String> {
+    match ungroup(expr) {
+        Expr::Lit(e) => match &e.lit {
+            Lit::Int(i) => Some(i.base10_digits().to_owned()),
+            Lit::Float(f) => f.base10_parse::<f64>().ok().map(|x| x.to_string()),
+            _ => None,
+        },
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+            number_text(&u.expr).map(|t| format!("-{t}"))
+        }
+        Expr::Path(p) if p.path.is_ident("inf") || p.path.segments.last()?.ident == "INFINITY" => {
+            Some("inf".to_owned())
+        }
+        _ => None,
     }
+}
+
+/// `n`, `threads`, `batch` and `seed`: an integer literal by the table's
+/// rule, with the field's type as its suffix.
+pub(super) fn count(key: &Ident, setting: &Setting, value: &Expr) -> syn::Result<LitInt> {
+    let lit = int_literal(value);
+    let text = lit.map(|l| l.base10_digits().to_owned());
+    let suffix = if setting.kind == Kind::Seed {
+        "u64"
+    } else {
+        "usize"
+    };
+    match (lit, &text) {
+        (Some(lit), Some(t)) if setting.parse(&key.to_string(), t).is_ok() => {
+            Ok(with_suffix(lit, suffix))
+        }
+        _ => Err(invalid(key, setting, value, text)),
+    }
+}
+
+/// `alpha`, `margin` and `gross_factor`: a number literal (or `inf`) by
+/// the table's rule, as an `f64`.
+pub(super) fn number(key: &Ident, setting: &Setting, value: &Expr) -> syn::Result<TokenStream> {
+    let text = number_text(value);
+    match text.as_deref().map(|t| setting.parse(&key.to_string(), t)) {
+        Some(Ok(dual_delta_settings::Value::Number(x))) if x.is_infinite() => {
+            Ok(quote::quote_spanned!(value.span()=> ::core::f64::INFINITY))
+        }
+        Some(Ok(dual_delta_settings::Value::Number(x))) => {
+            Ok(float_literal(x, value.span()).to_token_stream())
+        }
+        _ => Err(invalid(key, setting, value, text)),
+    }
+}
+
+/// `expect`, `stability` and `test`: one of the table's names, as the
+/// runtime enum's variant.
+pub(super) fn choice(key: &Ident, setting: &Setting, value: &Expr) -> syn::Result<Ident> {
+    let ident = match ungroup(value) {
+        Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        _ => None,
+    };
+    match ident.map(|i| (i, setting.parse(&key.to_string(), &i.to_string()))) {
+        Some((ident, Ok(dual_delta_settings::Value::Variant(variant)))) => {
+            Ok(Ident::new(variant, ident.span()))
+        }
+        _ => Err(invalid(key, setting, value, None)),
+    }
+}
+
+/// `allow_non_finite`, `stop_early`, `screen`: `true` or `false`.
+pub(super) fn boolean(key: &Ident, setting: &Setting, value: &Expr) -> syn::Result<syn::LitBool> {
+    match ungroup(value) {
+        Expr::Lit(e) if matches!(e.lit, Lit::Bool(_)) => match &e.lit {
+            Lit::Bool(b) => Ok(b.clone()),
+            _ => unreachable!(),
+        },
+        _ => Err(invalid(key, setting, value, None)),
+    }
+}
+
+/// The built-in metrics' names, quoted.
+fn metric_names() -> String {
+    let names: Vec<_> = METRICS.iter().map(|(n, _)| format!("`{n}`")).collect();
+    names.join(", ")
 }
 
 pub(super) fn metric(value: Expr) -> syn::Result<MetricChoice> {
@@ -172,7 +157,7 @@ pub(super) fn metric(value: Expr) -> syn::Result<MetricChoice> {
             .filter(|(n, _)| edit_distance(n, &name) <= 2)
             .min_by_key(|(n, _)| edit_distance(n, &name))
         {
-            let names = METRICS.map(|(n, _)| format!("`{n}`")).join(", ");
+            let names = metric_names();
             return Err(syn::Error::new(
                 ident.span(),
                 format!(
@@ -186,7 +171,7 @@ pub(super) fn metric(value: Expr) -> syn::Result<MetricChoice> {
     if let Expr::Lit(e) = ungroup(&value)
         && let Lit::Str(s) = &e.lit
     {
-        let names = METRICS.map(|(n, _)| format!("`{n}`")).join(", ");
+        let names = metric_names();
         return Err(syn::Error::new(
             s.span(),
             format!(

@@ -10,7 +10,7 @@ use crate::stats::{Alternative, ZeroMethod, wilcoxon};
 use crate::verdict::AccuracyTest;
 
 /// How the comparison with a baseline was decided.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum RegressionDecision {
     /// The claim's rule over every pair, at `alpha`.
@@ -26,7 +26,7 @@ pub enum RegressionDecision {
 }
 
 /// The candidate now against the candidate at a baseline.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Regression {
     /// The baseline's name.
     pub baseline: String,
@@ -37,8 +37,10 @@ pub struct Regression {
     /// The trials both runs have (paired by seed).
     pub pairs: usize,
     /// The candidate's mean error now, over the pairs.
+    #[serde(with = "crate::json_number")]
     pub mean_now: f64,
     /// Its mean error at the baseline, over the pairs.
+    #[serde(with = "crate::json_number")]
     pub mean_then: f64,
     /// The one-sided Wilcoxon p-value of "less accurate now", on
     /// `now − (1 + margin) · then`, when it could be computed.

@@ -104,6 +104,21 @@ pub struct BaselineSettings {
     pub expect: crate::Expect,
 }
 
+impl BaselineSettings {
+    /// The settings of `s` that a baseline records: the rows of the table
+    /// ([`crate::SETTINGS`]) marked `baseline`, the seed in hexadecimal.
+    pub(crate) fn of(s: &Settings) -> Self {
+        BaselineSettings {
+            n: s.n,
+            seed_hex: seed_hex(s.seed),
+            alpha: s.alpha,
+            metric: s.metric.name().to_owned(),
+            margin: s.margin,
+            expect: s.expect,
+        }
+    }
+}
+
 /// One trial of a baseline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BaselineTrial {
@@ -280,14 +295,7 @@ pub(crate) fn save_if_asked(
         commit: crate::config::commit(),
         time_utc: crate::clock::utc(secs),
         crate_version: env!("CARGO_PKG_VERSION").to_owned(),
-        settings: BaselineSettings {
-            n: s.n,
-            seed_hex: seed_hex(s.seed),
-            alpha: s.alpha,
-            metric: s.metric.name().to_owned(),
-            margin: s.margin,
-            expect: s.expect,
-        },
+        settings: BaselineSettings::of(s),
         environment: environment.clone(),
         trials: (0..delta1.len())
             .map(|i| BaselineTrial {

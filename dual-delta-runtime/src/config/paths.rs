@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use super::*;
 
 const HOME_EXPECTED: &str = "a directory for the reports (unset it for the default)";
-const BASELINE_DIR_EXPECTED: &str = "a directory for the baselines (unset it for the default)";
 
 /// `DUAL_DELTA_HOME`: the reports' directory, or `None` when unset.
 ///
@@ -99,8 +98,8 @@ fn workspace_root(start: &Path) -> PathBuf {
 pub(crate) fn baseline_dir_env(
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<Option<PathBuf>, ConfigError> {
-    match env(ENV_BASELINE_DIR) {
-        Some(v) if v.trim().is_empty() => Err(invalid(ENV_BASELINE_DIR, &v, BASELINE_DIR_EXPECTED)),
-        v => Ok(v.map(Into::into)),
-    }
+    let dir = dual_delta_settings::setting("baselines.dir");
+    env(dir.env_var())
+        .map(|v| dir.parse(dir.env_var(), &v).map(|v| v.text().into()))
+        .transpose()
 }

@@ -1,6 +1,8 @@
 //! The settings of a run and their resolution: the environment over the
 //! attribute or builder over the defaults.
 
+use dual_delta_settings::{Value, setting};
+
 use super::*;
 use crate::expect::Expect;
 use crate::metric::Metric;
@@ -159,21 +161,6 @@ impl SeedSource {
     }
 }
 
-const N_EXPECTED: &str = "a whole number of trials, at least 1";
-const SEED_EXPECTED: &str = "an unsigned 64-bit integer (decimal or 0x-hex), or `random`";
-const ALPHA_EXPECTED: &str = "a number strictly between 0 and 1";
-const MARGIN_EXPECTED: &str = "a finite number >= 0";
-const THREADS_EXPECTED: &str = "a whole number of threads, at least 1";
-const STOP_EARLY_EXPECTED: &str =
-    "`1` or `true` (stop as soon as decided), `0` or `false` (run all n trials)";
-const SCREEN_EXPECTED: &str = "`1` or `true` (a pass covers every input), `0` or `false` (the quick mode: an early pass is final)";
-const PROGRESS_EXPECTED: &str = "`1` or `true` (show the progress line), `0` or `false` (hide it)";
-const BASELINE_EXPECTED: &str =
-    "a baseline name of letters, digits, `.`, `_` and `-`, such as `main`";
-const ANY_DEVICE_EXPECTED: &str =
-    "`1` or `true` (compare across devices), `0` or `false` (only on the same device)";
-const GROSS_FACTOR_EXPECTED: &str = "a number > 1, or inf to turn the gross-error gate off";
-
 impl Settings {
     /// Resolves settings from the process environment over `overrides` over
     /// the defaults. `name` seeds the default base seed.
@@ -182,117 +169,66 @@ impl Settings {
     }
 
     /// [`Settings::resolve`] with an explicit environment lookup (for tests).
+    ///
+    /// Each setting is read by its row of the one table
+    /// ([`crate::config::SETTINGS`]): its variable, if set, by the table's
+    /// rule; else the value given, by the same rule, so that an invalid
+    /// value gets the same message whichever way it came.
     pub fn resolve_with(
         name: &str,
         overrides: &Overrides,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Settings, ConfigError> {
-        let n = match env(ENV_N) {
-            Some(v) => parse_n(ENV_N, &v)?,
-            None => overrides.n.unwrap_or(DEFAULT_N),
-        };
-        if n == 0 {
-            return Err(invalid("n", "0", N_EXPECTED));
-        }
+        let pick = |setting: &str, given: Option<String>| pick(&env, setting, given);
+        let text = |v: Option<&dyn ToString>| v.map(ToString::to_string);
+        let o = overrides;
 
-        let (seed, seed_source) = match env(ENV_SEED) {
+        let n = pick("n", text(o.n.as_ref().map(|v| v as _)))?.map_or(DEFAULT_N, |v| v.count());
+        let seed_setting = setting("seed");
+        let (seed, seed_source) = match env(seed_setting.env_var()) {
             Some(v) if v.trim() == "random" => (rand::random::<u64>(), SeedSource::Random),
-            Some(v) => (
-                parse_seed(&v).ok_or_else(|| invalid(ENV_SEED, &v, SEED_EXPECTED))?,
-                SeedSource::Environment,
-            ),
-            None => match overrides.seed {
+            Some(v) => match seed_setting.parse(seed_setting.env_var(), &v)? {
+                Value::Seed(s) => (s, SeedSource::Environment),
+                other => unreachable!("a seed reads as a seed, not {other:?}"),
+            },
+            None => match o.seed {
                 Some(s) => (s, SeedSource::Explicit),
                 None => (crate::rng::seed_from_name(name), SeedSource::Default),
             },
         };
+        let number = |setting: &str, v: Option<f64>, default: f64| {
+            pick(setting, text(v.as_ref().map(|v| v as _)))
+                .map(|v| v.map_or(default, |v| v.number()))
+        };
+        let flag = |setting: &str, v: Option<bool>| {
+            pick(setting, text(v.as_ref().map(|v| v as _))).map(|v| v.map(|v| v.bool()))
+        };
+        let alpha = number("alpha", o.alpha, DEFAULT_ALPHA)?;
+        let margin = number("margin", o.margin, crate::stats::sequential::DEFAULT_MARGIN)?;
+        let gross_factor = number("gross_factor", o.gross_factor, DEFAULT_GROSS_FACTOR)?;
+        let threads = pick("threads", text(o.threads.as_ref().map(|v| v as _)))?.map(|v| v.count());
+        let stop_early = flag("stop_early", o.stop_early)?.unwrap_or(true);
+        let screen = flag("screen", o.screen)?.unwrap_or(true);
+        let allow_non_finite = flag("allow_non_finite", o.allow_non_finite)?.unwrap_or(false);
+        let progress =
+            flag("progress", None)?.unwrap_or_else(|| env("CI").is_none_or(|v| v.is_empty()));
 
-        let alpha = match env(ENV_ALPHA) {
-            Some(v) => v
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|a| valid_alpha(*a))
-                .ok_or_else(|| invalid(ENV_ALPHA, &v, ALPHA_EXPECTED))?,
-            None => overrides.alpha.unwrap_or(DEFAULT_ALPHA),
-        };
-        if !valid_alpha(alpha) {
-            return Err(invalid("alpha", &alpha.to_string(), ALPHA_EXPECTED));
-        }
-
-        let margin = overrides
-            .margin
-            .unwrap_or(crate::stats::sequential::DEFAULT_MARGIN);
-        if !(margin.is_finite() && margin >= 0.0) {
-            return Err(invalid("margin", &margin.to_string(), MARGIN_EXPECTED));
-        }
-
-        let threads = match env(ENV_THREADS) {
-            Some(v) => Some(
-                v.trim()
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&t| t >= 1)
-                    .ok_or_else(|| invalid(ENV_THREADS, &v, THREADS_EXPECTED))?,
-            ),
-            None => overrides.threads,
-        };
-        if threads == Some(0) {
-            return Err(invalid("threads", "0", THREADS_EXPECTED));
-        }
-
-        let stop_early = match env(ENV_STOP_EARLY) {
-            Some(v) => parse_bool(ENV_STOP_EARLY, &v, STOP_EARLY_EXPECTED)?,
-            None => overrides.stop_early.unwrap_or(true),
-        };
-        let screen = match env(ENV_SCREEN) {
-            Some(v) => parse_bool(ENV_SCREEN, &v, SCREEN_EXPECTED)?,
-            None => overrides.screen.unwrap_or(true),
-        };
-        let progress = match env(ENV_PROGRESS) {
-            Some(v) => parse_bool(ENV_PROGRESS, &v, PROGRESS_EXPECTED)?,
-            None => env("CI").is_none_or(|v| v.is_empty()),
-        };
-        let baseline_name = |key: &str| match env(key) {
-            Some(v) if valid_baseline_name(v.trim()) => Ok(Some(v.trim().to_owned())),
-            Some(v) => Err(invalid(key, &v, BASELINE_EXPECTED)),
-            None => Ok(None),
-        };
-        let given = overrides.baselines.clone().unwrap_or_default();
-        for name in [&given.save, &given.compare].into_iter().flatten() {
-            if !valid_baseline_name(name) {
-                return Err(invalid("baseline", name, BASELINE_EXPECTED));
-            }
-        }
+        let b = o.baselines.clone().unwrap_or_default();
+        let name = |setting: &str, v: Option<String>| pick(setting, v).map(|v| v.map(Value::text));
         let baselines = Baselines {
-            save: baseline_name(ENV_SAVE_BASELINE)?.or(given.save),
-            compare: baseline_name(ENV_BASELINE)?.or(given.compare),
-            dir: baseline_dir_env(&env)?.or(given.dir),
-            any_device: match env(ENV_BASELINE_ANY_DEVICE) {
-                Some(v) => parse_bool(ENV_BASELINE_ANY_DEVICE, &v, ANY_DEVICE_EXPECTED)?,
-                None => given.any_device,
-            },
+            save: name("baselines.save", b.save)?,
+            compare: name("baselines.compare", b.compare)?,
+            dir: name("baselines.dir", b.dir.map(|d| d.display().to_string()))?.map(Into::into),
+            any_device: flag("baselines.any_device", Some(b.any_device))?.unwrap_or(false),
         };
-        let gross_factor = overrides.gross_factor.unwrap_or(DEFAULT_GROSS_FACTOR);
-        if gross_factor.is_nan() || gross_factor <= 1.0 {
-            return Err(invalid(
-                "gross_factor",
-                &gross_factor.to_string(),
-                GROSS_FACTOR_EXPECTED,
-            ));
-        }
 
-        let trial_timeout = match env(ENV_TRIAL_TIMEOUT) {
+        let timeout = setting("trial_timeout");
+        let trial_timeout = match env(timeout.env_var()) {
             Some(v) => {
-                let secs = v
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|s| s.is_finite() && *s >= 0.0)
-                    .ok_or_else(|| invalid(ENV_TRIAL_TIMEOUT, &v, TRIAL_TIMEOUT_EXPECTED))?;
+                let secs = timeout.parse(timeout.env_var(), &v)?.number();
                 (secs > 0.0).then(|| std::time::Duration::from_secs_f64(secs))
             }
-            None => match overrides.trial_timeout {
+            None => match o.trial_timeout {
                 Some(d) if d.is_zero() => None,
                 Some(d) => Some(d),
                 None => Some(DEFAULT_TRIAL_TIMEOUT),
@@ -304,13 +240,13 @@ impl Settings {
             seed,
             seed_source,
             alpha,
-            metric: overrides.metric.clone().unwrap_or_default(),
-            expect: overrides.expect.unwrap_or_default(),
-            test: overrides.test.unwrap_or_default(),
+            metric: o.metric.clone().unwrap_or_default(),
+            expect: o.expect.unwrap_or_default(),
+            test: o.test.unwrap_or_default(),
             margin,
-            stability: overrides.stability,
+            stability: o.stability,
             threads,
-            allow_non_finite: overrides.allow_non_finite.unwrap_or(false),
+            allow_non_finite,
             stop_early,
             screen,
             progress,
@@ -321,43 +257,19 @@ impl Settings {
     }
 }
 
-/// A baseline name: a file name of letters, digits, `.`, `_` and `-`, not
-/// starting with `.`.
-fn valid_baseline_name(v: &str) -> bool {
-    !v.is_empty()
-        && !v.starts_with('.')
-        && v.len() <= 100
-        && v.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-}
-
-/// `1`/`true` or `0`/`false`.
-fn parse_bool(key: &str, v: &str, expected: &'static str) -> Result<bool, ConfigError> {
-    match v.trim() {
-        "0" | "false" => Ok(false),
-        "1" | "true" => Ok(true),
-        _ => Err(invalid(key, v, expected)),
+/// The value of the setting `name`: its environment variable's, if it has
+/// one and it is set; else `given`'s (the attribute's or the builder's);
+/// each read by the table's rule.
+fn pick(
+    env: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    given: Option<String>,
+) -> Result<Option<Value>, ConfigError> {
+    let s = setting(name);
+    if let Some(var) = s.env
+        && let Some(v) = env(var)
+    {
+        return s.parse(var, &v).map(Some);
     }
-}
-
-fn valid_alpha(a: f64) -> bool {
-    a > 0.0 && a < 1.0
-}
-
-fn parse_n(key: &str, v: &str) -> Result<usize, ConfigError> {
-    v.trim()
-        .replace('_', "")
-        .parse::<usize>()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| invalid(key, v, N_EXPECTED))
-}
-
-/// Parses a seed as printed by reports: decimal or `0x`-prefixed hex.
-pub fn parse_seed(v: &str) -> Option<u64> {
-    let v = v.trim().replace('_', "");
-    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => v.parse().ok(),
-    }
+    given.map(|g| s.parse(name, &g)).transpose()
 }

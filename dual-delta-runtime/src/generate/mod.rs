@@ -137,33 +137,19 @@ pub trait Float: Element {
     fn from_f64(x: f64) -> Self;
 }
 
-impl Float for E4m3 {
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        E4m3::from_f64(x)
-    }
+/// The narrow formats, which round from `f64` themselves.
+macro_rules! narrow_floats {
+    ($($t:ident),*) => {$(
+        impl Float for $t {
+            #[inline]
+            fn from_f64(x: f64) -> Self {
+                $t::from_f64(x)
+            }
+        }
+    )*};
 }
 
-impl Float for E5m2 {
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        E5m2::from_f64(x)
-    }
-}
-
-impl Float for f16 {
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        f16::from_f64(x)
-    }
-}
-
-impl Float for bf16 {
-    #[inline]
-    fn from_f64(x: f64) -> Self {
-        bf16::from_f64(x)
-    }
-}
+narrow_floats!(E4m3, E5m2, f16, bf16);
 
 impl Float for f32 {
     #[inline]

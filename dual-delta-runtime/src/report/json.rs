@@ -13,12 +13,17 @@
 //! hexadecimal string (`seed_hex`, `0x`-prefixed, 16 digits), which is what
 //! `DUAL_DELTA_SEED` accepts.
 //!
-//! # Schema, version 1
+//! # Schema, version 3
 //!
 //! Fields are only ever added within a schema version; a field is renamed,
-//! removed or changes meaning only with a new `schema_version`.
+//! removed or changes meaning only with a new `schema_version`. Version 3
+//! writes `judgement.decided_by` as the run's own `DecidedBy` (an object
+//! tagged by `by`, where version 2 had a bare name), drops
+//! `settings.pass_margin` (always `margin`) and adds
+//! `settings.trial_timeout`; `tests.*.significant` is the judgement's
+//! ([`crate::Judgement::significant`]).
 //!
-//! - `schema_version`: `1`.
+//! - `schema_version`: `3`.
 //! - `crate_version`: the version of `dual-delta-runtime` that wrote it.
 //! - `timestamp`: when the report was written, Unix time in whole seconds.
 //! - `timestamp_ms`: the same in milliseconds (orders reports written within
@@ -44,10 +49,13 @@
 //!   - `allow_non_finite`: whether non-finite candidate outputs are
 //!     accepted;
 //!   - `stop_early`: whether the run stops as soon as the sequential test
-//!     decides; `pass_margin`: the margin of its early decision, always
-//!     `margin` (one margin serves both modes);
+//!     decides (at `margin`: one margin serves both modes);
 //!   - `screen`: whether an early pass waits for the screen of every input;
-//!   - `gross_factor`: the gross-error gate's factor `G` (`"inf"`: off).
+//!   - `gross_factor`: the gross-error gate's factor `G` (`"inf"`: off);
+//!   - `trial_timeout`: the per-trial time limit in seconds, or `null`.
+//!
+//!   These are the settings the one table ([`crate::SETTINGS`]) marks
+//!   `recorded`, with the seed also as `seed_hex` and its `seed_source`.
 //! - `candidate_format`: the candidate's number format (`f16`, `bf16`,
 //!   `f32`, `f64`, `e4m3`, `e5m2`).
 //! - `summaries`: `candidate` (Δ1), `baseline` (Δ2) and `differences`
@@ -72,7 +80,8 @@
 //!   `alternative` (`greater`, `less`, `two_sided`: of Δ1 against Δ2),
 //!   `h1` (the alternative in words) and either `statistic`, `p_value`,
 //!   `method` (`exact`, `permutation`, `asymptotic`) and `significant`
-//!   (`p_value < alpha`), or `error` (why it was not computed).
+//!   (below the level the fixed-N tests ran at, as the judgement says), or
+//!   `error` (why it was not computed).
 //! - `hodges_lehmann`: `{"estimate": x}`, the Hodges-Lehmann estimate of the
 //!   shift Δ1 − Δ2, or `{"error": "..."}`.
 //! - `verdict`: `accuracy` (`more_accurate`, `less_accurate`,
@@ -117,8 +126,10 @@
 //!   (of the early pass), and `log10_fail`, `log10_pass` (log10 of the two
 //!   deciding e-values after each trial). When the run stopped early, the
 //!   `tests` are descriptive, over the trials run.
-//! - `judgement`: how the run was decided: `decided_by` (`non_finite`,
-//!   `gross_error`, `sequential`, `fixed_n`), `trial` and `seed_hex` (the
+//! - `judgement`: how the run was decided: `decided_by` (an object whose
+//!   `by` is `non_finite` or `gross_error`, with `trial` and `seed`;
+//!   `sequential`, with `after` and `reason`; or `fixed_n`, with `alpha`),
+//!   `trial` and `seed_hex` (the
 //!   trial that failed a gate, or `null`), `within_margin` (a significant
 //!   loss the margin forgave: `percent`, `p_value` of the margin-0 one-sided
 //!   Wilcoxon test, `margin`, `p99_percent` (or `null`), `sentence`; or
@@ -131,8 +142,10 @@
 //!   names, or `null`: `baseline` (its name), `commit`, `baseline_trials`,
 //!   `pairs` (trials paired by seed), `mean_now`, `mean_then` (the
 //!   candidate's mean error over the pairs), `p_value` (one-sided Wilcoxon
-//!   on `now − (1 + margin) · then`), `margin`, `regressed` (the test fails)
-//!   and `sentence`.
+//!   on `now − (1 + margin) · then`), `margin`, `decision` (what decided:
+//!   `{"by": "fixed_n", "alpha": a}` or `{"by": "too_few_trials",
+//!   "needed": k}`), `regressed` (the test fails) and `sentence`: the run's
+//!   own [`crate::baseline::Regression`], written as it is.
 
 use std::time::SystemTime;
 
@@ -148,7 +161,7 @@ use crate::rng::seed_hex;
 use crate::stats::sequential::Decision;
 
 /// The version of the schema documented in this module.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The run as `summary.json`'s pretty-printed text; `written` is the
 /// report's timestamp.
@@ -227,29 +240,22 @@ impl NonFiniteSide {
 fn judged(o: &Outcome) -> Judged {
     use crate::judgement::DecidedBy;
     let j = &o.judgement;
-    let (decided_by, trial) = match j.decided_by {
-        DecidedBy::NonFinite { trial, seed } => ("non_finite", Some((trial, seed))),
-        DecidedBy::GrossError { trial, seed } => ("gross_error", Some((trial, seed))),
-        DecidedBy::Sequential { .. } => ("sequential", None),
-        DecidedBy::FixedN { .. } => ("fixed_n", None),
+    let trial = match j.decided_by {
+        DecidedBy::NonFinite { trial, seed } | DecidedBy::GrossError { trial, seed } => {
+            Some((trial, seed))
+        }
+        DecidedBy::Sequential { .. } | DecidedBy::FixedN { .. } => None,
     };
-    let status = serde_json::to_value(o.screen.mode)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default();
     Judged {
-        decided_by: decided_by.to_owned(),
+        decided_by: j.decided_by,
         trial: trial.map(|(t, _)| t),
         seed_hex: trial.map(|(_, s)| seed_hex(s)),
         within_margin: j.within_margin.map(|w| Margin {
-            percent: w.percent,
-            p_value: w.p_value,
-            margin: w.margin,
-            p99_percent: w.p99_percent,
+            difference: w,
             sentence: w.sentence(),
         }),
         screen: ScreenSummary {
-            status,
+            status: o.screen.mode,
             inputs_checked: o.inputs_checked(),
             ties: o.screen.ties,
             ties_measured: o.screen.ties_measured,
@@ -277,12 +283,7 @@ fn sequential(o: &Outcome) -> SequentialRecord {
     };
     SequentialRecord {
         decision: decision.to_owned(),
-        reason: reason.map(|r| {
-            serde_json::to_value(r)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default()
-        }),
+        reason,
         decided_after: q.decided_after(),
         evidence,
         stopping_reason: match o.judgement.ending {
@@ -316,7 +317,7 @@ impl RunSummary {
                 statistic: t.statistic,
                 p_value: t.p_value,
                 method: t.method,
-                significant: t.p_value < o.fixed_alpha(),
+                significant: o.judgement.significant(t.p_value),
             }),
         };
         let worst = o.worst_trial();
@@ -345,9 +346,9 @@ impl RunSummary {
                 threads: s.threads,
                 allow_non_finite: s.allow_non_finite,
                 stop_early: s.stop_early,
-                pass_margin: s.margin,
                 screen: s.screen,
                 gross_factor: s.gross_factor,
+                trial_timeout: s.trial_timeout.map(|t| t.as_secs_f64()),
             },
             candidate_format: o.candidate_format,
             summaries: Samples {
@@ -401,15 +402,7 @@ impl RunSummary {
             sequential: sequential(o),
             judgement: Some(judged(o)),
             regression: o.regression.as_ref().map(|r| RegressionRecord {
-                baseline: r.baseline.clone(),
-                commit: r.commit.clone(),
-                baseline_trials: r.baseline_trials,
-                pairs: r.pairs,
-                mean_now: r.mean_now,
-                mean_then: r.mean_then,
-                p_value: r.p_value,
-                margin: r.margin,
-                regressed: r.regressed,
+                comparison: r.clone(),
                 sentence: r.sentence(),
             }),
             worst_trial: WorstTrial {

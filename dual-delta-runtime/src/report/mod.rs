@@ -1,4 +1,5 @@
-//! Reports of a run: the terminal table, and the report written to disk.
+//! Reports of a run: the terminal table, the step summary's row, and the
+//! report written to disk, each a [`Reporter`] reading the outcome.
 //!
 //! Every run can write a report, like criterion does for benchmarks:
 //!
@@ -33,6 +34,8 @@ pub mod csv;
 mod html;
 pub mod json;
 pub mod plot;
+mod reporter;
+mod sentences;
 pub mod step_summary;
 mod stored;
 pub mod summary;
@@ -44,6 +47,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
+pub use self::reporter::{
+    Context, Csv, FILE_REPORTERS, Html, Json, Reporter, StepSummary, Terminal,
+};
 pub use self::stored::{SKIPPED_FILE, Skipped, Stored, scan, write_skipped};
 pub use crate::config::{report_root, report_root_with};
 pub use crate::dirname::test_dir_name;
@@ -142,19 +148,22 @@ fn render(
         metric: outcome.settings.metric.name(),
     };
     let (d1, d2) = (&outcome.delta1, &outcome.delta2);
-    let mut files = vec![
-        (SUMMARY_FILE, json::to_string(outcome, written)),
-        (DELTAS_FILE, csv::to_string(outcome)),
+    let cx = Context {
+        written,
+        at: Ok(page),
+        back_link,
+    };
+    let mut files: Vec<(&'static str, String)> = FILE_REPORTERS
+        .iter()
+        .filter_map(|r| Some((r.file()?, r.render(outcome, &cx))))
+        .collect();
+    files.extend([
         (PLOT_FILES[0], plot::histogram(d1, d2, &labels)),
         (PLOT_FILES[1], plot::boxplot(d1, d2, &labels)),
         (PLOT_FILES[2], plot::qq(d1, d2, &labels)),
         (PLOT_FILES[3], plot::scatter(d1, d2, &labels)),
         (EVIDENCE_FILE, evidence_plot(outcome)),
-        (
-            INDEX_FILE,
-            html::test_page(outcome, written, Some(page), back_link),
-        ),
-    ];
+    ]);
     if let Some(r) = outcome.regression.as_ref().filter(|r| !r.now.is_empty()) {
         // The baseline as a third sample: the candidate's errors now
         // against its errors at the baseline, on the paired trials.
@@ -347,16 +356,8 @@ mod tests {
         assert_ne!(d, test_dir_name(&"x".repeat(501)));
     }
 
-    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |k| {
-            pairs
-                .iter()
-                .find(|(key, _)| *key == k)
-                .map(|(_, v)| v.to_string())
-        }
-    }
-
     use crate::config::ENV_HOME;
+    use crate::config::tests::env;
 
     #[test]
     fn root_resolution_rule() {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::evidence::NonFiniteTrial;
 use crate::expect::Expect;
-use crate::judgement::Ending;
+use crate::judgement::{Ending, Judgement};
 use crate::outcome::Outcome;
 use crate::stats::sequential::Decision;
 use crate::stats::{Summary, TestResult};
@@ -73,7 +73,8 @@ fn truncate(s: &str, width: usize) -> String {
     }
 }
 
-fn test_line(r: &TestOutcome, alpha: f64) -> String {
+fn test_line(r: &TestOutcome, j: &Judgement) -> String {
+    let alpha = j.fixed_alpha;
     match r {
         Ok(TestResult {
             statistic,
@@ -83,7 +84,7 @@ fn test_line(r: &TestOutcome, alpha: f64) -> String {
             "statistic {}, {} {} α = {alpha} ({method})",
             num(*statistic),
             p_is(*p_value),
-            if *p_value < alpha { "<" } else { ">=" }
+            if j.significant(*p_value) { "<" } else { ">=" }
         ),
         Err(e) => format!("not computed: {e}"),
     }
@@ -145,7 +146,6 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
 
     let a = &o.analysis;
     let test = a.accuracy_test;
-    let alpha = o.fixed_alpha();
     if let Some(why) = &a.fallback {
         let _ = writeln!(out, "  note: {why}");
     }
@@ -154,23 +154,23 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
         out,
         "  {} H1 candidate worse: {}",
         test_label(test),
-        test_line(&a.worse, alpha)
+        test_line(&a.worse, &o.judgement)
     );
     let _ = writeln!(
         out,
         "  {} H1 candidate better: {}",
         test_label(test),
-        test_line(&a.better, alpha)
+        test_line(&a.better, &o.judgement)
     );
     let _ = writeln!(
         out,
         "  KS two-sample (equivalence): {}",
-        test_line(&a.ks, alpha)
+        test_line(&a.ks, &o.judgement)
     );
     let _ = writeln!(
         out,
         "  Pitman-Morgan variance, H1 candidate less stable: {}",
-        test_line(&a.variance_greater, alpha)
+        test_line(&a.variance_greater, &o.judgement)
     );
     let _ = writeln!(out, "  verdict: {}", o.verdict_sentence());
     let worst = o.worst_trial();

@@ -2,6 +2,7 @@
 
 use rand::RngExt;
 
+use super::check_len;
 use super::descriptive::{numpy_mean, percentile};
 use super::{StatsError, check_finite, check_paired};
 use crate::TrialRng;
@@ -65,13 +66,7 @@ pub fn ratio_of_means(
 ) -> Result<RatioInterval, StatsError> {
     const TEST: &str = "ratio of means";
     check_paired(d1, d2)?;
-    if d1.is_empty() {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 1,
-            got: 0,
-        });
-    }
+    check_len(TEST, d1.len(), 1)?;
     check_finite(TEST, d1)?;
     check_finite(TEST, d2)?;
     if !(confidence > 0.0 && confidence < 1.0) {

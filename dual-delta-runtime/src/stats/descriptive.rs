@@ -5,6 +5,7 @@
 //! `numpy.mean`, `numpy.std(ddof=1)`, `numpy.median` and
 //! `numpy.percentile` give, to the last bit or nearly.
 
+use super::check_len;
 use super::{StatsError, check_no_nan};
 
 /// Descriptive statistics of one sample (Δ1, Δ2 or their differences).
@@ -65,13 +66,7 @@ pub struct Summary {
 /// `O(n log n)` time (one sort), `O(n)` memory.
 pub fn describe(x: &[f64]) -> Result<Summary, StatsError> {
     const TEST: &str = "describe";
-    if x.is_empty() {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 1,
-            got: 0,
-        });
-    }
+    check_len(TEST, x.len(), 1)?;
     check_no_nan(TEST, x)?;
     let n = x.len();
     let non_finite = x.iter().filter(|v| v.is_infinite()).count();

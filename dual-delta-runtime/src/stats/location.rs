@@ -1,5 +1,6 @@
 //! Hodges-Lehmann estimate of the shift between paired samples.
 
+use super::check_len;
 use super::{StatsError, paired_differences};
 
 const TEST: &str = "Hodges-Lehmann estimator";
@@ -47,13 +48,7 @@ const TEST: &str = "Hodges-Lehmann estimator";
 pub fn hodges_lehmann(d1: &[f64], d2: &[f64]) -> Result<f64, StatsError> {
     let mut d = paired_differences(d1, d2)?;
     let n = d.len();
-    if n == 0 {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 1,
-            got: 0,
-        });
-    }
+    check_len(TEST, n, 1)?;
     d.sort_unstable_by(f64::total_cmp);
     let n64 = n as u64;
     let m = n64 * (n64 + 1) / 2;

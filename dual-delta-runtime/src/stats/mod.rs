@@ -193,6 +193,14 @@ impl fmt::Display for StatsError {
 
 impl std::error::Error for StatsError {}
 
+/// Requires at least `needed` observations of the `got` given.
+pub(crate) fn check_len(test: &'static str, got: usize, needed: usize) -> Result<(), StatsError> {
+    if got < needed {
+        return Err(StatsError::TooFewObservations { test, needed, got });
+    }
+    Ok(())
+}
+
 /// Checks that paired samples have equal lengths.
 pub(crate) fn check_paired(d1: &[f64], d2: &[f64]) -> Result<(), StatsError> {
     if d1.len() == d2.len() {

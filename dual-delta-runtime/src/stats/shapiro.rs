@@ -1,5 +1,6 @@
 //! The Shapiro-Wilk test of normality (Royston's algorithm AS R94).
 
+use super::check_len;
 use super::{Method, StatsError, TestResult, check_finite};
 
 /// The Shapiro-Wilk test of normality of one sample.
@@ -43,13 +44,7 @@ use super::{Method, StatsError, TestResult, check_finite};
 pub fn shapiro_wilk(x: &[f64]) -> Result<TestResult, StatsError> {
     const TEST: &str = "Shapiro-Wilk";
     let n = x.len();
-    if n < 3 {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 3,
-            got: n,
-        });
-    }
+    check_len(TEST, n, 3)?;
     if n > 5000 {
         return Err(StatsError::TooManyObservations {
             test: TEST,

@@ -1,6 +1,7 @@
 //! Exact sign test on paired samples, following `scipy.stats.binomtest`
 //! (SciPy 1.17) applied to the signs of the differences.
 
+use super::check_len;
 use super::{Alternative, Method, StatsError, TestResult, paired_differences};
 
 const TEST: &str = "sign test";
@@ -42,13 +43,7 @@ pub fn sign_test(
     let positive = d.iter().filter(|&&v| v > 0.0).count() as u64;
     let negative = d.iter().filter(|&&v| v < 0.0).count() as u64;
     let n = positive + negative;
-    if n == 0 {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 1,
-            got: 0,
-        });
-    }
+    check_len(TEST, n as usize, 1)?;
     Ok(TestResult {
         statistic: positive as f64,
         p_value: binom_test_half(positive, n, alternative),

@@ -1,5 +1,6 @@
 //! Paired t-test, following `scipy.stats.ttest_rel` (SciPy 1.17).
 
+use super::check_len;
 use super::descriptive::pairwise_sum;
 use super::special::{beta_cf, ln_beta_half};
 use super::{Alternative, Method, StatsError, TestResult, check_finite, check_paired};
@@ -44,13 +45,7 @@ pub fn paired_t(
     check_finite(TEST, d1)?;
     check_finite(TEST, d2)?;
     let n = d1.len();
-    if n < 2 {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 2,
-            got: n,
-        });
-    }
+    check_len(TEST, n, 2)?;
     let mut d: Vec<f64> = d1.iter().zip(d2).map(|(a, b)| a - b).collect();
     if d.iter().all(|&v| v == d[0]) {
         return Err(StatsError::ConstantData { test: TEST });

@@ -1,6 +1,7 @@
 //! Tests of equal variances: Pitman-Morgan for paired samples and
 //! Brown-Forsythe (Levene's test with medians).
 
+use super::check_len;
 use super::descriptive::{numpy_mean, numpy_median, numpy_sum};
 use super::special::{beta_cf, ln_beta_half};
 use super::{Alternative, Method, StatsError, TestResult, check_finite, check_paired};
@@ -77,13 +78,7 @@ pub fn pitman_morgan(
     const TEST: &str = "Pitman-Morgan";
     check_paired(d1, d2)?;
     let n = d1.len();
-    if n < 3 {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 3,
-            got: n,
-        });
-    }
+    check_len(TEST, n, 3)?;
     check_finite(TEST, d1)?;
     check_finite(TEST, d2)?;
     let c = correlation(d1, d2).ok_or(StatsError::ConstantData { test: TEST })?;
@@ -158,13 +153,7 @@ pub fn brown_forsythe(d1: &[f64], d2: &[f64]) -> Result<TestResult, StatsError> 
             got: 0,
         });
     }
-    if n1 + n2 < 3 {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 3,
-            got: n1 + n2,
-        });
-    }
+    check_len(TEST, n1 + n2, 3)?;
     check_finite(TEST, d1)?;
     check_finite(TEST, d2)?;
 

@@ -3,6 +3,7 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
+use super::check_len;
 use super::rank::average_ranks;
 use super::{Alternative, Method, StatsError, TestResult, ZeroMethod, paired_differences};
 
@@ -103,13 +104,7 @@ pub fn wilcoxon(
 ) -> Result<TestResult, StatsError> {
     let d = paired_differences(d1, d2)?;
     let n = d.len();
-    if n == 0 {
-        return Err(StatsError::TooFewObservations {
-            test: TEST,
-            needed: 1,
-            got: 0,
-        });
-    }
+    check_len(TEST, n, 1)?;
     let n_zero = d.iter().filter(|&&v| v == 0.0).count();
 
     // The differences that are ranked: all of them, or the non-zero ones.
@@ -155,13 +150,7 @@ pub fn wilcoxon(
     let p_value = match method {
         Method::Exact => exact_p(count, r_plus, alternative),
         Method::Permutation => {
-            if n < 2 {
-                return Err(StatsError::TooFewObservations {
-                    test: TEST,
-                    needed: 2,
-                    got: n,
-                });
-            }
+            check_len(TEST, n, 2)?;
             permutation_p(&ranked, &ranks.ranks, n_zero, alternative)
         }
         Method::Asymptotic => {

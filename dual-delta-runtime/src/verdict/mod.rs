@@ -213,8 +213,10 @@ impl Analysis {
 /// The verdicts on the three propositions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Verdict {
-    /// Proposition 2.
-    pub accuracy: Accuracy,
+    /// Proposition 2 at fixed N, over the trials run: one step of the
+    /// decision, not the decision. The run's accuracy verdict is
+    /// [`crate::Judgement::accuracy`] (`outcome.judgement.accuracy`).
+    pub(crate) accuracy: Accuracy,
     /// Proposition 1.
     pub equivalence: Equivalence,
     /// Proposition 3.

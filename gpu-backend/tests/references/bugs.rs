@@ -55,7 +55,7 @@ fn describe(what: &str, o: &Outcome) {
     eprintln!(
         "{what}: {:?} after {} trials, passed {}, non-finite gate {}, \
          mean error candidate {:.3e} / baseline {:.3e}",
-        o.verdict.accuracy,
+        o.judgement.accuracy,
         o.trials_run(),
         o.passed(),
         o.non_finite_gate(),
@@ -84,7 +84,7 @@ fn an_f16_accumulator_stops_at_2048() {
     .run()
     .unwrap();
     describe("f16-accumulated sum", &o);
-    assert_eq!(o.verdict.accuracy, Accuracy::LessAccurate);
+    assert_eq!(o.judgement.accuracy, Accuracy::LessAccurate);
     assert!(!o.passed());
 }
 
@@ -173,6 +173,6 @@ fn one_pass_layer_norm_variance_fails_on_offset_activations() {
     .run()
     .unwrap();
     describe("one-pass LayerNorm, offset 1000", &o);
-    assert_eq!(o.verdict.accuracy, Accuracy::LessAccurate);
+    assert_eq!(o.judgement.accuracy, Accuracy::LessAccurate);
     assert!(!o.passed());
 }

@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::axis::Axis;
-use super::figure::{Entry, Glyph, figure};
+use super::figure::{Entry, Glyph, figure_with, no_decoration};
 use super::{BASELINE, CANDIDATE, GREY, POINTS};
 
 /// The two e-processes that decide an expectation, as `log10` of their
@@ -74,7 +74,7 @@ pub fn evidence(e: &Evidence<'_>) -> String {
             None => format!("undecided after {trials} trials (at most {})", e.cap),
         },
     ));
-    figure(
+    figure_with(
         "Evidence of the sequential test",
         &legend,
         x,
@@ -102,6 +102,7 @@ pub fn evidence(e: &Evidence<'_>) -> String {
             }
             Ok(())
         },
+        no_decoration,
     )
 }
 

@@ -4,22 +4,17 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::axis::{Axis, Placed};
+use super::axis::{Axis, Placed, axis_desc};
 use super::{CHART_HEIGHT, Chart, Drawn, EDGE, FONT, GREY, LEGEND_LINE, Root, WIDTH};
 
-/// A chart with a title, axes, and a legend band under it.
-pub(super) fn figure(
-    title: &str,
-    legend: &[Entry],
-    x: Axis,
-    y: Axis,
-    x_desc: &str,
-    y_desc: &str,
-    draw: impl FnOnce(&mut Chart<'_, '_>) -> Drawn,
-) -> String {
-    figure_with(title, legend, x, y, x_desc, y_desc, draw, |_, _| Ok(()))
+/// No decoration beyond the chart: the last argument of [`figure_with`]
+/// for most plots.
+pub(super) fn no_decoration(_: &Chart<'_, '_>, _: &Root<'_>) -> Drawn {
+    Ok(())
 }
 
+/// A chart with a title, axes, and a legend band under it; `decorate`
+/// draws on the whole figure once the chart is drawn.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn figure_with(
     title: &str,
@@ -153,6 +148,23 @@ impl Entry {
     pub(super) fn new(glyph: Glyph, text: String) -> Self {
         Entry { glyph, text }
     }
+}
+
+/// The axis descriptions of a plot of Δ1 (x) against Δ2 (y): `what` (the
+/// quantity plotted, `quantile` or `error`) of each sample.
+pub(super) fn paired_descs(
+    labels: &super::Labels<'_>,
+    what: &str,
+    axis: &Axis,
+) -> (String, String) {
+    let desc = |delta: &str, name: &str| {
+        axis_desc(
+            labels.metric,
+            &format!("{what}, {delta} {}", shorten(name, 30)),
+            axis,
+        )
+    };
+    (desc("Δ1", labels.candidate), desc("Δ2", labels.baseline))
 }
 
 pub(super) fn draw_diagonal(chart: &mut Chart<'_, '_>, axis: &Axis) -> Drawn {

@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::axis::{Axis, axis_desc, data_extent};
-use super::figure::{Entry, Glyph, edge_entries, figure};
+use super::figure::{Entry, Glyph, edge_entries, figure_with, no_decoration};
 use super::{BASELINE, CANDIDATE, EDGE, Labels};
 
 /// Overlapping histograms of Δ1 and Δ2 over shared bins (logarithmic bins
@@ -53,24 +53,28 @@ pub fn histogram(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
         .max(1) as f64;
     let y = Axis::linear(0.0, top * 1.08);
 
+    let binned = |color, delta: &str, name: &str, role: &str, inside: usize, all: usize| {
+        Entry::new(
+            Glyph::Bar(color),
+            format!("{delta} {name} ({role}): {inside} of {all} trials binned"),
+        )
+    };
     let mut legend = vec![
-        Entry::new(
-            Glyph::Bar(CANDIDATE),
-            format!(
-                "Δ1 {} (candidate): {} of {} trials binned",
-                labels.candidate,
-                p1.inside.len(),
-                d1.len()
-            ),
+        binned(
+            CANDIDATE,
+            "Δ1",
+            labels.candidate,
+            "candidate",
+            p1.inside.len(),
+            d1.len(),
         ),
-        Entry::new(
-            Glyph::Bar(BASELINE),
-            format!(
-                "Δ2 {} (baseline): {} of {} trials binned",
-                labels.baseline,
-                p2.inside.len(),
-                d2.len()
-            ),
+        binned(
+            BASELINE,
+            "Δ2",
+            labels.baseline,
+            "baseline",
+            p2.inside.len(),
+            d2.len(),
         ),
     ];
     legend.extend(edge_entries(&p1, &p2, &x, "right", "left"));
@@ -94,51 +98,60 @@ pub fn histogram(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
         labels.candidate, labels.baseline
     );
     let x_desc = axis_desc(labels.metric, "error", &x);
-    figure(&title, &legend, x, y, &x_desc, "trials per bin", |chart| {
-        for (counts, color) in [(&c1, CANDIDATE), (&c2, BASELINE)] {
-            chart.draw_series(counts.iter().enumerate().filter(|(_, c)| **c > 0).map(
-                |(b, &c)| {
-                    Rectangle::new(
-                        [(edges[b], 0.0), (edges[b + 1], c as f64)],
-                        color.mix(0.45).filled(),
-                    )
-                },
-            ))?;
-        }
-        // Each series' outline, so that it stays visible under the other.
-        for (counts, color) in [(&c1, CANDIDATE), (&c2, BASELINE)] {
-            if counts.iter().all(|&c| c == 0) {
-                continue;
+    figure_with(
+        &title,
+        &legend,
+        x,
+        y,
+        &x_desc,
+        "trials per bin",
+        |chart| {
+            for (counts, color) in [(&c1, CANDIDATE), (&c2, BASELINE)] {
+                chart.draw_series(counts.iter().enumerate().filter(|(_, c)| **c > 0).map(
+                    |(b, &c)| {
+                        Rectangle::new(
+                            [(edges[b], 0.0), (edges[b + 1], c as f64)],
+                            color.mix(0.45).filled(),
+                        )
+                    },
+                ))?;
             }
-            let mut outline = vec![(edges[0], 0.0)];
-            for (b, &c) in counts.iter().enumerate() {
-                outline.push((edges[b], c as f64));
-                outline.push((edges[b + 1], c as f64));
+            // Each series' outline, so that it stays visible under the other.
+            for (counts, color) in [(&c1, CANDIDATE), (&c2, BASELINE)] {
+                if counts.iter().all(|&c| c == 0) {
+                    continue;
+                }
+                let mut outline = vec![(edges[0], 0.0)];
+                for (b, &c) in counts.iter().enumerate() {
+                    outline.push((edges[b], c as f64));
+                    outline.push((edges[b + 1], c as f64));
+                }
+                outline.push((edges[bins], 0.0));
+                chart.draw_series([PathElement::new(outline, color.stroke_width(2))])?;
             }
-            outline.push((edges[bins], 0.0));
-            chart.draw_series([PathElement::new(outline, color.stroke_width(2))])?;
-        }
-        // Counts that could not be binned, as stems ending in a marker at
-        // the edge of the axis.
-        let span = x.hi - x.lo;
-        let right = x.hi - span * 0.012;
-        let left = x.lo + span * 0.012;
-        for (k, pos, shift, color) in [
-            (p1.high, right, -1.0, CANDIDATE),
-            (p2.high, right, 0.0, BASELINE),
-            (p1.low, left, 0.0, CANDIDATE),
-            (p2.low, left, 1.0, BASELINE),
-        ] {
-            if k > 0 {
-                let at = pos + shift * span * 0.012;
-                let k = k as f64;
-                chart.draw_series([PathElement::new(
-                    vec![(at, 0.0), (at, k)],
-                    color.stroke_width(3),
-                )])?;
-                chart.draw_series([TriangleMarker::new((at, k), 7, EDGE.filled())])?;
+            // Counts that could not be binned, as stems ending in a marker at
+            // the edge of the axis.
+            let span = x.hi - x.lo;
+            let right = x.hi - span * 0.012;
+            let left = x.lo + span * 0.012;
+            for (k, pos, shift, color) in [
+                (p1.high, right, -1.0, CANDIDATE),
+                (p2.high, right, 0.0, BASELINE),
+                (p1.low, left, 0.0, CANDIDATE),
+                (p2.low, left, 1.0, BASELINE),
+            ] {
+                if k > 0 {
+                    let at = pos + shift * span * 0.012;
+                    let k = k as f64;
+                    chart.draw_series([PathElement::new(
+                        vec![(at, 0.0), (at, k)],
+                        color.stroke_width(3),
+                    )])?;
+                    chart.draw_series([TriangleMarker::new((at, k), 7, EDGE.filled())])?;
+                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+        no_decoration,
+    )
 }

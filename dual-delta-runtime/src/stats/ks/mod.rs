@@ -22,6 +22,7 @@ mod smirnov;
 
 use self::asymptotic::asymptotic_2samp;
 use self::exact::exact_2samp;
+use super::check_len;
 use super::{Alternative, Method, StatsError, TestResult, check_no_nan};
 
 /// Largest sample size for which the exact distribution is used (SciPy's
@@ -88,13 +89,7 @@ pub fn ks_2samp(
 ) -> Result<TestResult, StatsError> {
     const TEST: &str = "Kolmogorov-Smirnov";
     for x in [d1, d2] {
-        if x.is_empty() {
-            return Err(StatsError::TooFewObservations {
-                test: TEST,
-                needed: 1,
-                got: 0,
-            });
-        }
+        check_len(TEST, x.len(), 1)?;
     }
     check_no_nan(TEST, d1)?;
     check_no_nan(TEST, d2)?;

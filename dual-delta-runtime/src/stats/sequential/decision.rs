@@ -4,7 +4,7 @@
 use crate::expect::Expect;
 
 /// Which claim the evidence established.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// The candidate is less accurate: the differences `Δ1 − (1 + δ) Δ2`

@@ -52,47 +52,21 @@ fn much_worse_fails_and_worse_passes() {
         matches!(fail, Decision::Fail { reason: Reason::Worse, after, .. } if after <= 32),
         "{fail:?}"
     );
-    let pass = feed(Expect::Worse, &a, &b, 8).decision();
-    assert!(
-        matches!(
-            pass,
-            Decision::Pass {
-                reason: Reason::Worse,
-                ..
-            }
-        ),
-        "{pass:?}"
-    );
-    let fail = feed(Expect::Better, &a, &b, 8).decision();
-    assert!(matches!(
-        fail,
-        Decision::Fail {
-            reason: Reason::NotBetterBeyondMargin,
-            ..
-        }
-    ));
-    let fail = feed(Expect::Equivalent, &a, &b, 8).decision();
-    assert!(
-        matches!(
-            fail,
-            Decision::Fail {
-                reason: Reason::Worse,
-                ..
-            }
-        ),
-        "{fail:?}"
-    );
-    let pass = feed(Expect::Better, &b, &a, 8).decision();
-    assert!(
-        matches!(
-            pass,
-            Decision::Pass {
-                reason: Reason::Better,
-                ..
-            }
-        ),
-        "{pass:?}"
-    );
+    // (expectation, candidate, baseline) → (passed, reason).
+    for (expect, x, y, passed, reason) in [
+        (Expect::Worse, &a, &b, true, Reason::Worse),
+        (Expect::Better, &a, &b, false, Reason::NotBetterBeyondMargin),
+        (Expect::Equivalent, &a, &b, false, Reason::Worse),
+        (Expect::Better, &b, &a, true, Reason::Better),
+    ] {
+        let d = feed(expect, x, y, 8).decision();
+        let got = match d {
+            Decision::Pass { reason, .. } => Some((true, reason)),
+            Decision::Fail { reason, .. } => Some((false, reason)),
+            Decision::Continue => None,
+        };
+        assert_eq!(got, Some((passed, reason)), "{expect}: {d:?}");
+    }
 }
 
 #[test]

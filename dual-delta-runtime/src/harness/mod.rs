@@ -30,7 +30,7 @@ use crate::verdict::AccuracyTest;
 /// }
 ///
 /// let outcome = DualDelta::new(naive, kahan, exact, input).n(200).run().unwrap();
-/// assert_eq!(outcome.verdict.accuracy, Accuracy::LessAccurate);
+/// assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
 /// ```
 ///
 /// Trial `i` draws its input from [`TrialRng::for_trial`]`(seed, i)`, so runs
@@ -308,3 +308,6 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         crate::run::run(&self.trial, &self.names, &self.overrides)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,246 @@
+//! The outcome in words: the sentences the reports print (the accuracy
+//! verdict, the screen, the whole verdict, the device). They read the
+//! outcome and its judgement; none of them decides.
+
+use crate::judgement::DecidedBy;
+use crate::outcome::Outcome;
+use crate::stats::sequential::Reason;
+use crate::verdict::Accuracy;
+
+/// The outcome in words.
+impl Outcome {
+    /// The accuracy verdict in one sentence: the claim's rule with its
+    /// p-value and ratio of means, and how the run ended.
+    pub fn accuracy_sentence(&self) -> String {
+        let n = &self.names;
+        let v = &self.verdict;
+        let (c, b) = (&n.candidate, &n.baseline);
+        let margin = self.settings.margin;
+        let p = self
+            .p_worse()
+            .map_or_else(|| "p not computed".to_owned(), |p| format!("p = {p:.2e}"));
+        let test = self.analysis.accuracy_test.name();
+        let ratio = self.ratio_of_means.as_ref().map_or(f64::NAN, |r| r.ratio);
+        let effect = match &self.ratio_of_means {
+            Ok(r) => {
+                // One unit for the estimate and its interval, chosen by the
+                // estimate: `+12% (98% CI +8%–+15%)`, `×4.50 (98% CI ×2.10–×9.00)`.
+                let times = !(r.ratio.is_finite() && r.ratio < 3.0);
+                format!(
+                    "mean error {} the baseline's ({}% CI {}–{})",
+                    signed_percent(r.ratio, times),
+                    100.0 * r.confidence,
+                    signed_percent(r.lower, times),
+                    signed_percent(r.upper, times)
+                )
+            }
+            Err(_) => "mean errors not comparable".to_owned(),
+        };
+        let margin_words = if margin > 0.0 {
+            format!(", beyond the {}% margin", 100.0 * margin)
+        } else {
+            String::new()
+        };
+        let claim = match (self.judgement.decided_by, v.accuracy) {
+            (_, _) if v.identical || v.equal_errors => {
+                return self.ended(v.accuracy_sentence(c, b).trim_end_matches('.'));
+            }
+            (DecidedBy::Sequential { reason, .. }, _) if reason != Reason::Worse => {
+                early_claim(reason, c, b, margin)
+            }
+            (_, Accuracy::LessAccurate) | (DecidedBy::Sequential { .. }, _) => format!(
+                "{c} is significantly less accurate than {b} (one-sided {test} at margin 0, {p}), \
+                 {effect}{margin_words}"
+            ),
+            (_, Accuracy::MoreAccurate) => format!(
+                "{c} is significantly more accurate than {b} ({test}, p = {:.2e}), {effect}",
+                self.p_better().unwrap_or(f64::NAN)
+            ),
+            (_, Accuracy::NoSignificantDifference)
+                if ratio.is_finite() && self.judgement.within_margin.is_none() =>
+            {
+                format!(
+                    "No significant accuracy difference between {c} and {b} (one-sided {test}, {p}), {effect}"
+                )
+            }
+            (_, Accuracy::NoSignificantDifference) => format!(
+                "{c} is not less accurate than {b} beyond the {}% margin ({effect})",
+                100.0 * margin
+            ),
+        };
+        self.ended(&claim)
+    }
+
+    /// `claim`, with how the run ended: `(over 1000 of 1000 inputs; 88 ties
+    /// (identical outputs))`, the early stop, or the quick pass.
+    fn ended(&self, claim: &str) -> String {
+        let s = &self.screen;
+        let n = self.settings.n;
+        let tie_words = match s.ties {
+            1 => "1 tie (identical outputs)".to_owned(),
+            t => format!("{t} ties (identical outputs)"),
+        };
+        let ties = if s.ties == 0 {
+            String::new()
+        } else if s.ties_unmeasured() > 0 {
+            format!(
+                "; {tie_words}, their errors estimated from a seeded sample of {}",
+                s.ties_measured
+            )
+        } else {
+            format!("; {tie_words}")
+        };
+        match self.judgement.decided_by {
+            DecidedBy::Sequential { after, .. } if s.quick_pass() => {
+                // (1 − p)^k ≤ α rules out a share p of bad inputs.
+                let share = 1.0 - self.settings.alpha.powf(1.0 / after.max(1) as f64);
+                format!(
+                    "{claim} (quick mode: passed after {after} of {n} inputs; a share of bad \
+                     inputs below {:.2}% cannot be ruled out at {}% confidence).",
+                    100.0 * share,
+                    100.0 * (1.0 - self.settings.alpha)
+                )
+            }
+            DecidedBy::Sequential { after, .. } => format!(
+                "{claim} (anytime-valid sequential test, stopped after {after} of {n} inputs{ties})."
+            ),
+            _ => format!("{claim} (over {} of {n} inputs{ties}).", s.checked),
+        }
+    }
+
+    /// What the screen did, in one sentence (empty when every input ran as
+    /// a full trial): the inputs checked and the ties, or what a quick
+    /// pass left unchecked.
+    pub fn screen_sentence(&self) -> String {
+        let s = &self.screen;
+        if s.quick_pass() {
+            format!(
+                "Quick mode: rare non-finite outputs, panics and gross errors on the other {} \
+                 inputs were not checked.",
+                s.unchecked
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// The verdict in words: the gates first where they decide the run,
+    /// then accuracy, a difference inside the margin, the screen, then
+    /// stability.
+    pub fn verdict_sentence(&self) -> String {
+        let n = &self.names;
+        let mut out = String::new();
+        let failing = self.non_finite.candidate_only();
+        if !failing.is_empty() {
+            out.push_str(&format!(
+                "{} returned a non-finite value on {} of {} inputs checked where {} and the \
+                 oracle were finite{}. ",
+                n.candidate,
+                failing.len(),
+                self.inputs_checked(),
+                n.baseline,
+                if self.settings.allow_non_finite {
+                    " (allowed by this test)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if let Some(g) = self.gross.first() {
+            out.push_str(&format!(
+                "{} made a gross error on {} of {} inputs checked: first on trial {} (trial seed \
+                 {:#018x}), error {}, more than {} × the reference {}. ",
+                n.candidate,
+                self.gross.len(),
+                self.inputs_checked(),
+                g.trial,
+                g.seed,
+                sci(g.delta1),
+                self.settings.gross_factor,
+                sci(g.reference)
+            ));
+        }
+        out.push_str(&self.accuracy_sentence());
+        if let Some(w) = &self.judgement.within_margin {
+            out.push_str(&format!(" {} is {}.", n.candidate, w.sentence()));
+        }
+        let screen = self.screen_sentence();
+        if !screen.is_empty() {
+            out.push(' ');
+            out.push_str(&screen);
+        }
+        if let Some(r) = &self.regression {
+            out.push(' ');
+            out.push_str(&r.sentence());
+        }
+        let device = self.device_sentence();
+        if !device.is_empty() {
+            out.push(' ');
+            out.push_str(&device);
+        }
+        out.push(' ');
+        out.push_str(&self.verdict.stability_sentence(&n.candidate, &n.baseline));
+        out
+    }
+
+    /// What the GPU this process used does to floating-point arithmetic,
+    /// where it differs from lavapipe (`gpu.caveats`, recorded by the GPU
+    /// backend's probe), in one sentence; empty where nothing was recorded.
+    pub fn device_sentence(&self) -> String {
+        match self.environment.get("gpu.caveats") {
+            Some(c) if !c.is_empty() => {
+                let adapter = self
+                    .environment
+                    .get("gpu.adapter")
+                    .map(|a| format!(" ({})", a.split(" (").next().unwrap_or(a)))
+                    .unwrap_or_default();
+                format!("Device{adapter}: {c}.")
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+/// `+12%`, `−3.0%`: a ratio of means as a change, or with `times`
+/// `×4.50`, `×inf`.
+fn signed_percent(ratio: f64, times: bool) -> String {
+    if !ratio.is_finite() {
+        return format!("×{ratio}");
+    }
+    if times {
+        return format!("×{ratio:.2}");
+    }
+    let p = 100.0 * (ratio - 1.0);
+    let sign = if p < 0.0 { "−" } else { "+" };
+    format!("{sign}{}", crate::judgement::percent(p.abs()))
+}
+
+/// `1.234e-5`, `NaN`, `inf`: a value in a sentence.
+fn sci(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.3e}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// What an early decision established, in words.
+fn early_claim(reason: Reason, candidate: &str, baseline: &str, margin: f64) -> String {
+    let m = format!("{}%", 100.0 * margin);
+    match reason {
+        Reason::Worse if margin > 0.0 => format!(
+            "{candidate} is significantly less accurate than {baseline} beyond the {m} margin"
+        ),
+        Reason::Worse => format!("{candidate} is significantly less accurate than {baseline}"),
+        Reason::Better => format!("{candidate} is significantly more accurate than {baseline}"),
+        Reason::NotWorseBeyondMargin => {
+            format!("{candidate} is not less accurate than {baseline} beyond the {m} margin")
+        }
+        Reason::NotBetterBeyondMargin => {
+            format!("{candidate} is not more accurate than {baseline} beyond the {m} margin")
+        }
+        Reason::WithinMargin => {
+            format!("{candidate} and {baseline} agree in accuracy within the {m} margin")
+        }
+    }
+}
