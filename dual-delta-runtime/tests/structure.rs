@@ -245,7 +245,7 @@ fn one_table_of_variables_in_the_crate_docs_and_the_guide_in_step() {
     // The library and the `cargo dual-delta` command (src/bin).
     let mut read = variables_in_code(&root.join("src"));
     // The settings' variables, in their one table.
-    read.extend(variables_in_code(&root.join("../dual-delta-settings/src")));
+    read.extend(variables_in_code(&root.join("settings/src")));
     assert!(read.len() >= 8, "{read:?}");
     for v in &read {
         assert!(
