@@ -50,6 +50,7 @@ fn stripped_like(gpu: &Gpu) -> Gpu {
             dual_delta_gpu::MatmulTiling::Registers
         },
         strip_round_trips: true,
+        ..options
     })
     .expect("a context with round trips stripped")
 }

@@ -10,7 +10,6 @@ use super::compute;
 use crate::GpuError;
 use crate::semantics::DeviceSemantics;
 use crate::shader::{self, Kernel, Tiling};
-use crate::wgsl::SourceTransform;
 
 /// A wgpu device with the matmul and row-kernel pipelines compiled.
 ///
@@ -76,6 +75,9 @@ impl Gpu {
     pub fn new(options: &GpuOptions) -> Result<Gpu, GpuError> {
         let adapter = choose_adapter(options)?;
         let info = adapter.get_info();
+        if options.require_hardware && info.device_type == wgpu::DeviceType::Cpu {
+            return Err(GpuError::NotHardware(describe(&info)));
+        }
         native_f16(options.f16, adapter.features(), &describe(&info))?;
         // The probe measures native f16 and subgroups wherever the adapter
         // has them, whichever path the kernels take.
@@ -138,6 +140,9 @@ impl Gpu {
         options: &GpuOptions,
     ) -> Result<Gpu, GpuError> {
         let info = adapter.get_info();
+        if options.require_hardware && info.device_type == wgpu::DeviceType::Cpu {
+            return Err(GpuError::NotHardware(describe(&info)));
+        }
         if !adapter
             .get_downlevel_capabilities()
             .flags
@@ -165,11 +170,7 @@ impl Gpu {
         } else {
             Tiling::Lanes
         };
-        let transform = if options.strip_round_trips {
-            SourceTransform::StripRoundTrips
-        } else {
-            SourceTransform::AsWritten
-        };
+        let transform = options.transform();
         let semantics = DeviceSemantics::probe_compiled(&device, &queue, transform)?;
 
         let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {

@@ -35,8 +35,14 @@ pub const ENV_TILING: &str = "DUAL_DELTA_GPU_TILING";
 /// default, compiles them as written). See
 /// [`GpuOptions::strip_round_trips`].
 pub const ENV_ROUND_TRIPS: &str = "DUAL_DELTA_GPU_ROUND_TRIPS";
+/// Environment variable: the driver freedoms every shader is compiled
+/// with, imitated on its WGSL (`all`, `none`, the default, or a
+/// comma-separated list of `strip`, `div-sqrt`, `nan-fold`, `contract`,
+/// `f16-store`). See [`GpuOptions::imitate`].
+pub const ENV_IMITATE: &str = "DUAL_DELTA_GPU_IMITATE";
 
-/// What to do when no GPU is usable, from `DUAL_DELTA_GPU`.
+/// What to do when no GPU is usable, and whether a CPU adapter counts as
+/// one, from `DUAL_DELTA_GPU`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum GpuPolicy {
     /// Fail the test, with a message saying how to get an adapter (the
@@ -45,11 +51,19 @@ pub enum GpuPolicy {
     Require,
     /// Skip the test, printing why to stderr.
     Skip,
+    /// As [`GpuPolicy::Require`], and the adapter must be a hardware GPU:
+    /// creating a context on a CPU driver (llvmpipe, lavapipe, any
+    /// `wgpu::DeviceType::Cpu`) fails with [`GpuError::NotHardware`]
+    /// ([`GpuOptions::require_hardware`]). For runs that are meant to run
+    /// on a GPU, where a missing vendor driver would otherwise fall back to
+    /// llvmpipe and pass.
+    RequireHardware,
 }
 
 impl GpuPolicy {
     /// The policy from `DUAL_DELTA_GPU`: unset, empty or `require` is
-    /// [`GpuPolicy::Require`], `skip` is [`GpuPolicy::Skip`]; anything else
+    /// [`GpuPolicy::Require`], `skip` is [`GpuPolicy::Skip`],
+    /// `require-hardware` is [`GpuPolicy::RequireHardware`]; anything else
     /// is an error.
     pub fn from_env() -> Result<Self, GpuError> {
         Self::parse(&std::env::var(ENV_GPU).unwrap_or_default())
@@ -60,10 +74,11 @@ impl GpuPolicy {
         match value.trim().to_ascii_lowercase().as_str() {
             "" | "require" => Ok(GpuPolicy::Require),
             "skip" => Ok(GpuPolicy::Skip),
+            "require-hardware" => Ok(GpuPolicy::RequireHardware),
             _ => Err(GpuError::InvalidSetting {
                 name: ENV_GPU,
                 value: value.to_owned(),
-                expected: "`skip` or `require`",
+                expected: "`skip`, `require` or `require-hardware`",
             }),
         }
     }
@@ -149,6 +164,10 @@ mod tests {
         assert_eq!(GpuPolicy::parse("").unwrap(), GpuPolicy::Require);
         assert_eq!(GpuPolicy::parse("require").unwrap(), GpuPolicy::Require);
         assert_eq!(GpuPolicy::parse(" SKIP ").unwrap(), GpuPolicy::Skip);
+        assert_eq!(
+            GpuPolicy::parse("require-hardware").unwrap(),
+            GpuPolicy::RequireHardware
+        );
         assert!(matches!(
             GpuPolicy::parse("yes"),
             Err(GpuError::InvalidSetting {

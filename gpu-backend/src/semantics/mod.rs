@@ -200,7 +200,7 @@ impl DeviceSemantics {
     /// # Ok(()) }
     /// ```
     pub fn probe(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Self, GpuError> {
-        Self::probe_compiled(device, queue, SourceTransform::AsWritten)
+        Self::probe_compiled(device, queue, SourceTransform::AS_WRITTEN)
     }
 
     /// [`DeviceSemantics::probe`], with the probe's shader compiled after
