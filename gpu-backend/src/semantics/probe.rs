@@ -22,7 +22,8 @@ use crate::wgsl::SourceTransform;
 
 /// Invocations of the probe's one workgroup.
 const THREADS: u32 = 64;
-/// Random operands of the division and square-root probes.
+/// Operands of the division and square-root probes: random, and one in
+/// four just above a power of two (see `inputs`).
 const SAMPLES: usize = 1024;
 /// Additions of one in the loops (the `f16` sum stops at 2048).
 const LOOP: u32 = 4096;
@@ -203,9 +204,26 @@ fn inputs() -> Vec<u32> {
     }
     let mut rng = Operands(0x9e37_79b9_7f4a_7c15);
     for i in 0..SAMPLES {
-        w[I_DIV + 2 * i] = rng.normal(20).to_bits();
-        w[I_DIV + 2 * i + 1] = rng.normal(20).to_bits();
-        w[I_SQRT + i] = rng.normal(60).to_bits();
+        let b = rng.normal(20);
+        let sqrt = rng.normal(60);
+        // One operand in four gives a quotient (a root) just above a power
+        // of two, where the ulps below are half as large: a device's error
+        // bound in ulps of the result is twice as many steps there.
+        let (a, sqrt) = if i % 4 == 0 {
+            let nudge = (i / 4 % 3) as u32 + 1;
+            let power = f32::from_bits(((127 + (i / 4 % 9) as i32 - 4) as u32) << 23);
+            // An even power of two (odd exponent field): its root is one.
+            let even = f32::from_bits(sqrt.to_bits() & 0xff00_0000 | 0x0080_0000);
+            (
+                f32::from_bits((b * power).to_bits() + nudge),
+                f32::from_bits(even.to_bits() + nudge),
+            )
+        } else {
+            (rng.normal(20), sqrt)
+        };
+        w[I_DIV + 2 * i] = a.to_bits();
+        w[I_DIV + 2 * i + 1] = b.to_bits();
+        w[I_SQRT + i] = sqrt.to_bits();
     }
     w
 }
