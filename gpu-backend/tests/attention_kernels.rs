@@ -60,7 +60,7 @@ fn attention_matches_its_emulation_bit_for_bit() {
             for (name, x) in &inputs {
                 let got = gpu.attention(x, variant).unwrap();
                 let what = format!("{variant} attention of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &attention_emulated(x, variant), &what);
+                assert_matches_emulation(gpu, x, &got, &attention_emulated(x, variant), &what);
             }
         }
     }

@@ -136,7 +136,7 @@ fn check_rows(gpu: &Gpu, what: &str) {
         for variant in SoftmaxVariant::ALL {
             let got = gpu.softmax(x, variant).unwrap();
             let what = format!("softmax ({variant}) of {name} {what}");
-            assert_matches_emulation(gpu, &got, &softmax_emulated(x, variant), &what);
+            assert_matches_emulation(gpu, x, &got, &softmax_emulated(x, variant), &what);
         }
     }
 }
@@ -146,12 +146,12 @@ fn check_norms(gpu: &Gpu, what: &str) {
         for variant in LayerNormVariant::ALL {
             let got = gpu.layer_norm(x, variant).unwrap();
             let what = format!("{variant} LayerNorm of {name} {what}");
-            assert_matches_emulation(gpu, &got, &layer_norm_emulated(x, variant), &what);
+            assert_matches_emulation(gpu, x, &got, &layer_norm_emulated(x, variant), &what);
         }
         for variant in RmsNormVariant::ALL {
             let got = gpu.rms_norm(x, variant).unwrap();
             let what = format!("{variant} RMSNorm of {name} {what}");
-            assert_matches_emulation(gpu, &got, &rms_norm_emulated(x, variant), &what);
+            assert_matches_emulation(gpu, x, &got, &rms_norm_emulated(x, variant), &what);
         }
     }
 }
@@ -171,7 +171,7 @@ fn check_attention(gpu: &Gpu, what: &str) {
             for variant in AttentionVariant::ALL {
                 let got = gpu.attention(&x, variant).unwrap();
                 let what = format!("{variant} attention {shape:?} causal={causal} {what}");
-                assert_matches_emulation(gpu, &got, &attention_emulated(&x, variant), &what);
+                assert_matches_emulation(gpu, &x, &got, &attention_emulated(&x, variant), &what);
             }
         }
     }

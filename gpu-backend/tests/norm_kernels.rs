@@ -62,7 +62,7 @@ fn layer_norm_matches_its_emulation_bit_for_bit() {
             for (name, x) in &inputs {
                 let got = gpu.layer_norm(x, variant).unwrap();
                 let what = format!("{variant} LayerNorm of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &layer_norm_emulated(x, variant), &what);
+                assert_matches_emulation(gpu, x, &got, &layer_norm_emulated(x, variant), &what);
             }
         }
     }
@@ -179,7 +179,7 @@ fn rows_of_the_longest_accepted_length_are_normalised_completely() {
         for variant in [LayerNormVariant::TwoPass, LayerNormVariant::Welford] {
             let got = gpu.layer_norm(&x, variant).unwrap();
             let what = format!("{variant}");
-            assert_matches_emulation(gpu, &got, &layer_norm_emulated(&x, variant), &what);
+            assert_matches_emulation(gpu, &x, &got, &layer_norm_emulated(&x, variant), &what);
         }
     }
 }

@@ -84,7 +84,7 @@ fn softmax_matches_its_emulation_bit_for_bit() {
             for (name, x) in &inputs {
                 let got = gpu.softmax(x, variant).unwrap();
                 let what = format!("softmax ({variant}) of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &softmax_emulated(x, variant), &what);
+                assert_matches_emulation(gpu, x, &got, &softmax_emulated(x, variant), &what);
             }
         }
     }
@@ -222,7 +222,7 @@ fn rows_of_the_longest_accepted_length_are_complete_and_longer_are_refused() {
         for variant in SoftmaxVariant::ALL {
             let got = gpu.softmax(&long, variant).unwrap();
             let what = format!("{p}: {variant}");
-            assert_matches_emulation(gpu, &got, &softmax_emulated(&long, variant), &what);
+            assert_matches_emulation(gpu, &long, &got, &softmax_emulated(&long, variant), &what);
         }
 
         let too_long = [

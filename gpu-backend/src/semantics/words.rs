@@ -129,8 +129,9 @@ impl DeviceSemantics {
         }
         if self.contraction {
             c.push(
-                "on this device a*b + c is contracted into one rounding: kernels may \
-                 differ from their emulations in the last bits of f32 intermediates"
+                "on this device a*b + c is contracted into one rounding: a kernel that \
+                 adds an inexact product may differ from its emulation in the last bits \
+                 of f32 intermediates (this crate's kernels round such products on their own)"
                     .to_owned(),
             );
         }
@@ -160,7 +161,8 @@ impl DeviceSemantics {
             c.push(format!(
                 "on this device f32 -> f16 conversion does not round to nearest even \
                  ({differing} of {of} probe values): outputs stored through it may differ \
-                 from their emulations by one f16 ulp"
+                 from their emulations by one f16 ulp (this crate's kernels store only \
+                 values already rounded to f16 on the bits)"
             ));
         }
         for (op, e) in [("division", self.division), ("sqrt", self.sqrt)] {
