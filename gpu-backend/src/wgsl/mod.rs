@@ -76,3 +76,5 @@ fn roundbf16(v: f32) -> f32 { return bitcast<f32>(rbf(v) << 16u); }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod transform_tests;

@@ -19,8 +19,11 @@ pub(crate) enum Site {
     /// A comparison whose result a driver may fold by assuming no NaN and
     /// no infinity: `v != v`, `x == inf`.
     Folded(bool),
-    /// `a * b + c` (or `c + a * b`, `a * b - c`, `c - a * b`) in `f32`
-    /// (no kernel does arithmetic in `f16`), the product on the left (`true`) or the right of `op`:
+    /// `a * b + c` (or `c + a * b`, `a * b - c`, `c - a * b`) in `f32` (no
+    /// kernel does arithmetic in `f16`; WGSL's explicit `fma`, fused or not
+    /// as the driver likes, is left to the probe: the kernels write it only
+    /// on exact products, and emulating it in every unrolled step of the
+    /// matmul kernels makes them too slow to compile on lavapipe), the product on the left (`true`) or the right of `op`:
     /// rewritten as `imitated_fma(a, b, ±c)`.
     Contract {
         /// Whether the product is the left operand.
