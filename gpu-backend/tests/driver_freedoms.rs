@@ -199,10 +199,14 @@ fn check_lowp(gpu: &Gpu, what: &str) {
     }
 }
 
+/// A family's check: its kernels on a context, against their emulations,
+/// with what to name in a failure.
+type Check = fn(&Gpu, &str);
+
 /// Every family under `imitate`, on each context of [`gpus`]: all of them
 /// run, and the failure names each family that differs.
 fn every_family_under(imitate: SourceTransform) {
-    let families: [(&str, fn(&Gpu, &str)); 5] = [
+    let families: [(&str, Check); 5] = [
         ("matmul", check_matmuls),
         ("sums and softmax", check_rows),
         ("LayerNorm and RMSNorm", check_norms),

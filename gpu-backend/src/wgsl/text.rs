@@ -65,11 +65,11 @@ pub(crate) fn split_binary(text: &str, op: &str) -> Option<(Range<usize>, Range<
                 let next = s.get(i + op_b.len()).copied();
                 // `<` must not be `<=` or `<<`, `-` not `->`, and so on.
                 let joined = |c: Option<u8>| c.is_some_and(|c| b"=<>&|".contains(&c));
-                let lone = !joined(next)
-                    && !(op_b.len() == 1 && joined(prev))
-                    && !(op_b.len() == 1 && prev == Some(b'!'))
-                    && !(matches!(op, "-" | "+") && is_sign(s, i));
-                if lone {
+                let single = op_b.len() == 1;
+                let part_of_another = joined(next)
+                    || (single && (joined(prev) || prev == Some(b'!')))
+                    || (matches!(op, "-" | "+") && is_sign(s, i));
+                if !part_of_another {
                     at = Some(i);
                     i += op_b.len();
                     continue;
