@@ -58,7 +58,8 @@ run     Run a bundle (a directory or a .tar.gz; default: the bundle this
         or the adapter is a CPU driver.
 
   --allow-cpu         accept a CPU adapter (llvmpipe/lavapipe), to check the
-                      bundle itself; without it a CPU adapter fails the run
+                      bundle itself; without it a CPU adapter fails the run,
+                      and every step runs with DUAL_DELTA_GPU=require-hardware
                       (also: DUAL_DELTA_GPU_SUITE_ALLOW_CPU=1)
   --out DIR           where the summary and logs go
                       (default: ./gpu-suite-results-<UTC time>)
@@ -501,6 +502,12 @@ run() {
         echo "gpu-suite: FAILED: ${FAILURES[-1]}" >&2
         echo "summary: $OUT/summary.md" >&2
         exit 3
+    fi
+    # Every later step asks for a hardware GPU: should a step get another
+    # adapter than the one named above, a CPU driver fails it
+    # (GpuError::NotHardware) instead of passing on llvmpipe.
+    if [ "$ALLOW_CPU" != 1 ]; then
+        export DUAL_DELTA_GPU=require-hardware
     fi
 
     local path

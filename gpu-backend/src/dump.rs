@@ -51,7 +51,7 @@ fn keys() -> Vec<(String, KernelKey)> {
         kernel,
         native,
         tiling,
-        transform: SourceTransform::AsWritten,
+        transform: SourceTransform::AS_WRITTEN,
     };
     let mut out = Vec::new();
     for native in [true, false] {
@@ -94,7 +94,7 @@ fn dump_wgsl() {
     let dir = Path::new(&dir);
     std::fs::create_dir_all(dir).unwrap();
     for (name, key) in keys() {
-        for transform in [SourceTransform::AsWritten, SourceTransform::StripRoundTrips] {
+        for transform in [SourceTransform::AS_WRITTEN, SourceTransform::STRIP_ROUND_TRIPS] {
             let key = KernelKey { transform, ..key };
             let file = dir.join(format!("{name}-{transform:?}.wgsl"));
             std::fs::write(file, key.transform.apply(&key.source()).as_bytes()).unwrap();

@@ -46,6 +46,11 @@ pub enum GpuError {
     },
     /// Waiting for the device or reading results back failed.
     Device(String),
+    /// A hardware GPU was asked for (`DUAL_DELTA_GPU=require-hardware`,
+    /// [`GpuOptions::require_hardware`](crate::GpuOptions::require_hardware))
+    /// and the adapter is a CPU driver such as llvmpipe: a run on it has
+    /// not run on a GPU. Never turned into a skipped test.
+    NotHardware(String),
 }
 
 impl GpuError {
@@ -119,6 +124,13 @@ impl fmt::Display for GpuError {
                  larger limits"
             ),
             GpuError::Device(why) => write!(f, "GPU device error: {why}"),
+            GpuError::NotHardware(adapter) => write!(
+                f,
+                "a hardware GPU was asked for (DUAL_DELTA_GPU=require-hardware) but the adapter \
+                 is a CPU driver: {adapter}. Install the GPU's Vulkan driver (its ICD file in \
+                 /usr/share/vulkan/icd.d), choose the GPU with DUAL_DELTA_ADAPTER, or unset \
+                 DUAL_DELTA_GPU to accept a CPU adapter"
+            ),
         }
     }
 }

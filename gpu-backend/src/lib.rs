@@ -80,12 +80,13 @@
 //!
 //! | variable | values | effect |
 //! |----------|--------|--------|
-//! | `DUAL_DELTA_GPU` | `require` (default), `skip` | With `skip`, [`require_gpu`] skips a GPU test (printing why to stderr) when no GPU is usable; by default such a test fails, never passes silently. |
+//! | `DUAL_DELTA_GPU` | `require` (default), `skip`, `require-hardware` | With `skip`, [`require_gpu`] skips a GPU test (printing why to stderr) when no GPU is usable; by default such a test fails, never passes silently. With `require-hardware`, a CPU adapter (llvmpipe) fails too ([`GpuOptions::require_hardware`]). |
 //! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`; `gl` needs the crate's `gles` feature) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
 //! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`](device::F16Path)). |
 //! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`](device::Subgroups)); the same bits either way. |
 //! | `DUAL_DELTA_GPU_TILING` | `auto` (default), `registers`, `shared` | The matmul tile kernels ([`MatmulTiling`](device::MatmulTiling)): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
 //! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` (default), `strip` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
+//! | `DUAL_DELTA_GPU_IMITATE` | `none` (default), `all`, or a comma-separated list of `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store` | Every shader compiled with these driver freedoms imitated on its WGSL ([`SourceTransform`](device::SourceTransform), [`GpuOptions::imitate`]). |
 //!
 //! Their names are the constants of [`env`](mod@env). wgpu's own variables
 //! (`WGPU_BACKEND`, ...) apply as well.
@@ -266,6 +267,6 @@ pub use wgpu;
 /// paths (see the crate documentation's table).
 pub mod env {
     pub use crate::device::env::{
-        ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
+        ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_IMITATE, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
     };
 }

@@ -62,7 +62,7 @@ fn attention_matches_its_emulation_bit_for_bit() {
             for (name, x) in &inputs {
                 let got = gpu.run(x, strategy).unwrap();
                 let what = format!("{strategy} attention of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &attention_emulated(x, strategy), &what);
+                assert_matches_emulation(gpu, x, &got, &attention_emulated(x, strategy), &what);
             }
         }
     }

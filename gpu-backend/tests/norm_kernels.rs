@@ -63,7 +63,7 @@ fn layer_norm_matches_its_emulation_bit_for_bit() {
             for (name, x) in &inputs {
                 let got = gpu.run(x, strategy).unwrap();
                 let what = format!("{strategy} LayerNorm of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &layer_norm_emulated(x, strategy), &what);
+                assert_matches_emulation(gpu, x, &got, &layer_norm_emulated(x, strategy), &what);
             }
         }
     }
@@ -184,7 +184,7 @@ fn rows_of_the_longest_accepted_length_are_normalised_completely() {
         for strategy in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
             let got = gpu.run(&x, strategy).unwrap();
             let what = format!("{strategy}");
-            assert_matches_emulation(gpu, &got, &layer_norm_emulated(&x, strategy), &what);
+            assert_matches_emulation(gpu, &x, &got, &layer_norm_emulated(&x, strategy), &what);
         }
     }
 }

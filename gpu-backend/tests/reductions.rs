@@ -82,7 +82,7 @@ fn softmax_matches_its_emulation_bit_for_bit() {
             for (name, x) in &inputs {
                 let got = gpu.run(x, strategy).unwrap();
                 let what = format!("softmax ({strategy}) of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &softmax_emulated(x, strategy), &what);
+                assert_matches_emulation(gpu, x, &got, &softmax_emulated(x, strategy), &what);
             }
         }
     }
@@ -212,7 +212,7 @@ fn rows_of_the_longest_accepted_length_are_complete_and_longer_are_refused() {
         for strategy in SoftmaxStrategy::ALL {
             let got = gpu.run(&long, strategy).unwrap();
             let what = format!("{p}: {strategy}");
-            assert_matches_emulation(gpu, &got, &softmax_emulated(&long, strategy), &what);
+            assert_matches_emulation(gpu, &long, &got, &softmax_emulated(&long, strategy), &what);
         }
 
         let too_long = [

@@ -45,7 +45,7 @@ fn rms_norm_matches_its_emulation_bit_for_bit() {
             for (name, x) in &inputs {
                 let got = gpu.run(x, strategy).unwrap();
                 let what = format!("{strategy} RMSNorm of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, &got, &rms_norm_emulated(x, strategy), &what);
+                assert_matches_emulation(gpu, x, &got, &rms_norm_emulated(x, strategy), &what);
             }
         }
     }

@@ -46,6 +46,7 @@ fn stripped_like(gpu: &Gpu) -> Gpu {
             dual_delta_gpu::device::MatmulTiling::Registers
         },
         strip_round_trips: true,
+        ..options
     })
     .expect("a context with round trips stripped")
 }

@@ -12,7 +12,7 @@
 //!   softmax and the weighted sum are computed is the [`AttentionStrategy`].
 //!
 //! `exp` is [`kernel_exp`](crate::rows::kernel_exp); no operation is fused; every
-//! division is correctly rounded on any device within three ulps of it
+//! division is correctly rounded on any device within eight ulps of it
 //! (`div_rn` of `crate::wgsl`), every rounding to `f16` done on the bits.
 //!
 //! Work decomposition: one invocation per (head, query), workgroups of

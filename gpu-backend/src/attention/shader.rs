@@ -12,6 +12,7 @@ use core::fmt::Write as _;
 use super::{ATTENTION_THREADS, AttentionStrategy, FLASH_BLOCK};
 use crate::norm::shader::prelude;
 use crate::rows::shader::exp_fn;
+use crate::wgsl::unfused;
 
 /// The WGSL source of `strategy` for head dimensions `d` and `d_v`, for the
 /// native-`f16` path or the fallback. The loops over `d` and `d_v` are
@@ -25,6 +26,7 @@ pub(crate) fn source(strategy: AttentionStrategy, d: usize, d_v: usize, native: 
         "struct Params { total: u32, seq_q: u32, seq_k: u32, d: u32,
                  d_v: u32, causal: u32, scale: f32, pad: u32 }\n",
     );
+    s.push_str(&unfused("p.pad"));
     exp_fn(&mut s);
     let _ = writeln!(
         s,
@@ -58,7 +60,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let pv = |round: &str| {
         let mut t = format!("let vj = vb + j * {d_v}u;\n");
         for c in 0..d_v {
-            let _ = writeln!(t, "            o{c} = {round}(o{c} + pj * ld3(vj + {c}u));");
+            let _ = writeln!(
+                t,
+                "            o{c} = {round}(o{c} + unfused(pj * ld3(vj + {c}u)));"
+            );
         }
         t
     };
@@ -98,7 +103,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             };
             let mut rescale = String::new();
             for c in 0..d_v {
-                let _ = writeln!(rescale, "        o{c} = {r}(o{c} * alpha);");
+                let _ = writeln!(rescale, "        o{c} = {r}(unfused(o{c} * alpha));");
             }
             let _ = writeln!(
                 s,
@@ -110,12 +115,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         var mb = m;
         for (var j = j0; j < j1; j++) {{
             {dot}
-            let sc = s * p.scale;
+            let sc = unfused(s * p.scale);
             sblk[j - j0] = sc;
             mb = max(mb, sc);
         }}
         let alpha = ex(m - mb);
-        l = l * alpha;
+        l = unfused(l * alpha);
 {rescale}
         for (var j = j0; j < j1; j++) {{
             let pj = ex(sblk[j - j0] - mb);

@@ -3,8 +3,10 @@
 
 use core::fmt;
 
-use super::env::{ENV_ADAPTER, ENV_F16, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING};
+use super::env::{ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_IMITATE, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING};
+use super::policy::GpuPolicy;
 use crate::GpuError;
+use crate::wgsl::SourceTransform;
 
 /// How the kernels store and convert `f16` values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -143,12 +145,25 @@ pub struct GpuOptions {
     /// same results, while the probe reports the round trips removed. Off
     /// by default.
     pub strip_round_trips: bool,
+    /// The driver freedoms every shader (the probe's included) is compiled
+    /// with, imitated on its WGSL ([`SourceTransform`]; with
+    /// [`GpuOptions::strip_round_trips`], `strip` is added). On lavapipe
+    /// this shows what a driver that takes them does to the kernels. None
+    /// by default.
+    pub imitate: SourceTransform,
+    /// Fail with [`GpuError::NotHardware`] when the adapter is a CPU driver
+    /// (`wgpu::DeviceType::Cpu`: llvmpipe, lavapipe): set by
+    /// `DUAL_DELTA_GPU=require-hardware` ([`GpuPolicy::RequireHardware`]).
+    /// Off by default.
+    pub require_hardware: bool,
 }
 
 impl GpuOptions {
     /// Options from `DUAL_DELTA_ADAPTER`, `DUAL_DELTA_GPU_F16`,
-    /// `DUAL_DELTA_GPU_SUBGROUPS`, `DUAL_DELTA_GPU_TILING` and
-    /// `DUAL_DELTA_GPU_ROUND_TRIPS` (unset or empty: the defaults).
+    /// `DUAL_DELTA_GPU_SUBGROUPS`, `DUAL_DELTA_GPU_TILING`,
+    /// `DUAL_DELTA_GPU_ROUND_TRIPS`, `DUAL_DELTA_GPU_IMITATE` and
+    /// `DUAL_DELTA_GPU` (`require-hardware`) (unset or empty: the
+    /// defaults).
     pub fn from_env() -> Result<Self, GpuError> {
         let adapter = std::env::var(ENV_ADAPTER)
             .ok()
@@ -159,13 +174,28 @@ impl GpuOptions {
         let tiling = MatmulTiling::parse(&std::env::var(ENV_TILING).unwrap_or_default())?;
         let strip_round_trips =
             parse_round_trips(&std::env::var(ENV_ROUND_TRIPS).unwrap_or_default())?;
+        let imitate = SourceTransform::parse(&std::env::var(ENV_IMITATE).unwrap_or_default())?;
+        let require_hardware = GpuPolicy::parse(&std::env::var(ENV_GPU).unwrap_or_default())?
+            == GpuPolicy::RequireHardware;
         Ok(Self {
             adapter,
             f16,
             subgroups,
             tiling,
             strip_round_trips,
+            imitate,
+            require_hardware,
         })
+    }
+
+    /// The transform every shader is compiled after: [`GpuOptions::imitate`],
+    /// with `strip` where [`GpuOptions::strip_round_trips`] asks for it.
+    pub(crate) fn transform(&self) -> SourceTransform {
+        if self.strip_round_trips {
+            self.imitate.union(SourceTransform::STRIP_ROUND_TRIPS)
+        } else {
+            self.imitate
+        }
     }
 }
 

@@ -69,6 +69,10 @@ impl Gpu {
     /// ([`Gpu::record_environment`]).
     pub fn new(options: &GpuOptions) -> Result<Gpu, GpuError> {
         let adapter = choose_adapter(options)?;
+        let info = adapter.get_info();
+        if options.require_hardware && info.device_type == wgpu::DeviceType::Cpu {
+            return Err(GpuError::NotHardware(describe(&info)));
+        }
         let (device, queue) = request_device(&adapter, options)?;
         let gpu = Gpu::from_device_with(&adapter, device, queue, options)?;
         gpu.record_environment();
@@ -121,6 +125,9 @@ impl Gpu {
         options: &GpuOptions,
     ) -> Result<Gpu, GpuError> {
         let info = adapter.get_info();
+        if options.require_hardware && info.device_type == wgpu::DeviceType::Cpu {
+            return Err(GpuError::NotHardware(describe(&info)));
+        }
         if !adapter
             .get_downlevel_capabilities()
             .flags
@@ -148,11 +155,7 @@ impl Gpu {
         } else {
             Tiling::Lanes
         };
-        let transform = if options.strip_round_trips {
-            SourceTransform::StripRoundTrips
-        } else {
-            SourceTransform::AsWritten
-        };
+        let transform = options.transform();
         let semantics = DeviceSemantics::probe_compiled(&device, &queue, transform)?;
         let summary = AdapterSummary {
             name: info.name.clone(),

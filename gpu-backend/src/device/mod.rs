@@ -2,6 +2,7 @@
 //! [`F16Path`], [`Subgroups`], [`MatmulTiling`]), what was found
 //! ([`AdapterSummary`]), how the context is created on it
 //! ([`Gpu::new`](crate::Gpu::new), [`Gpu::from_device`](crate::Gpu::from_device)),
+//! the driver freedoms its shaders may be compiled with ([`SourceTransform`]),
 //! and the policy for tests without a GPU ([`GpuPolicy`]).
 
 pub(crate) mod adapter;
@@ -12,3 +13,4 @@ pub(crate) mod policy;
 pub use self::adapter::{AdapterSummary, F16Path, MatmulTiling, Subgroups};
 pub use self::policy::GpuPolicy;
 pub use crate::error::LAVAPIPE_INSTALL;
+pub use crate::wgsl::SourceTransform;

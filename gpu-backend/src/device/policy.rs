@@ -3,7 +3,8 @@
 use super::env::ENV_GPU;
 use crate::{Gpu, GpuError};
 
-/// What to do when no GPU is usable, from `DUAL_DELTA_GPU`.
+/// What to do when no GPU is usable, and whether a CPU adapter counts as
+/// one, from `DUAL_DELTA_GPU`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum GpuPolicy {
     /// Fail the test, with a message saying how to get an adapter (the
@@ -12,11 +13,19 @@ pub enum GpuPolicy {
     Require,
     /// Skip the test, printing why to stderr.
     Skip,
+    /// As [`GpuPolicy::Require`], and the adapter must be a hardware GPU:
+    /// creating a context on a CPU driver (llvmpipe, lavapipe, any
+    /// `wgpu::DeviceType::Cpu`) fails with [`GpuError::NotHardware`]
+    /// ([`GpuOptions::require_hardware`]). For runs that are meant to run
+    /// on a GPU, where a missing vendor driver would otherwise fall back to
+    /// llvmpipe and pass.
+    RequireHardware,
 }
 
 impl GpuPolicy {
     /// The policy from `DUAL_DELTA_GPU`: unset, empty or `require` is
-    /// [`GpuPolicy::Require`], `skip` is [`GpuPolicy::Skip`]; anything else
+    /// [`GpuPolicy::Require`], `skip` is [`GpuPolicy::Skip`],
+    /// `require-hardware` is [`GpuPolicy::RequireHardware`]; anything else
     /// is an error.
     pub fn from_env() -> Result<Self, GpuError> {
         Self::parse(&std::env::var(ENV_GPU).unwrap_or_default())
@@ -27,10 +36,11 @@ impl GpuPolicy {
         match value.trim().to_ascii_lowercase().as_str() {
             "" | "require" => Ok(GpuPolicy::Require),
             "skip" => Ok(GpuPolicy::Skip),
+            "require-hardware" => Ok(GpuPolicy::RequireHardware),
             _ => Err(GpuError::InvalidSetting {
                 name: ENV_GPU,
                 value: value.to_owned(),
-                expected: "`skip` or `require`",
+                expected: "`skip`, `require` or `require-hardware`",
             }),
         }
     }
@@ -118,6 +128,10 @@ mod tests {
         assert_eq!(GpuPolicy::parse("").unwrap(), GpuPolicy::Require);
         assert_eq!(GpuPolicy::parse("require").unwrap(), GpuPolicy::Require);
         assert_eq!(GpuPolicy::parse(" SKIP ").unwrap(), GpuPolicy::Skip);
+        assert_eq!(
+            GpuPolicy::parse("require-hardware").unwrap(),
+            GpuPolicy::RequireHardware
+        );
         assert!(matches!(
             GpuPolicy::parse("yes"),
             Err(GpuError::InvalidSetting {

@@ -288,10 +288,13 @@ fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &
     );
     s.push_str(ROUND16);
     if native {
-        s.push_str("fn st(i: u32, v: f32) { out[i] = f16(v); }\n");
+        s.push_str("fn st(i: u32, v: f32) { out[i] = f16(round16(v)); }\n");
     } else {
-        // One u32 per output element; pack2x16float rounds to f16.
-        s.push_str("fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n");
+        // One u32 per output element; pack2x16float converts a value
+        // round16 has made exact, so no driver's rounding can change it.
+        s.push_str(
+            "fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(round16(v), 0.0)); }\n",
+        );
     }
 }
 

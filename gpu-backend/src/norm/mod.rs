@@ -16,7 +16,7 @@
 //!
 //! * statistics `μ` and `σ²` as the [`LayerNormStrategy`] says;
 //! * `σ = √(σ² + ε)` (the correctly rounded square root, and every
-//!   division correctly rounded, on any device within three ulps of it:
+//!   division correctly rounded, on any device within eight ulps of it:
 //!   `sqrt_rn` and `div_rn` of `crate::wgsl`);
 //! * `yⱼ = round_f16(((xⱼ − μ) / σ) · γⱼ + βⱼ)`, skipping `· γⱼ` and `+ βⱼ`
 //!   where absent: one rounding to `f16` per output.

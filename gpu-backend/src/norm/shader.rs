@@ -11,7 +11,7 @@ use core::fmt::Write as _;
 use super::{LayerNormStrategy, RmsNormStrategy};
 use crate::rows::ROW_THREADS;
 use crate::rows::shader::c;
-use crate::wgsl::{EXACT, ROUND16};
+use crate::wgsl::{EXACT, ROUND16, unfused};
 
 /// Flag bit: a weight is present.
 pub(super) const HAS_WEIGHT: u32 = 1;
@@ -31,6 +31,7 @@ pub(crate) enum NormKernel {
 pub(crate) fn source(kernel: NormKernel, native: bool) -> String {
     let mut s = prelude(native);
     s.push_str("struct Params { rows: u32, len: u32, flags: u32, eps: f32, pad: vec4<u32> }\n");
+    s.push_str(&unfused("p.pad.x"));
     let _ = writeln!(
         s,
         "var<workgroup> wa: array<f32, {ROW_THREADS}>;
@@ -57,7 +58,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         "    let sd = sqrt_rn(var_ + p.eps);
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
         var y = div_rn({numerator}, sd);
-        if ((p.flags & {HAS_WEIGHT}u) != 0u) {{ y = y * ld2(base + j); }}
+        if ((p.flags & {HAS_WEIGHT}u) != 0u) {{ y = unfused(y * ld2(base + j)); }}
         if ((p.flags & {HAS_BIAS}u) != 0u) {{ y = y + ld3(base + j); }}
         st(base + j, y);
     }}
@@ -121,7 +122,7 @@ fn one_pass(s: &mut String) -> &'static str {
     let _ = writeln!(
         s,
         "    let mu = div_rn(wa[0], n);
-    let var_ = max(div_rn(wb[0], n) - mu * mu, {});",
+    let var_ = max(div_rn(wb[0], n) - unfused(mu * mu), {});",
         c(0.0)
     );
     CENTRED
@@ -142,7 +143,7 @@ fn two_pass(s: &mut String) -> &'static str {
     var s2 = 0.0;
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
         let d = ld1(base + j) - mu;
-        s2 = s2 + d * d;
+        s2 = s2 + unfused(d * d);
     }}
     wa[t] = s2;"
     );
@@ -162,7 +163,7 @@ fn welford(s: &mut String) -> &'static str {
         cnt = cnt + 1.0;
         let d = v - m;
         m = m + div_rn(d, cnt);
-        m2 = m2 + d * (v - m);
+        m2 = m2 + unfused(d * (v - m));
     }}
     wa[t] = cnt;
     wb[t] = m;
@@ -174,8 +175,8 @@ fn welford(s: &mut String) -> &'static str {
             if (nb > 0.0) {
                 let nn = na + nb;
                 let d = wb[t + h] - wb[t];
-                wb[t] = wb[t] + d * div_rn(nb, nn);
-                wc[t] = (wc[t] + wc[t + h]) + (d * d) * div_rn(na * nb, nn);
+                wb[t] = wb[t] + unfused(d * div_rn(nb, nn));
+                wc[t] = (wc[t] + wc[t + h]) + unfused((d * d) * div_rn(na * nb, nn));
                 wa[t] = nn;
             }",
     );
@@ -220,9 +221,9 @@ pub(crate) fn prelude(native: bool) -> String {
         }
     }
     if native {
-        s.push_str("fn st(i: u32, v: f32) { out[i] = f16(v); }\n");
+        s.push_str("fn st(i: u32, v: f32) { out[i] = f16(round16(v)); }\n");
     } else {
-        s.push_str("fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n");
+        s.push_str("fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(round16(v), 0.0)); }\n");
     }
     s.push_str(ROUND16);
     s.push_str(EXACT);

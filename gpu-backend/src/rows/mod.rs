@@ -15,7 +15,7 @@
 //! (the WGSL builtin `exp` is the driver's own approximation). No operation
 //! is written as `fma`: lavapipe does not fuse it. Every division is
 //! `div_rn`, correctly rounded on any device whose own division is within
-//! three ulps (Vulkan allows 2.5), and every rounding to `f16` is done on
+//! eight ulps (Vulkan allows 2.5), and every rounding to `f16` is done on
 //! the bits (see `crate::wgsl`). Bit-identity is checked on lavapipe; a
 //! driver that contracts `a·b + c` into one rounding, or flushes `f32`
 //! subnormals, could differ in the last bits of `f32` intermediates (the

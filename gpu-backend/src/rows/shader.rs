@@ -28,7 +28,7 @@ use core::fmt::Write as _;
 
 use super::emulate::{EXP_C, EXP_HI, EXP_LO, LN2_HI, LN2_LO, LOG2E};
 use super::{ROW_THREADS, SoftmaxStrategy, SumStrategy};
-use crate::wgsl::{EXACT, ROUND16};
+use crate::wgsl::{EXACT, ROUND16, unfused};
 
 /// The layout of the uniform `RowParams` (four `u32`).
 #[repr(C)]
@@ -76,16 +76,17 @@ var<workgroup> wb: array<f32, {ROW_THREADS}>;
     if native {
         s.push_str(
             "fn ld(i: u32) -> f32 { return f32(x[i]); }\n\
-             fn st(i: u32, v: f32) { out[i] = f16(v); }\n",
+             fn st(i: u32, v: f32) { out[i] = f16(round16(v)); }\n",
         );
     } else {
         s.push_str(
             "fn ld(i: u32) -> f32 { return unpack2x16float(x[i >> 1u] >> ((i & 1u) << 4u)).x; }\n\
-             fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(v, 0.0)); }\n",
+             fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(round16(v), 0.0)); }\n",
         );
     }
     s.push_str(ROUND16);
     s.push_str(EXACT);
+    s.push_str(&unfused("p.pad0"));
     exp_fn(&mut s);
     let _ = writeln!(
         s,
@@ -106,17 +107,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 }
 
 /// `ex(x)`: the kernels' `exp`, the same `f32` operations as
-/// [`kernel_exp`](super::kernel_exp).
+/// [`kernel_exp`](super::kernel_exp). NaN is told by its bits (a driver may
+/// fold `v != v` to false), and every inexact product is `unfused` (see
+/// `crate::wgsl::unfused`; `k * LN2_HI` is exact, so fusing it changes
+/// nothing). The source must define `unfused`.
 pub(crate) fn exp_fn(s: &mut String) {
     let _ = writeln!(
         s,
         "fn ex(v: f32) -> f32 {{
-    if (v != v) {{ return v; }}
+    if ((bitcast<u32>(v) & 0x7fffffffu) > 0x7f800000u) {{ return v; }}
     if (v < {lo}) {{ return 0.0; }}
     if (v > {hi}) {{ return bitcast<f32>(0x7f800000u); }}
-    let k = floor(v * {log2e} + 0.5);
+    let k = floor(unfused(v * {log2e}) + 0.5);
     let ki = i32(k);
-    let r = (v - k * {hi2}) - f32(ki) * {lo2};
+    let r = (v - k * {hi2}) - unfused(f32(ki) * {lo2});
     var q = {c0};",
         lo = c(EXP_LO),
         hi = c(EXP_HI),
@@ -126,7 +130,7 @@ pub(crate) fn exp_fn(s: &mut String) {
         c0 = c(EXP_C[0]),
     );
     for &coef in &EXP_C[1..] {
-        let _ = writeln!(s, "    q = q * r + {};", c(coef));
+        let _ = writeln!(s, "    q = unfused(q * r) + {};", c(coef));
     }
     s.push_str("    return q * bitcast<f32>(u32(ki + 127) << 23u);\n}\n\n");
 }
@@ -195,7 +199,7 @@ fn softmax(s: &mut String, strategy: SoftmaxStrategy) {
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
         let v = ld(base + j);
         let mn = max(m, v);
-        d = d * ex(m - mn) + ex(v - mn);
+        d = unfused(d * ex(m - mn)) + ex(v - mn);
         m = mn;
     }}
     wa[t] = m;
@@ -206,7 +210,9 @@ fn softmax(s: &mut String, strategy: SoftmaxStrategy) {
             let m1 = wa[t]; let m2 = wa[t + h];
             let mn = max(m1, m2);
             var dn = 0.0;
-            if (mn != {neg_inf}) {{ dn = wb[t] * ex(m1 - mn) + wb[t + h] * ex(m2 - mn); }}
+            if (bitcast<u32>(mn) != 0xff800000u) {{
+                dn = unfused(wb[t] * ex(m1 - mn)) + unfused(wb[t + h] * ex(m2 - mn));
+            }}
             wa[t] = mn;
             wb[t] = dn;
         }}

@@ -47,6 +47,7 @@ fn the_h100_reads_with_its_caveats() {
     assert!(caveats.contains("fma(a, b, c) is fused"), "{caveats}");
     assert_eq!(s.caveats().len(), 3);
     assert!(!s.kernels_match_emulations());
+    assert!(s.kernels_match_emulations_on_normal_values());
 }
 
 #[test]
@@ -74,8 +75,11 @@ fn every_fact_changes_the_summary_or_the_caveats() {
         let s = DeviceSemantics::from_measurements(&m);
         assert_ne!(s.to_string(), base.to_string(), "change {i}");
         if i < 6 {
-            assert!(!s.kernels_match_emulations(), "change {i}");
             assert!(!s.caveats().is_empty(), "change {i}");
+            // Contraction and the conversion's rounding do not reach the
+            // kernels: they round inexact products and stores on their own.
+            let reaches = ![0, 2].contains(&i);
+            assert_eq!(s.kernels_match_emulations(), !reaches, "change {i}");
         }
     }
 }

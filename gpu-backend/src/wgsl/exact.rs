@@ -8,10 +8,13 @@
 //! the significands: `q` is the correctly rounded result when the true
 //! value lies between the midpoints from `q` to its neighbours (ties, which
 //! neither operation can produce on normal operands, go to even). Each of
-//! three unrolled steps moves `q` one ulp towards the true value when it
-//! lies outside, so any result within three ulps is corrected. There is no
-//! loop (llvmpipe limits the loop iterations of an invocation, see
-//! `MAX_ROW_LEN`).
+//! eight unrolled steps moves `q` one ulp towards the true value when it
+//! lies outside, so any result within eight ulps (counted on the bits) is
+//! corrected: Vulkan's 2.5 ulp for `a / b` is up to five such steps when
+//! the quotient lies just above a power of two (the ulps below it are half
+//! as large), and `sqrt`, which inherits `inverseSqrt`'s bound through a
+//! reciprocal, may be further off. There is no loop (llvmpipe limits the
+//! loop iterations of an invocation, see `MAX_ROW_LEN`).
 //!
 //! Where an operand or the result is zero, subnormal, infinite or NaN, or
 //! the result's neighbours would not be normal, the device's result is
@@ -61,12 +64,15 @@ fn div_step(ua: u32, ub: u32, u: u32) -> u32 {
     let b = sig24(ub);
     return step(u, wcmp(lhs, wmul(mid_up(u), b)), wcmp(lhs, wmul(mid_dn(u), b)));
 }
+fn div_steps4(ua: u32, ub: u32, u: u32) -> u32 {
+    return div_step(ua, ub, div_step(ua, ub, div_step(ua, ub, div_step(ua, ub, u))));
+}
 fn div_fix(a: f32, b: f32, q: f32) -> f32 {
     let ua = bitcast<u32>(a) & 0x7fffffffu;
     let ub = bitcast<u32>(b) & 0x7fffffffu;
     let uq = bitcast<u32>(q) & 0x7fffffffu;
     if (!normal(ua) || !normal(ub) || !normal(uq)) { return q; }
-    let u = div_step(ua, ub, div_step(ua, ub, div_step(ua, ub, uq)));
+    let u = div_steps4(ua, ub, div_steps4(ua, ub, uq));
     return bitcast<f32>(u | ((bitcast<u32>(a) ^ bitcast<u32>(b)) & 0x80000000u));
 }
 fn div_rn(a: f32, b: f32) -> f32 { return div_fix(a, b, a / b); }
@@ -79,11 +85,14 @@ fn sqrt_step(ux: u32, u: u32) -> u32 {
     let dn = mid_dn(u);
     return step(u, wcmp(lhs, wmul(up, up)), wcmp(lhs, wmul(dn, dn)));
 }
+fn sqrt_steps4(ux: u32, u: u32) -> u32 {
+    return sqrt_step(ux, sqrt_step(ux, sqrt_step(ux, sqrt_step(ux, u))));
+}
 fn sqrt_fix(x: f32, q: f32) -> f32 {
     let ux = bitcast<u32>(x);
     let uq = bitcast<u32>(q);
     if (!normal(ux) || !normal(uq)) { return q; }
-    return bitcast<f32>(sqrt_step(ux, sqrt_step(ux, sqrt_step(ux, uq))));
+    return bitcast<f32>(sqrt_steps4(ux, sqrt_steps4(ux, uq)));
 }
 fn sqrt_rn(x: f32) -> f32 { return sqrt_fix(x, sqrt(x)); }
 ";

@@ -1,7 +1,7 @@
 //! WGSL shared by every kernel family: rounding to `f16` and `bf16` on the
-//! bits, and
-//! the source transformation that removes conversion round trips as some
-//! drivers do.
+//! bits, correctly rounded division and square root, and the source
+//! transformations that imitate what a driver may do to a kernel
+//! ([`SourceTransform`]).
 //!
 //! Invariant of every generated kernel: no rounding is written as a
 //! conversion round trip (`f32(f16(v))`, or
@@ -12,12 +12,15 @@
 //! only where a value is stored to or loaded from `f16` memory.
 
 mod exact;
+mod sites;
 mod strip;
-
-use std::borrow::Cow;
+mod text;
+mod transform;
 
 pub(crate) use self::exact::EXACT;
+#[cfg(test)]
 pub(crate) use self::strip::strip_round_trips;
+pub use self::transform::SourceTransform;
 
 /// `round16(v)`: the `f16` nearest to `v` (ties to even; beyond 65504
 /// infinity; `f16` subnormals as multiples of `2⁻²⁴`; NaN and infinities
@@ -44,6 +47,20 @@ pub(crate) const ROUND16: &str = "fn round16(v: f32) -> f32 {
 }
 ";
 
+/// `unfused(x)`: `x` itself, multiplied by a one the compiler cannot see
+/// (`bitcast<f32>(0x3f800000u | zero)`, with `zero` a uniform that is
+/// always 0). A product `a * b` written as `unfused(a * b)` is rounded on
+/// its own even where a driver contracts `a * b + c` into a fused
+/// multiply-add (SPIR-V allows it, and naga emits no `NoContraction`): the
+/// driver may fuse only the multiplication by one, which is exact. Where
+/// the kernels add an inexact product (the `exp` polynomial, the variance
+/// of LayerNorm, the rescaled sums of softmax and attention), they write it
+/// this way, so that they give the same bits as their emulations on every
+/// driver.
+pub(crate) fn unfused(zero: &str) -> String {
+    format!("fn unfused(x: f32) -> f32 {{ return x * bitcast<f32>(0x3f800000u | {zero}); }}\n")
+}
+
 /// `rbf(v)`: the `bf16` nearest to `v` (ties to even; NaN stays a quiet
 /// NaN), as its 16 bits, and `roundbf16(v)`: that value as an `f32`. Both
 /// are integer operations on the bits.
@@ -57,26 +74,7 @@ pub(crate) const ROUND_BF16: &str = "fn rbf(v: f32) -> u32 {
 fn roundbf16(v: f32) -> f32 { return bitcast<f32>(rbf(v) << 16u); }
 ";
 
-/// How the WGSL of every kernel (and the probe) is compiled.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub(crate) enum SourceTransform {
-    /// As generated.
-    #[default]
-    AsWritten,
-    /// With every conversion round trip replaced by its operand
-    /// ([`strip_round_trips`]), as NVIDIA's Vulkan driver compiles them.
-    StripRoundTrips,
-}
-
-impl SourceTransform {
-    /// `source` transformed.
-    pub(crate) fn apply(self, source: &str) -> Cow<'_, str> {
-        match self {
-            SourceTransform::AsWritten => Cow::Borrowed(source),
-            SourceTransform::StripRoundTrips => Cow::Owned(strip_round_trips(source)),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod transform_tests;

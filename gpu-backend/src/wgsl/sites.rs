@@ -1,0 +1,359 @@
+//! Where a driver's freedoms apply in a WGSL source: naga parses and
+//! validates it (so every expression has its type), and each expression a
+//! freedom may change becomes an [`Edit`] of the source text at the
+//! expression's span.
+
+use core::ops::Range;
+
+use naga::{BinaryOperator as Op, Expression, Handle, MathFunction, Scalar, ScalarKind, TypeInner};
+
+use super::text::{Piece, inner_of_call, split_binary};
+
+/// One freedom a driver may take, as a site of it in the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Site {
+    /// An `f32` division `a / b`.
+    Divide,
+    /// An `f32` `sqrt(x)`.
+    Sqrt,
+    /// A comparison whose result a driver may fold by assuming no NaN and
+    /// no infinity: `v != v`, `x == inf`.
+    Folded(bool),
+    /// `a * b + c` (or `c + a * b`, `a * b - c`, `c - a * b`) in `f32` (no
+    /// kernel does arithmetic in `f16`; WGSL's explicit `fma`, fused or not
+    /// as the driver likes, is left to the probe: the kernels write it only
+    /// on exact products, and emulating it in every unrolled step of the
+    /// matmul kernels makes them too slow to compile on lavapipe), the product on the left (`true`) or the right of `op`:
+    /// rewritten as `imitated_fma(a, b, ±c)`.
+    Contract {
+        /// Whether the product is the left operand.
+        product_left: bool,
+        /// Whether the operation is a subtraction.
+        subtract: bool,
+    },
+    /// An `f32` → `f16` conversion (`f16(v)`, `pack2x16float(v)`).
+    ToF16 {
+        /// Whether it is `pack2x16float` (else `f16(..)`).
+        packed: bool,
+    },
+}
+
+/// A replacement of `range` of the source by `pieces` (whose source ranges
+/// lie inside `range` and are rewritten in turn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Edit {
+    /// The expression's bytes in the source.
+    pub(crate) range: Range<usize>,
+    /// What replaces them.
+    pub(crate) pieces: Vec<Piece>,
+    /// Which freedom.
+    pub(crate) site: Site,
+}
+
+/// Which freedoms' sites to collect.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Wanted {
+    pub(crate) div_sqrt: bool,
+    pub(crate) nan_fold: bool,
+    pub(crate) contract: bool,
+    pub(crate) f16_store: bool,
+}
+
+/// The sites of the freedoms `wanted` in `source`, as edits (nested edits
+/// allowed, never overlapping otherwise).
+///
+/// # Panics
+///
+/// When naga cannot parse or validate `source`: every kernel of this crate
+/// is valid WGSL, so that is a bug in the generator.
+pub(crate) fn sites(source: &str, wanted: Wanted) -> Vec<Edit> {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{}\n{source}", e.emit_to_string(source)));
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{e:?}\n{source}"));
+    let mut edits = Vec::new();
+    let functions = module.functions.iter().map(|(h, f)| (f, &info[h])).chain(
+        module
+            .entry_points
+            .iter()
+            .enumerate()
+            .map(|(i, ep)| (&ep.function, info.get_entry_point(i))),
+    );
+    for (function, finfo) in functions {
+        let ctx = Ctx {
+            source,
+            module: &module,
+            function,
+            info: finfo,
+        };
+        for (h, expr) in function.expressions.iter() {
+            if let Some(edit) = ctx.edit(h, expr, wanted) {
+                edits.push(edit);
+            }
+        }
+    }
+    edits.sort_by_key(|e| (e.range.start, core::cmp::Reverse(e.range.end)));
+    edits.dedup_by(|b, a| a.range == b.range);
+    edits
+}
+
+struct Ctx<'a> {
+    source: &'a str,
+    module: &'a naga::Module,
+    function: &'a naga::Function,
+    info: &'a naga::valid::FunctionInfo,
+}
+
+impl Ctx<'_> {
+    /// The bytes of `h` in the source. naga's span of a builtin call
+    /// (`sqrt(x)`, `pack2x16float(v)`) is the function's name: it is
+    /// extended to the closing parenthesis.
+    fn range(&self, h: Handle<Expression>) -> Option<Range<usize>> {
+        let r = self.function.expressions.get_span(h).to_range()?;
+        if !matches!(self.function.expressions[h], Expression::Math { .. }) {
+            return Some(r);
+        }
+        let rest = &self.source[r.end..];
+        let open = r.end + (rest.len() - rest.trim_start().len());
+        if !self.source[open..].starts_with('(') {
+            return Some(r);
+        }
+        let mut depth = 0usize;
+        for (i, c) in self.source[open..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(r.start..open + i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn scalar(&self, h: Handle<Expression>) -> Option<Scalar> {
+        match *self.info[h].ty.inner_with(&self.module.types) {
+            TypeInner::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn is_f32(&self, h: Handle<Expression>) -> bool {
+        self.scalar(h) == Some(Scalar::F32)
+    }
+
+    /// The value of `h` when it is an infinite `f32` constant (written as
+    /// `bitcast<f32>(0x7f800000u)` or its negative: WGSL has no infinite
+    /// literal).
+    fn infinity(&self, h: Handle<Expression>) -> Option<f32> {
+        self.infinity_in(&self.function.expressions, h)
+    }
+
+    fn infinity_in(&self, arena: &naga::Arena<Expression>, h: Handle<Expression>) -> Option<f32> {
+        match arena[h] {
+            Expression::As {
+                expr,
+                kind: ScalarKind::Float,
+                convert: None,
+            } => match arena[expr] {
+                Expression::Literal(naga::Literal::U32(bits)) => {
+                    Some(f32::from_bits(bits)).filter(|x| x.is_infinite())
+                }
+                _ => None,
+            },
+            Expression::Constant(c) => {
+                let init = self.module.constants[c].init;
+                self.infinity_in(&self.module.global_expressions, init)
+            }
+            _ => None,
+        }
+    }
+
+    fn edit(&self, h: Handle<Expression>, expr: &Expression, wanted: Wanted) -> Option<Edit> {
+        let range = self.range(h)?;
+        let text = &self.source[range.clone()];
+        let start = range.start;
+        let src = |r: Range<usize>| Piece::Source(start + r.start..start + r.end);
+        let lit = |s: &str| Piece::Text(s.to_owned());
+        let (site, pieces) = match *expr {
+            Expression::Binary {
+                op: Op::Divide,
+                left,
+                ..
+            } if wanted.div_sqrt && self.is_f32(left) => {
+                let (l, r) = split_binary(text, "/")?;
+                (
+                    Site::Divide,
+                    vec![lit("imitated_div("), src(l), lit(", "), src(r), lit(")")],
+                )
+            }
+            Expression::Math {
+                fun: MathFunction::Sqrt,
+                arg,
+                ..
+            } if wanted.div_sqrt && self.is_f32(arg) => {
+                let inner = inner_of_call(text)?;
+                (
+                    Site::Sqrt,
+                    vec![lit("imitated_sqrt("), src(inner), lit(")")],
+                )
+            }
+            Expression::Binary { op, left, right } if wanted.nan_fold && self.is_f32(left) => {
+                let compare: fn(f32, f32) -> bool = match op {
+                    Op::Equal => |a, b| a == b,
+                    Op::NotEqual => |a, b| a != b,
+                    Op::Less => |a, b| a < b,
+                    Op::LessEqual => |a, b| a <= b,
+                    Op::Greater => |a, b| a > b,
+                    Op::GreaterEqual => |a, b| a >= b,
+                    _ => return self.contraction(h, expr, wanted),
+                };
+                // Assuming no NaN, `x op x` is decided; assuming no
+                // infinity, so is `x op ±inf` (any finite x: take 0).
+                let same = left == right
+                    || split_binary(text, op_token(op))
+                        .is_some_and(|(l, r)| text[l].trim() == text[r].trim());
+                let value = if same {
+                    compare(0.0, 0.0)
+                } else {
+                    match (self.infinity(left), self.infinity(right)) {
+                        (Some(_), Some(_)) | (None, None) => return None,
+                        (Some(inf), None) => compare(inf, 0.0),
+                        (None, Some(inf)) => compare(0.0, inf),
+                    }
+                };
+                (
+                    Site::Folded(value),
+                    vec![lit(if value { "true" } else { "false" })],
+                )
+            }
+            _ => return self.contraction(h, expr, wanted),
+        };
+        Some(Edit {
+            range,
+            pieces,
+            site,
+        })
+    }
+
+    /// The contraction or the `f16` conversion at `h`, if any.
+    fn contraction(
+        &self,
+        h: Handle<Expression>,
+        expr: &Expression,
+        wanted: Wanted,
+    ) -> Option<Edit> {
+        let range = self.range(h)?;
+        let text = &self.source[range.clone()];
+        let start = range.start;
+        let src = |r: Range<usize>| Piece::Source(start + r.start..start + r.end);
+        let lit = |s: &str| Piece::Text(s.to_owned());
+        match *expr {
+            Expression::Binary { op, left, right }
+                if wanted.contract
+                    && matches!(op, Op::Add | Op::Subtract)
+                    && self.scalar(h) == Some(Scalar::F32) =>
+            {
+                let inline_product = |e: Handle<Expression>| {
+                    matches!(
+                        self.function.expressions[e],
+                        Expression::Binary {
+                            op: Op::Multiply,
+                            ..
+                        }
+                    ) && self.scalar(e).is_some()
+                        && self
+                            .range(e)
+                            .is_some_and(|r| r.start >= range.start && r.end <= range.end)
+                };
+                let subtract = op == Op::Subtract;
+                let (l, r) = split_binary(text, op_token(op))?;
+                // Either product may be contracted: take the right one.
+                let product_left = if inline_product(right) {
+                    false
+                } else if inline_product(left) {
+                    true
+                } else {
+                    return None;
+                };
+                let (product, other) = if product_left { (l, r) } else { (r, l) };
+                let (a, b) = split_binary(&text[product.clone()], "*")?;
+                let (a, b) = (
+                    product.start + a.start..product.start + a.end,
+                    product.start + b.start..product.start + b.end,
+                );
+                let neg_a = subtract && !product_left;
+                let neg_c = subtract && product_left;
+                let pieces = vec![
+                    lit(if neg_a {
+                        "imitated_fma(-("
+                    } else {
+                        "imitated_fma(("
+                    }),
+                    src(a),
+                    lit("), ("),
+                    src(b),
+                    lit(if neg_c { "), -(" } else { "), (" }),
+                    src(other),
+                    lit("))"),
+                ];
+                Some(Edit {
+                    range,
+                    pieces,
+                    site: Site::Contract {
+                        product_left,
+                        subtract,
+                    },
+                })
+            }
+            Expression::As {
+                expr: from,
+                kind: ScalarKind::Float,
+                convert: Some(2),
+            } if wanted.f16_store && self.is_f32(from) => {
+                let inner = inner_of_call(text)?;
+                Some(Edit {
+                    range,
+                    pieces: vec![lit("f16(imitated_rz16("), src(inner), lit("))")],
+                    site: Site::ToF16 { packed: false },
+                })
+            }
+            Expression::Math {
+                fun: MathFunction::Pack2x16float,
+                ..
+            } if wanted.f16_store => {
+                let inner = inner_of_call(text)?;
+                Some(Edit {
+                    range,
+                    pieces: vec![lit("pack2x16float(imitated_rz16x2("), src(inner), lit("))")],
+                    site: Site::ToF16 { packed: true },
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The WGSL token of a binary operator this module rewrites.
+fn op_token(op: Op) -> &'static str {
+    match op {
+        Op::Add => "+",
+        Op::Subtract => "-",
+        Op::Multiply => "*",
+        Op::Divide => "/",
+        Op::Equal => "==",
+        Op::NotEqual => "!=",
+        Op::Less => "<",
+        Op::LessEqual => "<=",
+        Op::Greater => ">",
+        Op::GreaterEqual => ">=",
+        _ => "\u{0}",
+    }
+}
