@@ -94,7 +94,10 @@ fn dump_wgsl() {
     let dir = Path::new(&dir);
     std::fs::create_dir_all(dir).unwrap();
     for (name, key) in keys() {
-        for transform in [SourceTransform::AS_WRITTEN, SourceTransform::STRIP_ROUND_TRIPS] {
+        for transform in [
+            SourceTransform::AS_WRITTEN,
+            SourceTransform::STRIP_ROUND_TRIPS,
+        ] {
             let key = KernelKey { transform, ..key };
             let file = dir.join(format!("{name}-{transform:?}.wgsl"));
             std::fs::write(file, key.transform.apply(&key.source()).as_bytes()).unwrap();

@@ -10,6 +10,7 @@
 use core::fmt;
 
 use dual_delta_gpu::{
+    Gpu,
     attention::AttentionStrategy,
     norm::{LayerNormStrategy, RmsNormStrategy},
     rows::{SoftmaxStrategy, SumStrategy},
@@ -321,12 +322,22 @@ impl KernelCase {
     /// verdict is known where `stop_early`; every trial's GPU work goes out
     /// in batches of 32.
     pub fn run(&self, n: usize, stop_early: bool) -> Result<Outcome, RunError> {
+        self.run_on(gpu(), n, stop_early)
+    }
+
+    /// [`KernelCase::run`] on the context `gpu` (one compiled with
+    /// imitated driver freedoms, say) instead of the process's.
+    pub fn run_on(
+        &self,
+        gpu: &'static Gpu,
+        n: usize,
+        stop_early: bool,
+    ) -> Result<Outcome, RunError> {
         match self.kernel {
             Kernel::Sum(strategy, rows) => self.finish(
                 DualDelta::batched(
                     move |xs: &[RowsInput<f16>]| {
-                        gpu()
-                            .run_batch(xs, strategy)
+                        gpu.run_batch(xs, strategy)
                             .unwrap_or_else(|e| panic!("GPU row sum failed: {e}"))
                     },
                     sum_cpu,
@@ -339,8 +350,7 @@ impl KernelCase {
             Kernel::Softmax(variant, rows) => self.finish(
                 DualDelta::batched(
                     move |xs: &[RowsInput<f16>]| {
-                        gpu()
-                            .run_batch(xs, variant)
+                        gpu.run_batch(xs, variant)
                             .unwrap_or_else(|e| panic!("GPU softmax failed: {e}"))
                     },
                     softmax_cpu,
@@ -353,8 +363,7 @@ impl KernelCase {
             Kernel::LayerNorm(variant, activations) => self.finish(
                 DualDelta::batched(
                     move |xs: &[NormInput<f16>]| {
-                        gpu()
-                            .run_batch(xs, variant)
+                        gpu.run_batch(xs, variant)
                             .unwrap_or_else(|e| panic!("GPU LayerNorm failed: {e}"))
                     },
                     layer_norm_cpu,
@@ -367,8 +376,7 @@ impl KernelCase {
             Kernel::RmsNorm(variant, activations) => self.finish(
                 DualDelta::batched(
                     move |xs: &[NormInput<f16>]| {
-                        gpu()
-                            .run_batch(xs, variant)
+                        gpu.run_batch(xs, variant)
                             .unwrap_or_else(|e| panic!("GPU RMSNorm failed: {e}"))
                     },
                     rms_norm_cpu,
@@ -381,8 +389,7 @@ impl KernelCase {
             Kernel::Attention(variant, shape) => self.finish(
                 DualDelta::batched(
                     move |xs: &[AttentionInput<f16>]| {
-                        gpu()
-                            .run_batch(xs, variant)
+                        gpu.run_batch(xs, variant)
                             .unwrap_or_else(|e| panic!("GPU attention failed: {e}"))
                     },
                     attention_cpu,

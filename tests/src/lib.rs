@@ -126,15 +126,19 @@ impl CaseStudy {
     }
 
     /// The candidate f1 on many inputs of this case's shape at once: one
-    /// GPU submission for the whole batch (see [`dual_delta_gpu::Gpu::matmul_batch`]),
+    /// GPU submission for the whole batch (see [`dual_delta_gpu::Gpu::run_batch`]),
     /// each output identical to [`CaseStudy::gpu_matmul`]'s.
     pub fn gpu_matmul_batch(&self, xs: &[MatmulInput]) -> Vec<Vec<f16>> {
+        self.gpu_matmul_batch_on(gpu(), xs)
+    }
+
+    /// [`CaseStudy::gpu_matmul_batch`] on the context `gpu`.
+    pub fn gpu_matmul_batch_on(&self, gpu: &Gpu, xs: &[MatmulInput]) -> Vec<Vec<f16>> {
         let Some((m, k, n)) = xs.first().map(MatmulInput::shape) else {
             return Vec::new();
         };
         let strategy = self.config.strategy_for(m, k, n);
-        gpu()
-            .run_batch(xs, strategy)
+        gpu.run_batch(xs, strategy)
             .unwrap_or_else(|e| panic!("GPU matmul failed: {e}"))
     }
 

@@ -3,7 +3,9 @@
 
 use core::fmt;
 
-use super::env::{ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_IMITATE, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING};
+use super::env::{
+    ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_IMITATE, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
+};
 use super::policy::GpuPolicy;
 use crate::GpuError;
 use crate::wgsl::SourceTransform;

@@ -223,7 +223,9 @@ pub(crate) fn prelude(native: bool) -> String {
     if native {
         s.push_str("fn st(i: u32, v: f32) { out[i] = f16(round16(v)); }\n");
     } else {
-        s.push_str("fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(round16(v), 0.0)); }\n");
+        s.push_str(
+            "fn st(i: u32, v: f32) { out[i] = pack2x16float(vec2<f32>(round16(v), 0.0)); }\n",
+        );
     }
     s.push_str(ROUND16);
     s.push_str(EXACT);
