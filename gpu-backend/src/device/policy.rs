@@ -16,7 +16,7 @@ pub enum GpuPolicy {
     /// As [`GpuPolicy::Require`], and the adapter must be a hardware GPU:
     /// creating a context on a CPU driver (llvmpipe, lavapipe, any
     /// `wgpu::DeviceType::Cpu`) fails with [`GpuError::NotHardware`]
-    /// ([`GpuOptions::require_hardware`]). For runs that are meant to run
+    /// ([`GpuOptions::require_hardware`](crate::GpuOptions::require_hardware)). For runs that are meant to run
     /// on a GPU, where a missing vendor driver would otherwise fall back to
     /// llvmpipe and pass.
     RequireHardware,
