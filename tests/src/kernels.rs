@@ -36,15 +36,15 @@ use crate::gpu;
 /// inputs it draws (all `torch.randn` values rounded to `f16`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kernel {
-    /// A row sum ([`dual_delta_gpu::Gpu::reduce_sum`]).
+    /// A row sum ([`SumStrategy`] through [`dual_delta_gpu::Gpu::run`]).
     Sum(SumStrategy, Rows),
-    /// A softmax over each row ([`dual_delta_gpu::Gpu::softmax`]).
+    /// A softmax over each row ([`SoftmaxStrategy`]).
     Softmax(SoftmaxStrategy, Rows),
-    /// LayerNorm over each row ([`dual_delta_gpu::Gpu::layer_norm`]).
+    /// LayerNorm over each row ([`LayerNormStrategy`]).
     LayerNorm(LayerNormStrategy, Activations),
-    /// RMSNorm over each row ([`dual_delta_gpu::Gpu::rms_norm`]).
+    /// RMSNorm over each row ([`RmsNormStrategy`]).
     RmsNorm(RmsNormStrategy, Activations),
-    /// Scaled-dot-product attention ([`dual_delta_gpu::Gpu::attention`]), no
+    /// Scaled-dot-product attention ([`AttentionStrategy`]), no
     /// mask.
     Attention(AttentionStrategy, AttentionShape),
 }
