@@ -12,7 +12,6 @@ use core::fmt::Write as _;
 use super::{ATTENTION_THREADS, AttentionStrategy, FLASH_BLOCK};
 use crate::norm::shader::prelude;
 use crate::rows::shader::exp_fn;
-use crate::wgsl::unfused;
 
 /// The WGSL source of `strategy` for head dimensions `d` and `d_v`, for the
 /// native-`f16` path or the fallback. The loops over `d` and `d_v` are
@@ -26,8 +25,7 @@ pub(crate) fn source(strategy: AttentionStrategy, d: usize, d_v: usize, native: 
         "struct Params { total: u32, seq_q: u32, seq_k: u32, d: u32,
                  d_v: u32, causal: u32, scale: f32, pad: u32 }\n",
     );
-    s.push_str(&unfused("p.pad"));
-    exp_fn(&mut s);
+    exp_fn(&mut s, "p.pad");
     let _ = writeln!(
         s,
         "@compute @workgroup_size({ATTENTION_THREADS})

@@ -29,42 +29,36 @@ mod sealed {
             None
         }
     }
-    impl Sealed for half::f16 {
-        fn pool() -> Option<&'static Pool<Self>> {
-            static POOL: Pool<half::f16> = Pool::new();
-            Some(&POOL)
-        }
-    }
-    impl Sealed for half::bf16 {
-        fn pool() -> Option<&'static Pool<Self>> {
-            static POOL: Pool<half::bf16> = Pool::new();
-            Some(&POOL)
-        }
-    }
     impl Sealed for dual_delta_runtime::E4m3 {}
 }
 
-impl MatmulElement for f16 {
-    fn admissible(self) -> bool {
-        true
-    }
-    fn randn(len: usize, rng: &mut TrialRng) -> (Vec<Self>, f32) {
-        let mut v = pooled(len, f16::ZERO);
-        crate::randn::fill_f16(rng, &mut v);
-        (v, 1.0)
-    }
+/// A 16-bit format as a matmul element: every value admissible, drawn as
+/// `torch.randn(len)` rounded by `$fill` into a kept matrix of a dropped
+/// input ([`super::pool`]).
+macro_rules! half_element {
+    ($t:ty, $fill:path) => {
+        impl sealed::Sealed for $t {
+            fn pool() -> Option<&'static super::pool::Pool<Self>> {
+                static POOL: super::pool::Pool<$t> = super::pool::Pool::new();
+                Some(&POOL)
+            }
+        }
+
+        impl MatmulElement for $t {
+            fn admissible(self) -> bool {
+                true
+            }
+            fn randn(len: usize, rng: &mut TrialRng) -> (Vec<Self>, f32) {
+                let mut v = pooled(len, <$t>::ZERO);
+                $fill(rng, &mut v);
+                (v, 1.0)
+            }
+        }
+    };
 }
 
-impl MatmulElement for bf16 {
-    fn admissible(self) -> bool {
-        true
-    }
-    fn randn(len: usize, rng: &mut TrialRng) -> (Vec<Self>, f32) {
-        let mut v = pooled(len, bf16::ZERO);
-        crate::randn::fill_bf16(rng, &mut v);
-        (v, 1.0)
-    }
-}
+half_element!(f16, crate::randn::fill_f16);
+half_element!(bf16, crate::randn::fill_bf16);
 
 impl MatmulElement for E4m3 {
     fn admissible(self) -> bool {

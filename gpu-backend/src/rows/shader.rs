@@ -86,8 +86,7 @@ var<workgroup> wb: array<f32, {ROW_THREADS}>;
     }
     s.push_str(ROUND16);
     s.push_str(EXACT);
-    s.push_str(&unfused("p.pad0"));
-    exp_fn(&mut s);
+    exp_fn(&mut s, "p.pad0");
     let _ = writeln!(
         s,
         "@compute @workgroup_size({ROW_THREADS})
@@ -106,12 +105,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     s
 }
 
-/// `ex(x)`: the kernels' `exp`, the same `f32` operations as
-/// [`kernel_exp`](super::kernel_exp). NaN is told by its bits (a driver may
-/// fold `v != v` to false), and every inexact product is `unfused` (see
-/// `crate::wgsl::unfused`; `k * LN2_HI` is exact, so fusing it changes
-/// nothing). The source must define `unfused`.
-pub(crate) fn exp_fn(s: &mut String) {
+/// `unfused` (see `crate::wgsl::unfused`), its 1 built from `zero` (a
+/// uniform that is always 0), and `ex(x)`: the kernels' `exp`, the same
+/// `f32` operations as [`kernel_exp`](super::kernel_exp). NaN is told by
+/// its bits (a driver may fold `v != v` to false), and every inexact
+/// product is `unfused` (`k * LN2_HI` is exact, so fusing it changes
+/// nothing).
+pub(crate) fn exp_fn(s: &mut String, zero: &str) {
+    s.push_str(&unfused(zero));
     let _ = writeln!(
         s,
         "fn ex(v: f32) -> f32 {{

@@ -104,16 +104,20 @@ fn the_transform_applies_only_when_asked() {
     );
 }
 
-/// Random `(a, b)` with exponents in `-span..=span`, and edge cases:
-/// quotients and roots on and next to powers of two.
-fn operands() -> Vec<(f32, f32)> {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
+/// A small deterministic generator of 64-bit words (xorshift64) from `state`.
+fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         state
-    };
+    }
+}
+
+/// Random `(a, b)` with exponents in `-span..=span`, and edge cases:
+/// quotients and roots on and next to powers of two.
+fn operands() -> Vec<(f32, f32)> {
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let mut v = Vec::new();
     let mut random = |span: i64| {
         let r = next();
@@ -181,7 +185,7 @@ fn division_and_square_root_are_corrected_from_seven_steps_away() {
     }
     let body = "if (b == 0.0) { out[i] = bitcast<u32>(sqrt_fix(a, c)); }
     else { out[i] = bitcast<u32>(div_fix(a, b, c)); }";
-    let Some(got) = run_triples(body, &words, SourceTransform::AS_WRITTEN) else {
+    let Some(got) = run_kernel(body, &words, SourceTransform::AS_WRITTEN, 1) else {
         return;
     };
     for (i, w) in words.chunks_exact(3).enumerate() {
@@ -215,7 +219,7 @@ fn division_and_square_root_stay_exact_under_the_imitation() {
     out[2u * i + 1u] = bitcast<u32>(sqrt_rn(abs(a)));";
     let raw = "out[2u * i] = bitcast<u32>(a / b);
     out[2u * i + 1u] = bitcast<u32>(sqrt(abs(a)));";
-    let run = |body: &str| run_triples2(body, &words, SourceTransform::DIV_SQRT);
+    let run = |body: &str| run_kernel(body, &words, SourceTransform::DIV_SQRT, 2);
     let (Some(got), Some(off)) = (run(body), run(raw)) else {
         return;
     };
@@ -234,27 +238,10 @@ fn division_and_square_root_stay_exact_under_the_imitation() {
 }
 
 /// Runs `body` (WGSL statements reading `inp[3 * i + 0..3]` and writing
-/// `out[i]`, all `u32` bits) for every triple of `words`, compiled after
-/// `transform`, on the shared context.
-pub(super) fn run_triples(
-    body: &str,
-    words: &[u32],
-    transform: SourceTransform,
-) -> Option<Vec<u32>> {
-    run_kernel(body, words, transform, 1)
-}
-
-/// [`run_triples`] with two outputs per triple, `out[2 * i]` and
-/// `out[2 * i + 1]`.
-pub(super) fn run_triples2(
-    body: &str,
-    words: &[u32],
-    transform: SourceTransform,
-) -> Option<Vec<u32>> {
-    run_kernel(body, words, transform, 2)
-}
-
-fn run_kernel(
+/// `outputs` words per triple, `out[outputs * i + ..]`, all `u32` bits) for
+/// every triple of `words`, compiled after `transform`, on the shared
+/// context; `None` where no GPU is usable and `DUAL_DELTA_GPU=skip`.
+pub(super) fn run_kernel(
     body: &str,
     words: &[u32],
     transform: SourceTransform,
@@ -305,13 +292,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
 /// one on the bits).
 #[test]
 fn the_imitated_fma_rounds_once() {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let mut words = Vec::new();
     for _ in 0..20000 {
         let r = next();
@@ -325,10 +306,11 @@ fn the_imitated_fma_rounds_once() {
             f(next(), ec).to_bits(),
         ]);
     }
-    let Some(got) = run_triples(
+    let Some(got) = run_kernel(
         "out[i] = bitcast<u32>(a * b + c);",
         &words,
         SourceTransform::CONTRACT,
+        1,
     ) else {
         return;
     };

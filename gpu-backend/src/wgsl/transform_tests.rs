@@ -2,7 +2,7 @@
 //! kernels stay valid WGSL under it, and a kernel written the old way
 //! would give other bits under it (so no imitation is vacuous).
 
-use super::tests::{every_kernel_source, run_triples};
+use super::tests::{every_kernel_source, run_kernel};
 use super::text::split_binary;
 use super::*;
 
@@ -203,7 +203,7 @@ fn the_old_ways_would_differ_under_the_freedoms() {
     let nan = [f32::NAN.to_bits(), 0, 0];
     let old = "out[i] = select(0u, 1u, a != a);";
     let new = "out[i] = select(0u, 1u, (bitcast<u32>(a) & 0x7fffffffu) > 0x7f800000u);";
-    let run = |body: &str, t| run_triples(body, &nan, t).map(|v| v[0]);
+    let run = |body: &str, t| run_kernel(body, &nan, t, 1).map(|v| v[0]);
     let Some(new_as_written) = run(new, SourceTransform::AS_WRITTEN) else {
         return;
     };
@@ -217,14 +217,14 @@ fn the_old_ways_would_differ_under_the_freedoms() {
     let words = [mu.to_bits(), 0, (mu * mu + 0.75).to_bits()];
     let old = "out[i] = bitcast<u32>(c - a * a);";
     let new = "out[i] = bitcast<u32>(c - a * a * bitcast<f32>(0x3f800000u | bitcast<u32>(b)));";
-    let run = |body: &str, t| run_triples(body, &words, t).unwrap()[0];
+    let run = |body: &str, t| run_kernel(body, &words, t, 1).unwrap()[0];
     assert_ne!(run(old, CONTRACT), run(old, SourceTransform::AS_WRITTEN));
     assert_eq!(run(new, CONTRACT), run(new, SourceTransform::AS_WRITTEN));
 
     // 1 + 3·2⁻¹², between two f16 values, nearer the upper one.
     let v = 1.0f32 + 3.0 / 4096.0;
     let words = [v.to_bits(), 0, 0];
-    let run = |body: &str, t| run_triples(body, &words, t).unwrap()[0];
+    let run = |body: &str, t| run_kernel(body, &words, t, 1).unwrap()[0];
     let old = "out[i] = pack2x16float(vec2<f32>(a, 0.0));";
     let new = "out[i] = pack2x16float(vec2<f32>(round16(a), 0.0));";
     assert_ne!(run(old, F16_STORE), run(old, SourceTransform::AS_WRITTEN));
