@@ -107,33 +107,30 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
     for (dir, s) in stored {
         let t = match s {
             Stored::Run(r) => {
-                let regressed = r
-                    .regression
-                    .as_ref()
-                    .is_some_and(|g| g.comparison.regressed);
-                let gate = r.judgement.as_ref().is_some_and(|j| {
-                    matches!(
-                        j.decided_by,
-                        DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. }
-                    )
-                });
-                let result = if r.passed {
+                let j = &r.judgement;
+                let regressed = j.regressed;
+                let gate = matches!(
+                    j.decided_by,
+                    DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. }
+                );
+                let alpha = r.settings.settings.alpha;
+                let result = if j.passed {
                     "passed"
                 } else if regressed {
                     "regressed"
                 } else {
                     "failed"
                 };
-                summary.expected_false_failures += r.settings.alpha;
+                summary.expected_false_failures += alpha;
                 SuiteTest {
                     test: r.names.test.clone(),
                     result: result.to_owned(),
-                    sentence: r.verdict.sentence.clone(),
-                    alpha: Some(r.settings.alpha),
+                    sentence: r.sentences.verdict.clone(),
+                    alpha: Some(alpha),
                     p_value: if regressed || gate {
                         Some(0.0)
                     } else {
-                        r.judgement.as_ref().and_then(|j| j.p_value)
+                        j.p_value
                     },
                     kept_by_suite_alpha: None,
                     dir: dir.clone(),
