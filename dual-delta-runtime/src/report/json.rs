@@ -4,11 +4,11 @@
 //!
 //! Every floating-point field is a JSON number when it is finite. JSON has no
 //! infinities or NaN, so those are written as the strings `"inf"`, `"-inf"`
-//! and `"nan"` (read them back with [`number`], or read the whole file as a
-//! [`Summary`](super::summary::Summary), which does it for every field). Finite numbers are written
-//! with the fewest digits that read back as the same `f64` (with
-//! `serde_json`, enable its `float_roundtrip` feature to read them exactly). Integers (counts, seeds,
-//! indices, timestamps) are JSON integers; seeds are 64-bit, beyond the
+//! and `"nan"` (read them back with [`number`], or read the whole file with
+//! [`Summary::read`], which does it for every field). Finite numbers are
+//! written with the fewest digits that read back as the same `f64` (with
+//! `serde_json`, enable its `float_roundtrip` feature to read them
+//! exactly). Integers (counts, seeds, indices, timestamps) are JSON integers; seeds are 64-bit, beyond the
 //! 2^53 that JavaScript numbers hold exactly, so each seed also comes as a
 //! hexadecimal string (`seed_hex`, `0x`-prefixed, 16 digits), which is what
 //! `DUAL_DELTA_SEED` accepts, where a reader needs it to replay (the base
@@ -18,7 +18,7 @@
 //! # Schema
 //!
 //! The schema (version [`SCHEMA_VERSION`]) is documented once, field by
-//! field, on [`Summary`](super::summary::Summary): each field is one of the
+//! field, on [`Summary`]: each field is one of the
 //! run's own types, written by serde as that type's docs say.
 
 use std::borrow::Cow;
