@@ -116,3 +116,21 @@ pub fn scan(root: &Path) -> io::Result<BTreeMap<String, Stored>> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_of_an_older_schema_is_passed_over() {
+        let root = std::env::temp_dir().join(format!("dual-delta-old-{}", std::process::id()));
+        let dir = root.join("old.test");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(SUMMARY_FILE), r#"{"schema_version": 3}"#).unwrap();
+        assert!(scan(&root).unwrap().is_empty());
+        write_skipped(&root, "old::test", "candidate", "no device").unwrap();
+        let stored = scan(&root).unwrap();
+        assert!(matches!(stored.values().next(), Some(Stored::Skipped(_))));
+        fs::remove_dir_all(&root).unwrap();
+    }
+}
