@@ -7,7 +7,7 @@ use crate::stats::Summary;
 use crate::stats::sequential::{AlphaSplit, Decision, TracePoint};
 
 /// Descriptive statistics of Δ1, Δ2 and their paired differences.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summaries {
     /// Δ1, the candidate's errors.
     pub candidate: Summary,
@@ -18,7 +18,7 @@ pub struct Summaries {
 }
 
 /// A trial whose output held a NaN or an infinity.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NonFiniteTrial {
     /// The trial's index.
     pub trial: usize,
@@ -28,13 +28,14 @@ pub struct NonFiniteTrial {
     /// The position of the first non-finite element of the output.
     pub position: usize,
     /// That element (`NaN`, `inf` or `-inf`).
+    #[serde(with = "crate::json_number")]
     pub value: f64,
 }
 
 /// The trials on which each implementation's output held a NaN or an
 /// infinity, in trial order. The oracle is always finite (a run stops
 /// otherwise).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NonFinite {
     /// Trials where the candidate's output was not finite.
     pub candidate: Vec<NonFiniteTrial>,
@@ -67,7 +68,7 @@ fn only<'a>(these: &'a [NonFiniteTrial], others: &[NonFiniteTrial]) -> Vec<&'a N
 
 /// The anytime-valid sequential verdict of a run (see
 /// [`crate::stats::sequential`]).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SequentialVerdict {
     /// The decision over the trials run ([`Decision::Continue`] when the
     /// evidence reached no threshold). It is computed whether or not the
@@ -83,6 +84,7 @@ pub struct SequentialVerdict {
     /// the cap.
     pub alpha_split: AlphaSplit,
     /// The margin of the early decision ([`Settings::margin`]).
+    #[serde(with = "crate::json_number")]
     pub margin: f64,
 }
 

@@ -53,3 +53,23 @@ pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Err
     }
     d.deserialize_any(Number)
 }
+
+/// `#[serde(with = "crate::json_number::seconds")]` for an optional
+/// duration written as its seconds (a JSON number), or `null`.
+pub(crate) mod seconds {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(v: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        v.map(|d| d.as_secs_f64()).serialize(s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Duration>, D::Error> {
+        let secs = Option::<f64>::deserialize(d)?;
+        secs.map(|s| Duration::try_from_secs_f64(s).map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}

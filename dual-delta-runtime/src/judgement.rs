@@ -45,12 +45,13 @@ pub enum DecidedBy {
     /// The fixed-N tests over every trial run, at level `alpha`.
     FixedN {
         /// The level (α, or its share left to the fallback at the cap).
+        #[serde(with = "crate::json_number")]
         alpha: f64,
     },
 }
 
 /// How the trials of a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "ended", rename_all = "snake_case")]
 pub enum Ending {
     /// At the sequential decision, after `after` trials: the fixed-N tests
@@ -75,11 +76,14 @@ pub struct WithinMargin {
     /// `100 × (R − 1)`, `R` the ratio of mean errors over every input (see
     /// [`crate::claim`]); negative when the candidate's mean error is the
     /// smaller, though it is worse on most inputs.
+    #[serde(with = "crate::json_number")]
     pub percent: f64,
     /// The one-sided Wilcoxon p-value of "candidate less accurate" at
     /// margin 0, over the trials run.
+    #[serde(with = "crate::json_number")]
     pub p_value: f64,
     /// The margin δ.
+    #[serde(with = "crate::json_number")]
     pub margin: f64,
     /// `100 × (P99 Δ1 / P99 Δ2 − 1)` when the candidate's tail is heavier
     /// than its mean shift says: at least twice the mean's percentage, and
@@ -125,7 +129,7 @@ pub(crate) fn percent(p: f64) -> String {
 }
 
 /// The decision of a run.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Judgement {
     /// Whether every expectation holds.
     pub passed: bool,
@@ -139,6 +143,7 @@ pub struct Judgement {
     pub ending: Ending,
     /// The level at which the fixed-N tests ran: α, or the share of α left
     /// to them at the cap.
+    #[serde(with = "crate::json_number")]
     pub fixed_alpha: f64,
     /// A significant difference inside the margin, if there is one.
     pub within_margin: Option<WithinMargin>,

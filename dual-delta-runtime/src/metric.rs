@@ -153,6 +153,23 @@ impl fmt::Display for Metric {
     }
 }
 
+/// A metric is written by its name.
+impl serde::Serialize for Metric {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// A metric read back by its name (from a report): a built-in one, or a
+/// [`Metric::Custom`] of that name whose function is not stored, so it
+/// returns NaN; a report read back names its metric, it does not measure.
+impl<'de> serde::Deserialize<'de> for Metric {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Ok(Metric::from_name(&name).unwrap_or_else(|| Metric::custom(name, |_, _| f64::NAN)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

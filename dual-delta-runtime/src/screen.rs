@@ -76,7 +76,7 @@ pub enum Mode {
 }
 
 /// What the screen covered in a run.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Screen {
     /// How the inputs were run.
     pub mode: Mode,
@@ -141,19 +141,22 @@ pub(crate) fn errors(checked: &[Checked]) -> crate::claim::Errors {
 }
 
 /// A trial on which the candidate's error was gross (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GrossError {
     /// The trial's index.
     pub trial: usize,
     /// The trial's seed.
     pub seed: u64,
     /// The candidate's error.
+    #[serde(with = "crate::json_number")]
     pub delta1: f64,
     /// The baseline's error.
+    #[serde(with = "crate::json_number")]
     pub delta2: f64,
     /// The reference error it was compared with: the larger of the
     /// baseline's largest finite error and the one-ulp error `u` of the
     /// trial.
+    #[serde(with = "crate::json_number")]
     pub reference: f64,
 }
 

@@ -49,13 +49,50 @@ pub const SUITE_FILE: &str = "suite.json";
 /// The Markdown table `merge` writes, for a CI job summary.
 pub const MARKDOWN_FILE: &str = "summary.md";
 
+/// What became of one test of a suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuiteResult {
+    /// Every expectation held.
+    Passed,
+    /// An expectation failed (not a regression).
+    Failed,
+    /// The candidate is less accurate than at its baseline.
+    Regressed,
+    /// The test did not run.
+    Skipped,
+}
+
+impl SuiteResult {
+    /// `passed`, `failed`, `regressed` or `skipped`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SuiteResult::Passed => "passed",
+            SuiteResult::Failed => "failed",
+            SuiteResult::Regressed => "regressed",
+            SuiteResult::Skipped => "skipped",
+        }
+    }
+
+    /// Whether the test failed (a regression included).
+    pub fn failing(self) -> bool {
+        matches!(self, SuiteResult::Failed | SuiteResult::Regressed)
+    }
+}
+
+impl std::fmt::Display for SuiteResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
 /// One line of the suite.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SuiteTest {
     /// The test's path.
     pub test: String,
-    /// `passed`, `failed`, `regressed` or `skipped`.
-    pub result: String,
+    /// What became of it.
+    pub result: SuiteResult,
     /// The verdict in words, or why it was skipped.
     pub sentence: String,
     /// The test's α (`null` for a skipped test).
@@ -107,33 +144,30 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
     for (dir, s) in stored {
         let t = match s {
             Stored::Run(r) => {
-                let regressed = r
-                    .regression
-                    .as_ref()
-                    .is_some_and(|g| g.comparison.regressed);
-                let gate = r.judgement.as_ref().is_some_and(|j| {
-                    matches!(
-                        j.decided_by,
-                        DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. }
-                    )
-                });
-                let result = if r.passed {
-                    "passed"
+                let j = &r.judgement;
+                let regressed = j.regressed;
+                let gate = matches!(
+                    j.decided_by,
+                    DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. }
+                );
+                let alpha = r.settings.settings.alpha;
+                let result = if j.passed {
+                    SuiteResult::Passed
                 } else if regressed {
-                    "regressed"
+                    SuiteResult::Regressed
                 } else {
-                    "failed"
+                    SuiteResult::Failed
                 };
-                summary.expected_false_failures += r.settings.alpha;
+                summary.expected_false_failures += alpha;
                 SuiteTest {
                     test: r.names.test.clone(),
-                    result: result.to_owned(),
-                    sentence: r.verdict.sentence.clone(),
-                    alpha: Some(r.settings.alpha),
+                    result,
+                    sentence: r.sentences.verdict.clone(),
+                    alpha: Some(alpha),
                     p_value: if regressed || gate {
                         Some(0.0)
                     } else {
-                        r.judgement.as_ref().and_then(|j| j.p_value)
+                        j.p_value
                     },
                     kept_by_suite_alpha: None,
                     dir: dir.clone(),
@@ -141,7 +175,7 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
             }
             Stored::Skipped(k) => SuiteTest {
                 test: k.test.clone(),
-                result: "skipped".to_owned(),
+                result: SuiteResult::Skipped,
                 sentence: format!("skipped by the {}: {}", k.role, k.reason),
                 alpha: None,
                 p_value: None,
@@ -149,21 +183,20 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
                 dir: dir.clone(),
             },
         };
-        match t.result.as_str() {
-            "passed" => summary.passed += 1,
-            "failed" => summary.failed += 1,
-            "regressed" => summary.regressed += 1,
-            _ => summary.skipped += 1,
-        }
+        *match t.result {
+            SuiteResult::Passed => &mut summary.passed,
+            SuiteResult::Failed => &mut summary.failed,
+            SuiteResult::Regressed => &mut summary.regressed,
+            SuiteResult::Skipped => &mut summary.skipped,
+        } += 1;
         summary.tests.push(t);
     }
     summary.tests.sort_by(|a, b| a.test.cmp(&b.test));
-    let failing = |t: &SuiteTest| matches!(t.result.as_str(), "failed" | "regressed");
     summary.failures_kept = summary.failed + summary.regressed;
     if let Some(a) = suite_alpha {
         // A failure without a p-value is kept: it counts as 0.
         let p = |t: &SuiteTest| {
-            if failing(t) {
+            if t.result.failing() {
                 t.p_value.unwrap_or(0.0)
             } else {
                 1.0
@@ -172,13 +205,13 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
         let ran: Vec<f64> = summary
             .tests
             .iter()
-            .filter(|t| t.result != "skipped")
+            .filter(|t| t.result != SuiteResult::Skipped)
             .map(p)
             .collect();
         let bar = bh(&ran, a).map_or(-1.0, |(_, p)| p);
         summary.bar = Some(bar.max(0.0));
         summary.failures_kept = 0;
-        for t in summary.tests.iter_mut().filter(|t| failing(t)) {
+        for t in summary.tests.iter_mut().filter(|t| t.result.failing()) {
             let keep = t.p_value.unwrap_or(0.0) <= bar;
             t.kept_by_suite_alpha = Some(keep);
             summary.failures_kept += usize::from(keep);
@@ -222,13 +255,13 @@ pub fn markdown(s: &SuiteSummary) -> String {
             .unwrap_or_default()
     );
     out.push_str("| test | result | verdict |\n| --- | --- | --- |\n");
-    for t in s.tests.iter().filter(|t| t.result != "passed") {
+    for t in s.tests.iter().filter(|t| t.result != SuiteResult::Passed) {
         let result = match (t.kept_by_suite_alpha, t.p_value, s.bar) {
             (Some(false), Some(p), Some(bar)) => format!(
                 "{} (dropped: suite p = {p:.2e} above the Benjamini-Hochberg bar {bar:.2e})",
                 t.result
             ),
-            _ => t.result.clone(),
+            _ => t.result.name().to_owned(),
         };
         out.push_str(&format!(
             "| `{}` | {} | {} |\n",

@@ -159,26 +159,30 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
     let page = dual_delta_runtime::report::write_under(&o, &root).unwrap();
     let dir = page.parent().unwrap();
     let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
-    let summary: dual_delta_runtime::report::summary::RunSummary =
-        serde_json::from_str(&text).unwrap();
-    assert_eq!(summary.settings.n, 1000);
+    // Schema 4: the sequential verdict and how the run ended are the
+    // run's own types.
+    let summary = dual_delta_runtime::report::summary::Summary::read(&text).unwrap();
+    assert_eq!(summary.settings.settings.n, 1000);
     assert_eq!(summary.trials_run, o.trials_run());
     let q = &summary.sequential;
-    assert_eq!(
-        (q.decision.as_str(), q.reason, q.stopping_reason.as_str()),
-        (
-            "fail",
-            Some(dual_delta_runtime::stats::sequential::Reason::Worse),
-            "decided"
-        )
-    );
-    assert!(q.decided_after.unwrap() <= o.trials_run());
-    assert!(q.log10_fail.len() >= q.decided_after.unwrap());
-    assert!(q.log10_fail.last().unwrap() >= &(-q.alpha_fail.log10()));
+    assert!(matches!(
+        q.decision,
+        dual_delta_runtime::stats::sequential::Decision::Fail {
+            reason: dual_delta_runtime::stats::sequential::Reason::Worse,
+            ..
+        }
+    ));
+    assert!(matches!(
+        summary.judgement.ending,
+        dual_delta_runtime::Ending::Decided { .. }
+    ));
+    let decided_after = q.decided_after().unwrap();
+    assert!(decided_after <= o.trials_run());
+    assert!(q.trace.len() >= decided_after);
+    assert!(q.trace.last().unwrap().log10_fail >= -q.alpha_split.fail.log10());
     let svg = std::fs::read_to_string(dir.join("evidence.svg")).unwrap();
     assert!(svg.contains(&format!(
-        "decided after trial {} of at most 1000",
-        q.decided_after.unwrap()
+        "decided after trial {decided_after} of at most 1000"
     )));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("evidence.svg"));

@@ -15,7 +15,7 @@ use std::time::{Duration, SystemTime};
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::report::json::number;
 use dual_delta_runtime::report::plot::{self, Labels};
-use dual_delta_runtime::report::summary::RunSummary as SummaryJson;
+use dual_delta_runtime::report::summary::Summary as SummaryJson;
 use dual_delta_runtime::report::{self, DELTAS_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
 use dual_delta_runtime::stats::Summary;
 use dual_delta_runtime::{Names, Outcome};
@@ -169,7 +169,7 @@ fn check_test(
 /// Compares every number of `summary.json` with the outcome's fields.
 fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     let s = &o.settings;
-    assert_eq!(j["schema_version"], 3);
+    assert_eq!(j["schema_version"], 4);
     // The settings record holds the table's recorded settings, the seed
     // also in hexadecimal and with its source.
     let recorded: std::collections::BTreeSet<&str> = j["settings"]
@@ -274,11 +274,14 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
         Err(e) => assert_eq!(j["hodges_lehmann"]["error"], e.to_string()),
     }
 
-    let v = &j["verdict"];
+    // Schema 4: the run's accuracy, `passed` and the sentences are the
+    // judgement's and the outcome's, under `judgement` and `sentences`.
     assert_eq!(
-        v["accuracy"],
+        j["judgement"]["accuracy"],
         serde_json::to_value(o.judgement.accuracy).unwrap()
     );
+    assert_eq!(j["judgement"], serde_json::to_value(o.judgement).unwrap());
+    let v = &j["verdict"];
     assert_eq!(
         v["equivalence"],
         serde_json::to_value(o.verdict.equivalence).unwrap()
@@ -289,13 +292,25 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     );
     assert_eq!(v["identical"], o.verdict.identical);
     let (c, b) = (&o.names.candidate, &o.names.baseline);
-    assert_eq!(v["accuracy_sentence"], o.accuracy_sentence());
-    assert_eq!(v["stability_sentence"], o.verdict.stability_sentence(c, b));
-    assert_eq!(j["passed"], o.passed());
+    let words = &j["sentences"];
+    assert_eq!(words["accuracy"], o.accuracy_sentence());
+    assert_eq!(words["stability"], o.verdict.stability_sentence(c, b));
+    assert_eq!(words["verdict"], o.verdict_sentence());
+    assert_eq!(j["judgement"]["passed"], o.passed());
 
+    // Schema 4: the non-finite errors are counted in the summaries, and
+    // the non-finite outputs are the run's lists.
     let nf = |d: &[f64]| d.iter().filter(|x| !x.is_finite()).count() as u64;
-    assert_eq!(j["non_finite"]["candidate"].as_u64(), Some(nf(&o.delta1)));
-    assert_eq!(j["non_finite"]["baseline"].as_u64(), Some(nf(&o.delta2)));
+    let sums = &j["summaries"];
+    assert_eq!(
+        sums["candidate"]["non_finite"].as_u64(),
+        Some(nf(&o.delta1))
+    );
+    assert_eq!(sums["baseline"]["non_finite"].as_u64(), Some(nf(&o.delta2)));
+    let outputs = &j["non_finite_outputs"];
+    let listed = |side: &str| outputs[side].as_array().map(Vec::len);
+    assert_eq!(listed("candidate"), Some(o.non_finite.candidate.len()));
+    assert_eq!(listed("baseline"), Some(o.non_finite.baseline.len()));
 
     let w = o.worst_trial();
     let wj = &j["worst_trial"];
@@ -691,7 +706,7 @@ fn fp8_candidates_are_reported_in_their_format() {
     let j: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(j["candidate_format"], "e4m3");
     check_json(&j, &o, before, after);
-    let summary: SummaryJson = serde_json::from_str(&text).unwrap();
+    let summary = SummaryJson::read(&text).unwrap();
     assert_eq!(summary.candidate_format, NumberFormat::E4m3);
     clean(&root);
 }
@@ -705,12 +720,12 @@ fn summary_json_reads_back_as_a_summary() {
     ] {
         let page = report::write_under(&o, &root).unwrap();
         let text = fs::read_to_string(page.parent().unwrap().join(SUMMARY_FILE)).unwrap();
-        let summary: SummaryJson = serde_json::from_str(&text).unwrap();
-        assert_eq!(summary.names, o.names);
-        assert_eq!(summary.passed, o.passed());
+        let summary = SummaryJson::read(&text).unwrap();
+        assert_eq!(*summary.names, o.names);
+        assert_eq!(summary.judgement.passed, o.passed());
         assert_eq!(summary.tests.0.len(), o.analysis.rows().len());
         for (row, (key, test)) in o.analysis.rows().iter().zip(&summary.tests.0) {
-            assert_eq!((row.key, row.name), (key.as_str(), test.name.as_str()));
+            assert_eq!((row.key, row.name), (key.as_ref(), test.name.as_ref()));
         }
         let max = summary.summaries.candidate.max;
         assert!(same(max, o.summaries.candidate.max), "{max}");
@@ -733,7 +748,10 @@ fn non_finite_errors_are_counted_not_dropped() {
     let page = report::write_under(&o, &root).unwrap();
     let dir = page.parent().unwrap();
     let j = read_json(&dir.join(SUMMARY_FILE));
-    assert_eq!(j["non_finite"]["candidate"].as_u64(), Some(nf as u64));
+    assert_eq!(
+        j["summaries"]["candidate"]["non_finite"].as_u64(),
+        Some(nf as u64)
+    );
     assert_eq!(j["summaries"]["candidate"]["max"], "inf");
     let csv = fs::read_to_string(dir.join(DELTAS_FILE)).unwrap();
     assert_eq!(csv.matches(",inf,").count(), nf);

@@ -4,7 +4,6 @@
 use super::Baseline;
 use crate::config::Settings;
 use crate::error::{RunError, TrialId};
-use crate::expect::Expect;
 use crate::rng::{seed_hex, trial_seed};
 use crate::stats::{Alternative, ZeroMethod, wilcoxon};
 use crate::verdict::AccuracyTest;
@@ -46,6 +45,7 @@ pub struct Regression {
     /// `now − (1 + margin) · then`, when it could be computed.
     pub p_value: Option<f64>,
     /// The margin.
+    #[serde(with = "crate::json_number")]
     pub margin: f64,
     /// What decided.
     pub decision: RegressionDecision,
@@ -99,48 +99,10 @@ impl Regression {
     }
 }
 
-/// Compares the candidate's errors now (each full trial's index, error
-/// and oracle fingerprint) with `baseline`, at the run's α and margin.
-///
-/// # Errors
-///
-/// [`RunError::BaselineMismatch`] when a paired trial's fingerprint
-/// differs: the input generator or the oracle changed;
-/// [`RunError::BaselineSettings`] when the metric, the seed, the margin or
-/// the expectation differ.
-pub(crate) fn compare(
-    baseline: &Baseline,
-    settings: &Settings,
-    trials: &[(usize, f64, u64)],
-) -> Result<Regression, RunError> {
-    let now = Now {
-        seed: settings.seed,
-        alpha: settings.alpha,
-        margin: settings.margin,
-        metric: settings.metric.name().to_owned(),
-        expect: settings.expect,
-    };
-    compare_errors(baseline, &now, trials)
-}
-
-/// What a comparison needs of the run now.
-#[derive(Clone, Debug)]
-pub struct Now {
-    /// Its base seed.
-    pub seed: u64,
-    /// Its significance level.
-    pub alpha: f64,
-    /// Its margin.
-    pub margin: f64,
-    /// Its metric's name.
-    pub metric: String,
-    /// Its expectation.
-    pub expect: Expect,
-}
-
-/// The comparison a run makes with a baseline, from a stored run's
-/// numbers: its settings, and the index, the candidate's error and the
-/// oracle fingerprint of each full trial (as `deltas.csv` holds them).
+/// The comparison a run makes with a baseline: its settings (the run's
+/// own, or a stored run's read back from `summary.json`), and the index,
+/// the candidate's error and the oracle fingerprint of each full trial (as
+/// `deltas.csv` holds them).
 ///
 /// The rule is the claim's ([`crate::claim`]) with the baseline's errors
 /// in the baseline's place: a regression is a significant one-sided
@@ -155,12 +117,12 @@ pub struct Now {
 /// margin or the expectation differ from the baseline's.
 pub fn compare_errors(
     baseline: &Baseline,
-    now: &Now,
+    now: &Settings,
     trials: &[(usize, f64, u64)],
 ) -> Result<Regression, RunError> {
     let b = &baseline.settings;
     let settings = [
-        ("metric", b.metric.clone(), now.metric.clone()),
+        ("metric", b.metric.clone(), now.metric.name().to_owned()),
         ("seed", b.seed_hex.clone(), seed_hex(now.seed)),
         ("margin", b.margin.to_string(), now.margin.to_string()),
         (

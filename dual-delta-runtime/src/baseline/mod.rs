@@ -48,7 +48,7 @@
 
 mod compare;
 
-pub use self::compare::{Now, Regression, RegressionDecision, compare_errors};
+pub use self::compare::{Regression, RegressionDecision, compare_errors};
 
 use std::collections::BTreeMap;
 use std::io;
@@ -262,7 +262,7 @@ pub(crate) fn against(
             then: then.to_owned(),
         });
     }
-    compare::compare(baseline, settings, trials)
+    compare_errors(baseline, settings, trials)
 }
 
 /// Saves the run as the baseline `DUAL_DELTA_SAVE_BASELINE` names, if it

@@ -15,10 +15,10 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use dual_delta_runtime::baseline::{
-    Baseline, Now, baseline_dir_from_env, baseline_file, compare_errors, list,
+    Baseline, baseline_dir_from_env, baseline_file, compare_errors, list,
 };
-use dual_delta_runtime::report::summary::RunSummary;
-use dual_delta_runtime::report::{Stored, report_root, scan, test_dir_name};
+use dual_delta_runtime::report::summary::Summary;
+use dual_delta_runtime::report::{SUMMARY_FILE, Stored, report_root, scan, test_dir_name};
 use dual_delta_runtime::suite;
 
 /// Cargo calls `cargo-dual-delta dual-delta <args>`.
@@ -146,14 +146,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let file = baseline_file(&bdir, &baseline, &r.names.test);
             let b = Baseline::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let trials = deltas(&dir.join(test_dir_name(&r.names.test)))?;
-            let now = Now {
-                seed: r.settings.seed,
-                alpha: r.settings.alpha,
-                margin: r.settings.margin,
-                metric: r.settings.metric.clone(),
-                expect: r.settings.expect,
-            };
-            let g = compare_errors(&b, &now, &trials).map_err(|e| e.to_string())?;
+            let g = compare_errors(&b, &r.settings.settings, &trials).map_err(|e| e.to_string())?;
             println!("{}: {}", r.names.test, g.sentence());
             Ok(if g.regressed {
                 ExitCode::FAILURE
@@ -234,7 +227,7 @@ fn baselines_at(flag: Option<PathBuf>, dir: &Path) -> Result<PathBuf, String> {
 }
 
 /// The stored run of `test` (a path or a directory name) under `dir`.
-fn stored_run(dir: &Path, test: &str) -> Result<RunSummary, String> {
+fn stored_run(dir: &Path, test: &str) -> Result<Summary<'static>, String> {
     let stored = scan(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let found = stored
         .get(&test_dir_name(test))
@@ -243,12 +236,23 @@ fn stored_run(dir: &Path, test: &str) -> Result<RunSummary, String> {
     match found {
         Some(Stored::Run(r)) => Ok((**r).clone()),
         Some(Stored::Skipped(k)) => Err(format!("`{test}` was skipped: {}", k.reason)),
-        None => Err(format!("no stored run of `{test}` under {}", dir.display())),
+        None => {
+            // A summary of another schema version is passed over by the
+            // scan: say why.
+            let file = dir.join(test_dir_name(test)).join(SUMMARY_FILE);
+            match std::fs::read_to_string(&file) {
+                Ok(text) => Err(Summary::read(&text)
+                    .err()
+                    .map(|e| format!("{}: {e}", file.display()))
+                    .unwrap_or_else(|| format!("{}: unreadable", file.display()))),
+                Err(_) => Err(format!("no stored run of `{test}` under {}", dir.display())),
+            }
+        }
     }
 }
 
 /// A stored run as the terminal shows it.
-fn show(r: &RunSummary) -> String {
+fn show(r: &Summary<'_>) -> String {
     let c = &r.summaries.candidate;
     let b = &r.summaries.baseline;
     let mut out = format!(
@@ -258,10 +262,10 @@ fn show(r: &RunSummary) -> String {
         r.names.candidate,
         r.names.baseline,
         r.names.oracle,
-        r.settings.metric,
+        r.settings.settings.metric,
         r.trials_run,
-        r.settings.n,
-        r.settings.alpha
+        r.settings.settings.n,
+        r.settings.settings.alpha
     );
     out.push_str(&format!(
         "  {:<10} {:>12} {:>12} {:>12} {:>12}\n",
@@ -275,8 +279,12 @@ fn show(r: &RunSummary) -> String {
     }
     out.push_str(&format!(
         "  {}: {}\n  replay: {} cargo test {}\n",
-        if r.passed { "passed" } else { "FAILED" },
-        r.verdict.sentence,
+        if r.judgement.passed {
+            "passed"
+        } else {
+            "FAILED"
+        },
+        r.sentences.verdict,
         r.replay,
         r.names.test
     ));

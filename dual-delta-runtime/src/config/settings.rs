@@ -53,7 +53,13 @@ pub struct Overrides {
 
 /// Fully resolved settings of one run. Invariants: `n ≥ 1`,
 /// `0 < alpha < 1`, `margin ≥ 0` and finite, `threads ≥ 1` when set.
-#[derive(Clone, Debug)]
+///
+/// Serialised (in `summary.json`'s `settings`), it holds the settings the
+/// table ([`crate::SETTINGS`]) marks `recorded` and the seed's source:
+/// floats as [`crate::report::summary`] writes them, the metric by its
+/// name, `trial_timeout` in seconds; `progress` and `baselines` are the
+/// process's, not the run's, and are not written.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Settings {
     /// Number of trials.
     pub n: usize,
@@ -62,6 +68,7 @@ pub struct Settings {
     /// Where the seed came from, for the report.
     pub seed_source: SeedSource,
     /// Significance level α.
+    #[serde(with = "crate::json_number")]
     pub alpha: f64,
     /// Error metric.
     pub metric: Metric,
@@ -75,6 +82,7 @@ pub struct Settings {
     /// to exceed `(1 + δ)` × the baseline's. The same margin serves the
     /// early decision (both sides) and the fixed-N test, so `stop_early` on
     /// or off answers the same question.
+    #[serde(with = "crate::json_number")]
     pub margin: f64,
     /// Stability expectation, if any.
     pub stability: Option<Expect>,
@@ -99,16 +107,19 @@ pub struct Settings {
     pub screen: bool,
     /// Whether the progress line may be drawn (`DUAL_DELTA_PROGRESS`, else
     /// outside CI); it is drawn only on a terminal.
+    #[serde(skip)]
     pub progress: bool,
     /// The baselines this run saves and compares with
     /// (`DUAL_DELTA_SAVE_BASELINE`, `DUAL_DELTA_BASELINE`, see
     /// [`crate::baseline`]).
+    #[serde(skip)]
     pub baselines: Baselines,
     /// The gross-error gate's factor `G` (default 100; `+inf` turns the
     /// gate off): a trial
     /// on which the candidate's error exceeds `G` × the larger of the
     /// baseline's error on that input and the median reference error fails
     /// the run, as a non-finite output does (see [`crate::screen`]).
+    #[serde(with = "crate::json_number")]
     pub gross_factor: f64,
     /// The per-trial time limit (`DUAL_DELTA_TRIAL_TIMEOUT` in seconds,
     /// default 300 s; `None` when turned off with `0`): a call of the
@@ -116,6 +127,7 @@ pub struct Settings {
     /// longer ends the process with a message naming the trial, its seed
     /// and the command that replays it, so that CI does not hang without a
     /// word. A hung call cannot be interrupted in-process, hence the exit.
+    #[serde(with = "crate::json_number::seconds")]
     pub trial_timeout: Option<std::time::Duration>,
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::SUMMARY_FILE;
-use super::summary::RunSummary;
+use super::summary::Summary;
 
 /// The file a skipped test leaves in its directory.
 pub const SKIPPED_FILE: &str = "skipped.json";
@@ -55,7 +55,7 @@ pub fn write_skipped(root: &Path, test: &str, role: &str, reason: &str) -> io::R
 #[derive(Clone, Debug)]
 pub enum Stored {
     /// A run with its `summary.json`.
-    Run(Box<RunSummary>),
+    Run(Box<Summary<'static>>),
     /// A skipped test.
     Skipped(Skipped),
 }
@@ -94,8 +94,13 @@ pub fn scan(root: &Path) -> io::Result<BTreeMap<String, Stored>> {
         }
         let run = fs::read_to_string(entry.path().join(SUMMARY_FILE))
             .ok()
-            .and_then(|t| serde_json::from_str::<RunSummary>(&t).ok())
-            .map(|s| Stored::Run(Box::new(s)));
+            .and_then(|t| match Summary::read(&t) {
+                Ok(s) => Some(Stored::Run(Box::new(s))),
+                Err(e) => {
+                    eprintln!("dual-delta: skipping {dir}: {e}");
+                    None
+                }
+            });
         let skip = fs::read_to_string(entry.path().join(SKIPPED_FILE))
             .ok()
             .and_then(|t| serde_json::from_str::<Skipped>(&t).ok())
@@ -110,4 +115,22 @@ pub fn scan(root: &Path) -> io::Result<BTreeMap<String, Stored>> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_of_an_older_schema_is_passed_over() {
+        let root = std::env::temp_dir().join(format!("dual-delta-old-{}", std::process::id()));
+        let dir = root.join("old.test");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(SUMMARY_FILE), r#"{"schema_version": 3}"#).unwrap();
+        assert!(scan(&root).unwrap().is_empty());
+        write_skipped(&root, "old::test", "candidate", "no device").unwrap();
+        let stored = scan(&root).unwrap();
+        assert!(matches!(stored.values().next(), Some(Stored::Skipped(_))));
+        fs::remove_dir_all(&root).unwrap();
+    }
 }

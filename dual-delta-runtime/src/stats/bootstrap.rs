@@ -9,17 +9,21 @@ use crate::TrialRng;
 
 /// The ratio of mean errors `mean(d1) / mean(d2)` with a paired percentile
 /// bootstrap interval.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RatioInterval {
     /// The point estimate `mean(d1) / mean(d2)` on the full samples.
+    #[serde(with = "crate::json_number")]
     pub ratio: f64,
     /// Lower end of the interval: the `(1 - confidence) / 2` percentile of
     /// the bootstrap ratios.
+    #[serde(with = "crate::json_number")]
     pub lower: f64,
     /// Upper end of the interval: the `(1 + confidence) / 2` percentile of
     /// the bootstrap ratios.
+    #[serde(with = "crate::json_number")]
     pub upper: f64,
     /// The confidence level, in `(0, 1)`.
+    #[serde(with = "crate::json_number")]
     pub confidence: f64,
     /// The number of bootstrap resamples.
     pub resamples: usize,

@@ -14,7 +14,7 @@ use super::{StatsError, check_no_nan};
 /// infinite error). They are counted in [`non_finite`](Self::non_finite)
 /// and kept in every statistic, which then reports the infinite spread
 /// rather than hiding it: see each field for what an infinity does to it.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Number of observations.
     pub n: usize,
@@ -23,28 +23,37 @@ pub struct Summary {
     /// Arithmetic mean (`numpy.mean`: pairwise sum divided by `n`). `+inf`
     /// (or `-inf`) when the sample holds infinities of one sign, `NaN` when
     /// it holds both.
+    #[serde(with = "crate::json_number")]
     pub mean: f64,
     /// Median (`numpy.median`): the middle order statistic, or the average
     /// `(a + b) / 2` of the two middle ones for even `n`. The average of a
     /// finite value and an infinity is that infinity; of `-inf` and `+inf`,
     /// `NaN`.
+    #[serde(with = "crate::json_number")]
     pub median: f64,
     /// Sample standard deviation with `ddof = 1` (`numpy.std(x, ddof=1)`).
     /// `NaN` for `n = 1` (undefined, as in NumPy); `+inf` when the sample
     /// holds an infinity (where NumPy gives `NaN`): the spread is unbounded.
+    #[serde(with = "crate::json_number")]
     pub std: f64,
     /// Smallest value.
+    #[serde(with = "crate::json_number")]
     pub min: f64,
     /// 50th percentile with linear interpolation (`numpy.percentile(x, 50)`);
     /// equal to [`median`](Self::median) up to rounding.
+    #[serde(with = "crate::json_number")]
     pub p50: f64,
     /// 90th percentile (see [`percentile`]).
+    #[serde(with = "crate::json_number")]
     pub p90: f64,
     /// 95th percentile (see [`percentile`]).
+    #[serde(with = "crate::json_number")]
     pub p95: f64,
     /// 99th percentile (see [`percentile`]).
+    #[serde(with = "crate::json_number")]
     pub p99: f64,
     /// Largest value.
+    #[serde(with = "crate::json_number")]
     pub max: f64,
 }
 

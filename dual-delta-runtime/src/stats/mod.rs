@@ -99,8 +99,10 @@ impl fmt::Display for Method {
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TestResult {
     /// The test statistic, as SciPy reports it.
+    #[serde(with = "crate::json_number")]
     pub statistic: f64,
     /// The p-value, in `[0, 1]`.
+    #[serde(with = "crate::json_number")]
     pub p_value: f64,
     /// How the p-value was computed.
     pub method: Method,

@@ -211,11 +211,12 @@ impl Analysis {
 }
 
 /// The verdicts on the three propositions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Verdict {
     /// Proposition 2 at fixed N, over the trials run: one step of the
     /// decision, not the decision. The run's accuracy verdict is
     /// [`crate::Judgement::accuracy`] (`outcome.judgement.accuracy`).
+    #[serde(rename = "fixed_n_accuracy")]
     pub(crate) accuracy: Accuracy,
     /// Proposition 1.
     pub equivalence: Equivalence,

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use askama::Template;
 
-use super::super::summary::RunSummary;
+use super::super::summary::Summary;
 use super::super::{INDEX_FILE, Skipped, Stored, scan};
 use super::{VERSION, url_segment};
 
@@ -30,19 +30,20 @@ pub(crate) struct ReportEntry {
 
 impl ReportEntry {
     /// The entry of the report in directory `dir`.
-    fn new(dir: String, s: RunSummary) -> Self {
+    fn new(dir: String, s: Summary<'static>) -> Self {
+        let names = s.names.into_owned();
         ReportEntry {
             dir,
             timestamp_ms: s.timestamp_ms,
             time_utc: s.time_utc,
-            test: s.names.test,
-            candidate: s.names.candidate,
-            baseline: s.names.baseline,
-            metric: s.settings.metric,
-            n: s.settings.n,
-            passed: s.passed,
+            metric: s.settings.settings.metric.name().to_owned(),
+            n: s.settings.settings.n,
+            passed: s.judgement.passed,
             skipped: false,
-            sentence: s.verdict.accuracy_sentence,
+            sentence: s.sentences.accuracy,
+            test: names.test,
+            candidate: names.candidate,
+            baseline: names.baseline,
         }
     }
 

@@ -235,7 +235,7 @@ fn settings(o: &Outcome) -> Vec<(String, String)> {
     .collect();
     // Every setting, named as in summary.json's `settings`: one list of
     // them, the summary's.
-    let settings = crate::report::summary::RunSummary::of(o, SystemTime::UNIX_EPOCH).settings;
+    let settings = crate::report::summary::Recorded::of(&o.settings);
     if let Ok(serde_json::Value::Object(map)) = serde_json::to_value(&settings) {
         rows.extend(map.into_iter().map(|(k, v)| {
             let v = match v {

@@ -175,6 +175,49 @@ pub(super) fn draw_diagonal(chart: &mut Chart<'_, '_>, axis: &Axis) -> Drawn {
     Ok(())
 }
 
+/// A plot of pairs (x from Δ1, y from Δ2) on one axis for both: the
+/// diagonal `y = x`, the `dots` of `radius` and `opacity`, then whatever
+/// `more` draws; `what` names the values on the axes (`quantile`,
+/// `error`).
+pub(super) struct Paired<'a> {
+    pub(super) title: &'a str,
+    pub(super) what: &'a str,
+    pub(super) labels: &'a super::Labels<'a>,
+    pub(super) legend: &'a [Entry],
+    pub(super) axis: Axis,
+    pub(super) dots: &'a [(f64, f64)],
+    pub(super) radius: i32,
+    pub(super) opacity: f64,
+}
+
+impl Paired<'_> {
+    /// The figure's SVG.
+    pub(super) fn draw(self, more: impl FnOnce(&mut Chart<'_, '_>) -> Drawn) -> String {
+        let (x_desc, y_desc) = paired_descs(self.labels, self.what, &self.axis);
+        let axis = self.axis;
+        figure_with(
+            self.title,
+            self.legend,
+            axis,
+            axis,
+            &x_desc,
+            &y_desc,
+            |chart| {
+                draw_diagonal(chart, &axis)?;
+                chart.draw_series(self.dots.iter().map(|&(x, y)| {
+                    Circle::new(
+                        (x, y),
+                        self.radius,
+                        super::POINTS.mix(self.opacity).filled(),
+                    )
+                }))?;
+                more(chart)
+            },
+            no_decoration,
+        )
+    }
+}
+
 /// Legend entries for the values that could not be placed on an axis.
 pub(super) fn edge_entries(
     p1: &Placed,

@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::axis::{Axis, place_pairs};
-use super::figure::{Entry, Glyph, draw_diagonal, figure_with, no_decoration, paired_descs};
+use super::figure::{Entry, Glyph, Paired};
 use super::{EDGE, GREY, Labels, MAX_QUANTILES, POINTS};
 use crate::stats::percentile;
 
@@ -67,38 +67,31 @@ pub fn qq(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
         ));
     }
     let title = format!("Q-Q plot: {} vs {}", labels.candidate, labels.baseline);
-    let (x_desc, y_desc) = paired_descs(labels, "quantile", &axis);
-    figure_with(
-        &title,
-        &legend,
+    Paired {
+        title: &title,
+        what: "quantile",
+        labels,
+        legend: &legend,
         axis,
-        axis,
-        &x_desc,
-        &y_desc,
-        |chart| {
-            draw_diagonal(chart, &axis)?;
-            chart.draw_series(
-                placed
-                    .inside
-                    .iter()
-                    .map(|&(x, y)| Circle::new((x, y), 3, POINTS.mix(0.75).filled())),
-            )?;
-            chart.draw_series(
-                placed
-                    .edge
-                    .iter()
-                    .map(|&(x, y)| TriangleMarker::new((x, y), 6, EDGE.filled())),
-            )?;
-            if nf1 + nf2 > 0 {
-                let span = axis.hi - axis.lo;
-                chart.draw_series([TriangleMarker::new(
-                    (axis.hi - span * 0.02, axis.hi - span * 0.02),
-                    7,
-                    EDGE.filled(),
-                )])?;
-            }
-            Ok(())
-        },
-        no_decoration,
-    )
+        dots: &placed.inside,
+        radius: 3,
+        opacity: 0.75,
+    }
+    .draw(|chart| {
+        chart.draw_series(
+            placed
+                .edge
+                .iter()
+                .map(|&(x, y)| TriangleMarker::new((x, y), 6, EDGE.filled())),
+        )?;
+        if nf1 + nf2 > 0 {
+            let span = axis.hi - axis.lo;
+            chart.draw_series([TriangleMarker::new(
+                (axis.hi - span * 0.02, axis.hi - span * 0.02),
+                7,
+                EDGE.filled(),
+            )])?;
+        }
+        Ok(())
+    })
 }

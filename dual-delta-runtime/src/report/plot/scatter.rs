@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::axis::{Axis, place_pairs};
-use super::figure::{Entry, Glyph, draw_diagonal, figure_with, no_decoration, paired_descs};
+use super::figure::{Entry, Glyph, Paired};
 use super::{EDGE, GREY, Labels, MAX_OUTLIERS, MAX_POINTS, POINTS};
 
 /// Each trial's Δ1 against its Δ2, with the diagonal `y = x` (equal
@@ -67,30 +67,24 @@ pub fn scatter(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
         "Paired errors per trial: {} vs {}",
         labels.candidate, labels.baseline
     );
-    let (x_desc, y_desc) = paired_descs(labels, "error", &axis);
-    figure_with(
-        &title,
-        &legend,
+    Paired {
+        title: &title,
+        what: "error",
+        labels,
+        legend: &legend,
         axis,
-        axis,
-        &x_desc,
-        &y_desc,
-        |chart| {
-            draw_diagonal(chart, &axis)?;
-            chart.draw_series(
-                shown
-                    .iter()
-                    .map(|&(x, y)| Circle::new((x, y), 2, POINTS.mix(0.6).filled())),
-            )?;
-            let edge_stride = all.edge.len().div_ceil(MAX_OUTLIERS).max(1);
-            chart.draw_series(
-                all.edge
-                    .iter()
-                    .step_by(edge_stride)
-                    .map(|&(x, y)| TriangleMarker::new((x, y), 6, EDGE.filled())),
-            )?;
-            Ok(())
-        },
-        no_decoration,
-    )
+        dots: &shown,
+        radius: 2,
+        opacity: 0.6,
+    }
+    .draw(|chart| {
+        let edge_stride = all.edge.len().div_ceil(MAX_OUTLIERS).max(1);
+        chart.draw_series(
+            all.edge
+                .iter()
+                .step_by(edge_stride)
+                .map(|&(x, y)| TriangleMarker::new((x, y), 6, EDGE.filled())),
+        )?;
+        Ok(())
+    })
 }

@@ -45,7 +45,7 @@ impl Reason {
 }
 
 /// The sequential verdict so far.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Decision {
     /// No e-process has reached its threshold: run more trials (or, at the
@@ -56,6 +56,7 @@ pub enum Decision {
         /// The number of trials after which the evidence reached `1/α`.
         after: usize,
         /// The e-value then (at least the threshold).
+        #[serde(with = "crate::json_number")]
         evidence: f64,
         /// What it showed.
         reason: Reason,
@@ -65,6 +66,7 @@ pub enum Decision {
         /// The number of trials after which the evidence reached `1/α`.
         after: usize,
         /// The e-value then (at least the threshold).
+        #[serde(with = "crate::json_number")]
         evidence: f64,
         /// What it showed.
         reason: Reason,
@@ -83,21 +85,27 @@ impl Decision {
 ///
 /// `fail` and `pass` are the two e-processes that decide the expectation;
 /// the four others are the processes they are made of, kept for reports.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TracePoint {
     /// Trials observed so far (1-based).
     pub trial: usize,
     /// The e-process whose crossing fails the expectation.
+    #[serde(with = "crate::json_number")]
     pub log10_fail: f64,
     /// The e-process whose crossing passes the expectation.
+    #[serde(with = "crate::json_number")]
     pub log10_pass: f64,
     /// Signed-rank evidence that the candidate is less accurate.
+    #[serde(with = "crate::json_number")]
     pub log10_worse: f64,
     /// Signed-rank evidence that the candidate is more accurate.
+    #[serde(with = "crate::json_number")]
     pub log10_better: f64,
     /// Sign evidence that the candidate is not worse beyond the margin.
+    #[serde(with = "crate::json_number")]
     pub log10_not_worse_beyond_margin: f64,
     /// Sign evidence that the candidate is not better beyond the margin.
+    #[serde(with = "crate::json_number")]
     pub log10_not_better_beyond_margin: f64,
 }
 
@@ -111,16 +119,19 @@ pub struct TracePoint {
 /// produces that outcome only by *not* rejecting (a `no_worse` pass, a
 /// `better` failure), it has no error rate to share, and the sequential
 /// side gets all of α.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AlphaSplit {
     /// The level of the fail side: it fails when its e-value reaches
     /// `1 / fail`.
+    #[serde(with = "crate::json_number")]
     pub fail: f64,
     /// The level of the pass side: it passes when its e-value reaches
     /// `1 / pass`.
+    #[serde(with = "crate::json_number")]
     pub pass: f64,
     /// The level at which to run the fixed-N test (`verdict::analyse`) at
     /// the cap.
+    #[serde(with = "crate::json_number")]
     pub fallback: f64,
 }
 
