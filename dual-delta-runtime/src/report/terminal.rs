@@ -98,8 +98,16 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "dual-delta {}: {} (candidate) vs {} (baseline), oracle {}, metric {}, n = {}, α = {}",
-        n.test, n.candidate, n.baseline, n.oracle, s.metric, s.n, s.alpha
+        "dual-delta {}: {} (candidate) vs {} (baseline), oracle {}, metric {}, n = {}, α = {}, \
+         margin {}%",
+        n.test,
+        n.candidate,
+        n.baseline,
+        n.oracle,
+        s.metric,
+        s.n,
+        s.alpha,
+        100.0 * s.margin
     );
     if let Some(adapter) = o.environment.get("gpu.adapter") {
         let semantics = o
