@@ -1,7 +1,8 @@
 //! Where a driver's freedoms apply in a WGSL source: naga parses and
 //! validates it (so every expression has its type), and each expression a
 //! freedom may change becomes an [`Edit`] of the source text at the
-//! expression's span.
+//! expression's span; [`render`] writes the edits into the source (nested
+//! edits rewritten inside their parents).
 
 use core::ops::Range;
 
@@ -356,4 +357,40 @@ fn op_token(op: Op) -> &'static str {
         Op::GreaterEqual => ">=",
         _ => "\u{0}",
     }
+}
+
+/// `source` with `edits` applied (sorted by start, outer before inner).
+pub(crate) fn render(source: &str, edits: &[Edit]) -> String {
+    let mut out = String::with_capacity(source.len() + source.len() / 4);
+    write_range(source, edits, 0..source.len(), None, &mut out);
+    out
+}
+
+/// Writes `range` of `source` with the edits inside it applied, except
+/// edit `parent` (whose pieces are being written).
+fn write_range(
+    source: &str,
+    edits: &[Edit],
+    range: Range<usize>,
+    parent: Option<usize>,
+    out: &mut String,
+) {
+    let mut at = range.start;
+    for (i, edit) in edits.iter().enumerate() {
+        let r = &edit.range;
+        // Edits outside the range or inside one already written are
+        // skipped.
+        if r.start < at || r.end > range.end || parent == Some(i) {
+            continue;
+        }
+        out.push_str(&source[at..r.start]);
+        for piece in &edit.pieces {
+            match piece {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Source(inner) => write_range(source, edits, inner.clone(), Some(i), out),
+            }
+        }
+        at = r.end;
+    }
+    out.push_str(&source[at..range.end]);
 }

@@ -1,10 +1,8 @@
 //! The text side of the imitated freedoms: splitting an expression's source
-//! at its operator, and writing the edits of `super::sites` into the source
-//! (nested edits rewritten inside their parents).
+//! at its operator or its call's parentheses, and the pieces an edit
+//! writes.
 
 use core::ops::Range;
-
-use super::sites::Edit;
 
 /// A piece of an edit's replacement.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,40 +103,4 @@ pub(crate) fn inner_of_call(text: &str) -> Option<Range<usize>> {
     let open = text.find('(')?;
     let close = text.rfind(')')?;
     (close > open).then(|| trim(text, open + 1..close))
-}
-
-/// `source` with `edits` applied (sorted by start, outer before inner).
-pub(crate) fn render(source: &str, edits: &[Edit]) -> String {
-    let mut out = String::with_capacity(source.len() + source.len() / 4);
-    write_range(source, edits, 0..source.len(), None, &mut out);
-    out
-}
-
-/// Writes `range` of `source` with the edits inside it applied, except
-/// edit `parent` (whose pieces are being written).
-fn write_range(
-    source: &str,
-    edits: &[Edit],
-    range: Range<usize>,
-    parent: Option<usize>,
-    out: &mut String,
-) {
-    let mut at = range.start;
-    for (i, edit) in edits.iter().enumerate() {
-        let r = &edit.range;
-        // Edits outside the range or inside one already written are
-        // skipped.
-        if r.start < at || r.end > range.end || parent == Some(i) {
-            continue;
-        }
-        out.push_str(&source[at..r.start]);
-        for piece in &edit.pieces {
-            match piece {
-                Piece::Text(t) => out.push_str(t),
-                Piece::Source(inner) => write_range(source, edits, inner.clone(), Some(i), out),
-            }
-        }
-        at = r.end;
-    }
-    out.push_str(&source[at..range.end]);
 }

@@ -6,9 +6,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use super::sites::render;
 use super::sites::{Wanted, sites};
 use super::strip::strip_round_trips;
-use super::text::render;
 use crate::GpuError;
 
 /// Which driver freedoms every shader (the kernels and the probe) is
