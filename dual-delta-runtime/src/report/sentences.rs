@@ -20,7 +20,6 @@ impl Outcome {
             .p_worse()
             .map_or_else(|| "p not computed".to_owned(), |p| format!("p = {p:.2e}"));
         let test = self.analysis.accuracy_test.name();
-        let ratio = self.ratio_of_means.as_ref().map_or(f64::NAN, |r| r.ratio);
         let effect = match &self.ratio_of_means {
             Ok(r) => {
                 // One unit for the estimate and its interval, chosen by the
@@ -56,9 +55,11 @@ impl Outcome {
                 "{c} is significantly more accurate than {b} ({test}, p = {:.2e}), {effect}",
                 self.p_better().unwrap_or(f64::NAN)
             ),
-            (_, Accuracy::NoSignificantDifference)
-                if ratio.is_finite() && self.judgement.within_margin.is_none() =>
-            {
+            // Not significant at all: say so, whatever the ratio (infinite
+            // where the candidate's errors are; not comparable where both
+            // are). "Within the margin" is only for a significant loss the
+            // margin forgives.
+            (_, Accuracy::NoSignificantDifference) if self.judgement.within_margin.is_none() => {
                 format!(
                     "No significant accuracy difference between {c} and {b} (one-sided {test}, {p}), {effect}"
                 )
