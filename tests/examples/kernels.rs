@@ -1,8 +1,8 @@
 //! The case studies beyond matmul, in one table: each GPU kernel variant
 //! (row sums, softmax, ...) against the careful CPU baseline, both measured
-//! against the f64 oracle, with at most N = 1000 trials each (`DUAL_DELTA_N`
-//! overrides), stopping as soon as the anytime-valid sequential test has
-//! decided (`DUAL_DELTA_STOP_EARLY=0` runs all N).
+//! against the f64 oracle, on N = 1000 inputs each (`DUAL_DELTA_N`
+//! overrides), a failure stopping as soon as the anytime-valid sequential
+//! test has shown it (`DUAL_DELTA_STOP_EARLY=0` runs every input in full).
 //!
 //! ```sh
 //! cargo run --release --example kernels
@@ -10,8 +10,10 @@
 //!
 //! For each case it prints the kernel, the variant, the inputs, the mean
 //! error of the candidate (Δ1) and of the baseline (Δ2), their ratio, the
-//! one-sided Wilcoxon p-value (candidate worse), the verdict and the trials
-//! run; then where the reports lie. It exits with failure when a verdict is
+//! one-sided Wilcoxon p-value (candidate worse), the verdict, the inputs
+//! checked and, of those, the inputs whose errors were measured (the oracle
+//! is skipped on most inputs where the two outputs are identical); then
+//! where the reports lie. It exits with failure when a verdict is
 //! not the one expected.
 
 use std::process::ExitCode;
@@ -28,7 +30,7 @@ fn main() -> ExitCode {
     println!("adapter: {adapter}");
     println!();
     println!(
-        "| kernel | variant | input | mean Δ1 | mean Δ2 | Δ1/Δ2 | p (worse) | verdict | trials | expected |"
+        "| kernel | variant | input | mean Δ1 | mean Δ2 | Δ1/Δ2 | p (worse) | verdict | inputs (measured) | expected |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
 
@@ -77,7 +79,7 @@ fn row(case: &KernelCase, o: &Outcome) -> String {
         .p_worse()
         .map_or_else(|| "–".to_owned(), |p| format!("{p:.2e}"));
     format!(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} {} |",
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} {} |",
         case.kernel.family(),
         case.kernel.variant(),
         case.kernel.inputs(),
@@ -86,6 +88,7 @@ fn row(case: &KernelCase, o: &Outcome) -> String {
         ratio(d1 / d2),
         p,
         verdict(o),
+        o.inputs_checked(),
         o.trials_run(),
         case.expect.to_string().replace('_', " "),
         if o.passed() { "✓" } else { "✗ NOT MET" },
