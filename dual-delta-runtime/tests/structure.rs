@@ -193,24 +193,12 @@ fn no_import_cycle_between_the_runtimes_files() {
     );
 }
 
-/// The variables named in the first column of the Markdown table rows of
-/// `text` (lines starting with `prefix` then `` | `NAME` ``).
+/// The variables named in the cells of the Markdown table rows of `text`
+/// (lines starting with `prefix` then `|`): a cell that is one name in
+/// backticks, `` `DUAL_DELTA_N` `` or `` `GITHUB_SHA` ``.
 fn table_variables(text: &str, prefix: &str) -> BTreeSet<String> {
     text.lines()
-        .filter_map(|l| l.strip_prefix(prefix)?.trim_start().strip_prefix("| `"))
-        .filter_map(|l| l.split('`').next())
-        .filter(|v| {
-            v.chars()
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-        })
-        .map(str::to_owned)
-        .collect()
-}
-
-/// The variables named in any cell of the Markdown table rows of the
-/// configuration chapter (settings list theirs in the third column).
-fn guide_variables(text: &str) -> BTreeSet<String> {
-    text.lines()
+        .filter_map(|l| l.strip_prefix(prefix).map(str::trim_start))
         .filter(|l| l.starts_with('|'))
         .flat_map(|l| l.split('|').map(str::trim))
         .filter_map(|cell| cell.strip_prefix('`')?.strip_suffix('`'))
@@ -246,8 +234,10 @@ fn variables_in_code(dir: &Path) -> BTreeSet<String> {
 #[test]
 fn every_variable_read_is_in_one_table_and_every_table_row_is_read() {
     let root = &manifest_dir();
-    let chapter =
-        guide_variables(&std::fs::read_to_string(root.join("src/guide/configuration.md")).unwrap());
+    let chapter = table_variables(
+        &std::fs::read_to_string(root.join("src/guide/configuration.md")).unwrap(),
+        "",
+    );
     // The library and the `cargo dual-delta` command (src/bin), and the
     // settings' variables in their one table.
     let mut read = variables_in_code(&root.join("src"));
