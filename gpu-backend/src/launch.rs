@@ -260,18 +260,6 @@ impl Gpu {
             mapped_at_creation: false,
         })
     }
-
-    /// [`dispatch_and_read`] on this context's device, for the tests of
-    /// single shaders.
-    #[cfg(test)]
-    #[allow(clippy::too_many_arguments)]
-    #[rustfmt::skip]
-    pub(crate) fn dispatch_and_read(&self, what: &str, pipeline: &wgpu::ComputePipeline,
-        layout: &wgpu::BindGroupLayout, buffers: &[&wgpu::Buffer], grid: (u32, u32),
-        output: &wgpu::Buffer, bytes: u64) -> Result<Vec<u8>, GpuError> {
-        let (device, queue) = (&self.device, &self.queue);
-        dispatch_and_read(device, queue, what, pipeline, layout, buffers, grid, output, bytes)
-    }
 }
 
 /// `bytes` rounded up to a whole number of 4-byte words, at least one

@@ -271,17 +271,18 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
     let input = gpu.storage("triples", bytemuck::cast_slice(words));
     let bytes = (n * 4 * outputs) as u64;
     let out = gpu.writable("triples out", bytes, true);
-    let raw = gpu
-        .dispatch_and_read(
-            "triples",
-            &pipeline,
-            &layout,
-            &[&input, &out],
-            gpu.grid(n as u64, 64),
-            &out,
-            bytes,
-        )
-        .unwrap();
+    let raw = crate::launch::dispatch_and_read(
+        &gpu.device,
+        &gpu.queue,
+        "triples",
+        &pipeline,
+        &layout,
+        &[&input, &out],
+        gpu.grid(n as u64, 64),
+        &out,
+        bytes,
+    )
+    .unwrap();
     Some(bytemuck::pod_collect_to_vec(&raw))
 }
 
