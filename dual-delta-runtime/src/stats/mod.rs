@@ -21,6 +21,7 @@ mod location;
 mod rank;
 mod shapiro;
 mod sign;
+pub mod sign_flip;
 mod special;
 mod ttest;
 mod variance;
@@ -33,7 +34,9 @@ pub use self::descriptive::{Summary, describe, percentile};
 pub use self::ks::ks_2samp;
 pub use self::location::hodges_lehmann;
 pub use self::shapiro::shapiro_wilk;
+pub(crate) use self::sign::median_bound_rank;
 pub use self::sign::sign_test;
+pub use self::sign_flip::sign_flip_mean;
 pub use self::ttest::paired_t;
 pub use self::variance::{brown_forsythe, pitman_morgan};
 pub use self::wilcoxon::wilcoxon;
@@ -83,6 +86,9 @@ pub enum Method {
     Permutation,
     /// A large-sample approximation (normal, Kolmogorov, or similar).
     Asymptotic,
+    /// Random sign flips (or permutations) of the data, the p-value
+    /// counting the observed one among them (valid for any number drawn).
+    MonteCarlo,
 }
 
 impl fmt::Display for Method {
@@ -91,6 +97,7 @@ impl fmt::Display for Method {
             Method::Exact => "exact",
             Method::Permutation => "permutation",
             Method::Asymptotic => "asymptotic",
+            Method::MonteCarlo => "Monte Carlo",
         })
     }
 }

@@ -51,6 +51,33 @@ pub fn sign_test(
     })
 }
 
+/// The smallest `m` with `P(X ≥ m) ≤ level` for `X ~ Binomial(n, ½)`, or
+/// `None` where even `P(X = n) = 2^-n` exceeds `level`.
+///
+/// It places distribution-free confidence bounds on a median: of `n`
+/// independent values whose median is `θ`, at least `m` exceed `θ` with
+/// probability at most `level`, so the `(n − m + 1)`-th smallest is a
+/// one-sided `1 − level` lower bound on `θ` (and the `m`-th smallest an
+/// upper one).
+pub(crate) fn median_bound_rank(n: u64, level: f64) -> Option<u64> {
+    let b = HalfBinomial::new(n);
+    // P(X ≥ m) = sf(m − 1), decreasing in m.
+    let tail = |m: u64| b.sf(m as i64 - 1);
+    if n == 0 || tail(n) > level {
+        return None;
+    }
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if tail(mid) <= level {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(lo)
+}
+
 /// `scipy.stats.binomtest(k, n, 0.5, alternative).pvalue`.
 fn binom_test_half(k: u64, n: u64, alternative: Alternative) -> f64 {
     let b = HalfBinomial::new(n);

@@ -197,6 +197,7 @@ pub fn wilcoxon(
             }
             normal_p(z, alternative)
         }
+        Method::MonteCarlo => unreachable!("never chosen above"),
     };
 
     Ok(TestResult {
