@@ -81,6 +81,23 @@ pub enum RunError {
         /// The significance level.
         alpha: f64,
     },
+    /// Too few inputs whose outputs differ for the claim's tests to ever
+    /// reject at α, where the ratio of mean errors is beyond the margin:
+    /// a loss the run can see but not establish.
+    TooFewDiffering {
+        /// The test.
+        test: &'static str,
+        /// The inputs checked.
+        n: usize,
+        /// The inputs whose outputs differ.
+        differing: usize,
+        /// The fewest differing inputs that can reject.
+        min: usize,
+        /// Each criterion's level.
+        alpha: f64,
+        /// The ratio of mean errors.
+        ratio: f64,
+    },
     /// A function panicked.
     Panicked {
         /// Which function.
@@ -225,6 +242,20 @@ impl fmt::Display for RunError {
                 f,
                 "n = {n} trials is too few for the one-sided {test} at α = {alpha}: it could never \
                  reject; use n >= {min}"
+            ),
+            RunError::TooFewDiffering {
+                test,
+                n,
+                differing,
+                min,
+                alpha,
+                ratio,
+            } => write!(
+                f,
+                "only {differing} of the {n} inputs gave differing outputs, too few for the \
+                 one-sided {test} at α = {alpha} to ever reject, and the candidate's mean error \
+                 is ×{ratio:.3} the baseline's there: the loss cannot be established; raise n \
+                 until at least {min} inputs differ"
             ),
             RunError::Panicked {
                 role,

@@ -2,7 +2,6 @@
 //! the non-finite outputs, and the sequential test's verdict. The screen
 //! and the judgement read it; the outcome keeps it.
 
-use crate::config::Settings;
 use crate::stats::Summary;
 use crate::stats::sequential::{AlphaSplit, Decision, TracePoint};
 
@@ -89,16 +88,6 @@ pub struct SequentialVerdict {
 }
 
 impl SequentialVerdict {
-    /// The level of the fixed-N tests of a run with `settings` (see
-    /// [`Outcome::fixed_alpha`]).
-    pub(crate) fn fixed_alpha(&self, settings: &Settings) -> f64 {
-        if settings.stop_early && !self.stopped {
-            self.alpha_split.fallback
-        } else {
-            settings.alpha
-        }
-    }
-
     /// The number of trials after which the sequential test decided.
     pub fn decided_after(&self) -> Option<usize> {
         match self.decision {

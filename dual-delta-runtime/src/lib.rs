@@ -45,9 +45,9 @@
 
 mod annotated;
 pub mod baseline;
-pub mod claim;
 mod clock;
 mod config;
+mod decide;
 mod dirname;
 mod environment;
 mod error;
@@ -59,7 +59,6 @@ mod guard;
 pub mod guide;
 mod harness;
 mod json_number;
-mod judgement;
 mod metric;
 mod numerics;
 pub mod oracle;
@@ -79,13 +78,14 @@ mod verdict;
 pub use crate::config::{
     Baselines, ConfigError, Kind, Overrides, SETTINGS, SeedSource, Setting, Settings, parse_seed,
 };
+pub use crate::decide::claim;
+pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, WithinMargin};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
 pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
 pub use crate::expect::Expect;
 pub use crate::fp8::{E4m3, E5m2};
 pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
-pub use crate::judgement::{DecidedBy, Ending, Judgement, WithinMargin};
 pub use crate::metric::{Metric, MetricFn};
 pub use crate::outcome::{Names, Outcome};
 pub use crate::output::{Element, NumberFormat, Output};

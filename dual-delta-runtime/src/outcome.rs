@@ -6,11 +6,13 @@ use std::time::Duration;
 
 use crate::baseline::Regression;
 use crate::config::Settings;
+use crate::decide::GrossError;
+use crate::decide::claim::Claim;
+use crate::decide::{DecidedBy, Judgement};
 use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
-use crate::judgement::{DecidedBy, Judgement};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
-use crate::screen::{GrossError, Screen};
+use crate::screen::Screen;
 use crate::stats::{RatioInterval, StatsError};
 use crate::verdict::{Analysis, Verdict};
 
@@ -118,14 +120,16 @@ pub struct Outcome {
     /// at it.
     pub sequential: SequentialVerdict,
     /// The ratio of mean errors `R = mean Δ1 / mean Δ2` over every input
-    /// (the errors on unmeasured ties estimated from their seeded sample;
-    /// see [`crate::claim`]), with a stratified bootstrap interval seeded
-    /// from the base seed, at `1 − 2 × level` so that its lower end is the
-    /// rule's one-sided bound at the deciding level. The claim's effect
-    /// measure.
+    /// with finite errors (the errors on unmeasured ties estimated from
+    /// their seeded sample; see [`crate::decide::claim`]), with a stratified
+    /// bootstrap interval seeded from the base seed whose ends are the
+    /// mean criterion's one-sided bounds.
     pub ratio_of_means: Result<RatioInterval, StatsError>,
     /// Every test.
     pub analysis: Analysis,
+    /// The claim's two criteria over every input: what decided the
+    /// accuracy verdict at fixed N.
+    pub claim: Claim,
     /// The fixed-N verdicts over the trials run (descriptive when the run
     /// stopped at the sequential decision).
     pub verdict: Verdict,

@@ -1,26 +1,28 @@
-//! A run: the test's inputs checked in rounds, stopped early only at a
-//! failure, then the gates, the statistics and the judgement (see
-//! [`crate::claim`] and [`crate::screen`]).
+//! A run, in stages: **plan** (the settings, their levels, the mode, a
+//! saved baseline) → **schedule** (rounds of inputs, [`crate::schedule`])
+//! watched by the **monitor** (which may stop at a failure,
+//! [`crate::decide`]) → **collect** (one pass over the inputs run: errors,
+//! ties, gates, summaries) → **decide** (the tests, the claim, the
+//! judgement) → **publish** (the outcome, and the baseline it saves).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use crate::baseline;
-use crate::claim;
+use crate::baseline::{self, Baseline, Regression};
 use crate::config::{Overrides, Settings};
+use crate::decide::claim::{self, Claim, Errors};
+use crate::decide::{self, Evidence, GrossError, Judgement, Levels, Monitor};
 use crate::error::RunError;
 use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
-use crate::expect::Expect;
-use crate::judgement::{self, Evidence};
 use crate::outcome::{Names, Outcome};
 use crate::output::NumberFormat;
 use crate::progress::Progress;
 use crate::rng::trial_seed;
-use crate::schedule::{self, Look};
-use crate::screen::{self, Mode, Screen};
-use crate::stats::sequential::{Decision, Sequential, alpha_split};
-use crate::stats::{self, Alternative, StatsError, ZeroMethod};
+use crate::schedule;
+use crate::screen::{Mode, Screen};
+use crate::stats::sequential::Sequential;
+use crate::stats::{self, RatioInterval, StatsError};
 use crate::trial::{Checked, Trial, TrialErrors};
-use crate::verdict;
+use crate::verdict::{self, Analysis, Verdict};
 
 /// Runs `trial` as test `names.test` with `overrides`: the body of
 /// [`crate::DualDelta::run`].
@@ -29,223 +31,255 @@ pub(crate) fn run<I: Send + Sync>(
     names: &Names,
     overrides: &Overrides,
 ) -> Result<Outcome, RunError> {
-    let settings = Settings::resolve(&names.test, overrides)?;
-    let split = alpha_split(settings.expect, settings.alpha);
-    let level = if settings.stop_early {
-        split.fallback
-    } else {
-        settings.alpha
-    };
-    let min = settings.test.min_trials(level);
-    if settings.n < min {
-        return Err(RunError::TooFewTrials {
-            test: settings.test.name(),
-            n: settings.n,
-            min,
-            alpha: level,
-        });
-    }
-
-    let baseline = baseline::load(&settings, &names.test)?;
+    let plan = Plan::of(&names.test, overrides)?;
+    let settings = &plan.settings;
     // Watched until the run returns.
     let _watch = settings
         .trial_timeout
         .map(|limit| crate::guard::watch(settings.seed, &names.test, limit));
-    // A run that saves or compares a baseline measures every input, so
-    // that the comparison covers all of them.
-    let mode = if !settings.stop_early || baseline.is_some() || settings.baselines.save.is_some() {
-        Mode::AllTrials
-    } else if settings.screen {
-        Mode::Screened
-    } else {
-        Mode::Quick
-    };
     let start = Instant::now();
     // Drawn only on a terminal, outside CI, for runs longer than half a
     // second.
     let progress = Progress::new(settings.n, &names.test, settings.progress);
-    let mut sequential = Sequential::new(settings.expect, settings.alpha, settings.margin)
-        .and_then(|s| s.with_fixed_margin(settings.margin))?
-        // A run ends early only at a failure, except in the quick mode
-        // and for `expect = worse`, whose pass (the candidate shown
-        // less accurate) more inputs could only confirm.
-        .fail_only(mode != Mode::Quick && settings.expect != Expect::Worse);
-    let mut observed: Result<(), StatsError> = Ok(());
-    let mut seen = 0;
-    let mut observed_total = 0;
-    // An early failure carries enough evidence to be kept in a suite
-    // (see [`claim::STOP_EVIDENCE`]).
-    let stop_evidence = claim::STOP_EVIDENCE.max(1.0 / split.fail).log10();
-    // The trials the sequential test sees: those whose outputs differ (a
-    // tie is neutral); in the quick mode every trial, ties as evidence of
-    // no loss beyond the margin.
-    let sees = |t: &TrialErrors| mode == Mode::Quick || !t.identical_outputs;
-    let look = |checked: &[Checked]| {
-        let (checked_before, observed_before) = (seen, observed_total);
-        let (d1, d2): (Vec<f64>, Vec<f64>) = checked[seen..]
-            .iter()
-            .filter_map(Checked::full)
-            .filter(|t| sees(t))
-            .map(|t| (t.candidate, t.baseline))
-            .unzip();
-        seen = checked.len();
-        observed_total += d1.len();
-        // The errors are never NaN (the trial checked them); an error
-        // here ends the run with it.
-        observed = sequential.observe(&d1, &d2);
-        // A non-finite output fails the run at once: it stops after that
-        // input (the earlier rounds had none).
-        let gate = checked[checked_before..].iter().position(|c| {
-            c.full()
-                .is_some_and(|t| screen::fails_non_finite(t, &settings))
-        });
-        // The first new input at which the sequential test has seen
-        // `after` trials and `holds` holds on the inputs so far: the same
-        // on any rounds.
-        let first = |after: usize, holds: &dyn Fn(usize, usize) -> bool| {
-            let mut observed_so_far = observed_before;
-            for k in checked_before + 1..=checked.len() {
-                observed_so_far += usize::from(checked[k - 1].full().is_some_and(sees));
-                if observed_so_far >= after && holds(k, observed_so_far) {
-                    return Look::Stop { trials: k };
-                }
-            }
-            Look::Continue
-        };
-        match sequential.decision() {
-            _ if observed.is_err() => Look::Stop {
-                trials: checked.len(),
-            },
-            _ if settings.stop_early && gate.is_some() => Look::Stop {
-                trials: checked_before + gate.map_or(0, |i| i + 1),
-            },
-            // Once the fail side has crossed: where it carries the suite's
-            // evidence and the claim's rule holds.
-            Decision::Fail { after, .. } if settings.stop_early => first(after, &|k, seen| {
-                sequential.trace()[seen - 1].log10_fail >= stop_evidence
-                    && fails_so_far(&checked[..k], &settings, split.fail)
-            }),
-            // The quick mode, and `expect = worse`.
-            Decision::Pass { after, .. } if settings.stop_early => first(after, &|_, _| true),
-            _ => Look::Continue,
-        }
-    };
-    let checked = schedule::run(trial, &settings, &progress, mode == Mode::Screened, look);
+    let mut monitor = Monitor::new(settings, plan.mode)?;
+    let checked = schedule::run(
+        trial,
+        settings,
+        &progress,
+        plan.mode == Mode::Screened,
+        |c| monitor.observe(c),
+    );
     progress.finish();
     let checked = checked?;
-    observed?;
+    let sequential = monitor.finish()?;
     let trial_time = start.elapsed();
-    let screen = Screen::of(mode, &checked, settings.n);
-    let trials: Vec<&TrialErrors> = checked.iter().filter_map(Checked::full).collect();
-    let observed = checked
-        .iter()
-        .filter_map(Checked::full)
-        .filter(|t| sees(t))
-        .count();
-    let sequential = sequential_verdict(&sequential, &settings, &screen, observed);
-    let (delta1, delta2): (Vec<f64>, Vec<f64>) =
-        trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
-    let input_kinds = trials.iter().map(|t| t.input_kind.clone()).collect();
-    let identical_outputs = trials.iter().all(|t| t.identical_outputs);
-    let non_finite = non_finite(&trials, &settings);
-    let reference_scale = screen::reference_scale(trials.iter().copied());
-    let gross = screen::gross_errors(trials.iter().copied(), reference_scale, &settings);
-    let format = trials
-        .first()
-        .map(|t| t.format)
-        .unwrap_or(NumberFormat::F64);
+    let collected = Collected::of(&plan, &checked, &sequential)?;
+    let decided = Decided::of(&plan, &collected)?;
+    let outcome = publish(
+        names,
+        plan,
+        collected,
+        decided,
+        (trial_time, start.elapsed()),
+    )?;
+    Ok(outcome)
+}
 
-    let errors = screen::errors(&checked);
-    let fixed_alpha = sequential.fixed_alpha(&settings);
-    // The interval whose lower end is the rule's one-sided bound.
-    let ratio_of_means = errors
-        .interval(
-            1.0 - 2.0 * fixed_alpha,
-            claim::RESAMPLES,
-            trial_seed(settings.seed, usize::MAX),
-        )
-        .ok_or_else(|| {
-            let all = || delta1.iter().chain(&delta2);
-            match all().position(|v| !v.is_finite()) {
-                Some(index) => StatsError::InvalidValue {
-                    test: "ratio of means",
-                    index,
-                    value: all().nth(index).copied().unwrap_or(f64::NAN),
-                },
-                None => StatsError::TooFewObservations {
-                    test: "ratio of means",
-                    needed: 1,
-                    got: 0,
-                },
-            }
-        });
-    let (analysis, verdict) = verdict::analyse(
-        &verdict::Sample {
-            delta1: &delta1,
-            delta2: &delta2,
-            unmeasured_ties: screen.ties_unmeasured(),
-            identical_outputs,
-            ratio: errors.ratio(),
-            ratio_lower: ratio_of_means.as_ref().map_or(f64::INFINITY, |r| r.lower),
-        },
-        settings.test,
-        fixed_alpha,
-        settings.margin,
-    );
-    let differences = stats::paired_differences(&delta1, &delta2)?;
-    let summaries = Summaries {
-        candidate: stats::describe(&delta1)?,
-        baseline: stats::describe(&delta2)?,
-        differences: stats::describe(&differences)?,
-    };
-    let fingerprints: Vec<u64> = trials.iter().map(|t| t.fingerprint).collect();
-    let environment = crate::environment::environment();
-    let regression = baseline
-        .as_ref()
-        .map(|b| {
-            let paired: Vec<(usize, f64, u64)> = trials
-                .iter()
-                .map(|t| (t.index, t.candidate, t.fingerprint))
-                .collect();
-            baseline::against(b, &settings, &paired, &environment)
+/// What a run will do, from its settings alone.
+struct Plan {
+    settings: Settings,
+    levels: Levels,
+    mode: Mode,
+    /// The saved baseline to compare with.
+    baseline: Option<Baseline>,
+}
+
+impl Plan {
+    fn of(test: &str, overrides: &Overrides) -> Result<Plan, RunError> {
+        let settings = Settings::resolve(test, overrides)?;
+        let levels = Levels::of(&settings);
+        let min = levels.min_trials(settings.test);
+        if settings.n < min {
+            return Err(RunError::TooFewTrials {
+                test: settings.test.name(),
+                n: settings.n,
+                min,
+                alpha: levels.criterion(),
+            });
+        }
+        let baseline = baseline::load(&settings, test)?;
+        // A run that saves or compares a baseline measures every input, so
+        // that the comparison covers all of them, whatever it expects.
+        let mode =
+            if !settings.stop_early || baseline.is_some() || settings.baselines.save.is_some() {
+                Mode::AllTrials
+            } else if settings.screen {
+                Mode::Screened
+            } else {
+                Mode::Quick
+            };
+        Ok(Plan {
+            settings,
+            levels,
+            mode,
+            baseline,
         })
-        .transpose()?;
-    let judgement = judgement::judge(&Evidence {
-        settings: &settings,
-        sequential: &sequential,
-        analysis: &analysis,
-        verdict: &verdict,
-        summaries: &summaries,
-        ratio: errors.ratio(),
-        non_finite: &non_finite,
-        gross: &gross,
-        screen: &screen,
-        regression: regression.as_ref(),
-    });
+    }
+}
 
+/// One pass over the inputs run: everything the decision reads.
+struct Collected {
+    delta1: Vec<f64>,
+    delta2: Vec<f64>,
+    indices: Vec<usize>,
+    input_kinds: Vec<String>,
+    fingerprints: Vec<u64>,
+    format: NumberFormat,
+    identical_outputs: bool,
+    errors: Errors,
+    screen: Screen,
+    sequential: SequentialVerdict,
+    non_finite: NonFinite,
+    reference_scale: f64,
+    gross: Vec<GrossError>,
+    summaries: Summaries,
+}
+
+impl Collected {
+    fn of(plan: &Plan, checked: &[Checked], sequential: &Sequential) -> Result<Self, RunError> {
+        let s = &plan.settings;
+        let screen = Screen::of(plan.mode, checked, s.n);
+        let trials: Vec<&TrialErrors> = checked.iter().filter_map(Checked::full).collect();
+        let (delta1, delta2): (Vec<f64>, Vec<f64>) =
+            trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
+        let reference_scale = decide::reference_scale(trials.iter().copied());
+        let differences = stats::paired_differences(&delta1, &delta2)?;
+        let summaries = Summaries {
+            candidate: stats::describe(&delta1)?,
+            baseline: stats::describe(&delta2)?,
+            differences: stats::describe(&differences)?,
+        };
+        Ok(Collected {
+            indices: trials.iter().map(|t| t.index).collect(),
+            input_kinds: trials.iter().map(|t| t.input_kind.clone()).collect(),
+            fingerprints: trials.iter().map(|t| t.fingerprint).collect(),
+            format: trials.first().map_or(NumberFormat::F64, |t| t.format),
+            identical_outputs: trials.iter().all(|t| t.identical_outputs),
+            errors: Errors::of(checked),
+            sequential: SequentialVerdict {
+                decision: sequential.decision(),
+                stopped: screen.unchecked > 0 && sequential.decision().is_final(),
+                trace: sequential.trace().to_vec(),
+                alpha_split: plan.levels.split,
+                margin: s.margin,
+            },
+            non_finite: non_finite(&trials, s),
+            gross: decide::gross_errors(trials.iter().copied(), reference_scale, s),
+            reference_scale,
+            screen,
+            summaries,
+            delta1,
+            delta2,
+        })
+    }
+}
+
+/// The tests over every input run, the claim, the comparison with a saved
+/// baseline and the judgement.
+struct Decided {
+    analysis: Analysis,
+    claim: Claim,
+    ratio_of_means: Result<RatioInterval, StatsError>,
+    verdict: Verdict,
+    regression: Option<Regression>,
+    judgement: Judgement,
+    environment: std::collections::BTreeMap<String, String>,
+}
+
+impl Decided {
+    fn of(plan: &Plan, c: &Collected) -> Result<Self, RunError> {
+        let s = &plan.settings;
+        let fixed = plan.levels.fixed(c.sequential.stopped);
+        let sample = verdict::Sample {
+            delta1: &c.delta1,
+            delta2: &c.delta2,
+            unmeasured_ties: c.screen.ties_unmeasured(),
+            identical_outputs: c.identical_outputs,
+        };
+        let analysis = verdict::analyse(&sample, s.test, fixed);
+        let p = |r: &verdict::TestOutcome| r.as_ref().ok().map(|t| t.p_value);
+        let (claim, interval) = claim::assess(
+            &c.errors,
+            (p(&analysis.worse), p(&analysis.better)),
+            fixed,
+            s.margin,
+            trial_seed(s.seed, usize::MAX),
+        );
+        let verdict = verdict::verdicts(&analysis, &sample, claim.accuracy(), fixed);
+        let environment = crate::environment::environment();
+        let regression = plan
+            .baseline
+            .as_ref()
+            .map(|b| {
+                let paired: Vec<(usize, f64, u64)> = (0..c.indices.len())
+                    .map(|i| (c.indices[i], c.delta1[i], c.fingerprints[i]))
+                    .collect();
+                baseline::against(b, s, &paired, &environment)
+            })
+            .transpose()?;
+        let judgement = decide::judge(&Evidence {
+            settings: s,
+            sequential: &c.sequential,
+            analysis: &analysis,
+            claim: &claim,
+            verdict: &verdict,
+            summaries: &c.summaries,
+            non_finite: &c.non_finite,
+            gross: &c.gross,
+            screen: &c.screen,
+            regressed: regression.as_ref().is_some_and(|r| r.regressed),
+        });
+        // A loss the run can see but its tests can never establish is an
+        // error, not a pass: the minimum counts the inputs that differ.
+        let min = s.test.min_trials(claim.level);
+        if judgement.passed && claim.differing < min && claim.mean.effect > 1.0 + claim.margin {
+            return Err(RunError::TooFewDiffering {
+                test: s.test.name(),
+                n: c.screen.checked,
+                differing: claim.differing,
+                min,
+                alpha: claim.level,
+                ratio: claim.mean.effect,
+            });
+        }
+        Ok(Decided {
+            ratio_of_means: interval.ok_or(StatsError::TooFewObservations {
+                test: "ratio of means",
+                needed: 1,
+                got: 0,
+            }),
+            analysis,
+            claim,
+            verdict,
+            regression,
+            judgement,
+            environment,
+        })
+    }
+}
+
+/// The outcome of the run, and the baseline it saves if asked to.
+fn publish(
+    names: &Names,
+    plan: Plan,
+    c: Collected,
+    d: Decided,
+    (trial_time, elapsed): (Duration, Duration),
+) -> Result<Outcome, RunError> {
     let outcome = Outcome {
         names: names.clone(),
-        candidate_format: format,
-        trials: trials.iter().map(|t| t.index).collect(),
-        delta1,
-        delta2,
-        input_kinds,
-        summaries,
-        non_finite,
-        gross,
-        reference_scale,
-        screen,
-        sequential,
-        ratio_of_means,
-        analysis,
-        verdict,
-        judgement,
+        candidate_format: c.format,
+        trials: c.indices,
+        delta1: c.delta1,
+        delta2: c.delta2,
+        input_kinds: c.input_kinds,
+        summaries: c.summaries,
+        non_finite: c.non_finite,
+        gross: c.gross,
+        reference_scale: c.reference_scale,
+        screen: c.screen,
+        sequential: c.sequential,
+        ratio_of_means: d.ratio_of_means,
+        analysis: d.analysis,
+        claim: d.claim,
+        verdict: d.verdict,
+        judgement: d.judgement,
         trial_time,
-        elapsed: start.elapsed(),
-        environment,
-        fingerprints,
-        regression,
-        settings,
+        elapsed,
+        environment: d.environment,
+        fingerprints: c.fingerprints,
+        regression: d.regression,
+        settings: plan.settings,
     };
     baseline::save_if_asked(
         &outcome.settings,
@@ -256,44 +290,6 @@ pub(crate) fn run<I: Send + Sync>(
         &outcome.environment,
     )?;
     Ok(outcome)
-}
-
-/// Whether the claim's rule ([`crate::claim`]) fails the candidate on the
-/// inputs checked so far at `level` (the fail side's share of α): the
-/// margin-0 signed-rank test over the full trials (ties are zeros, which
-/// it drops) and the ratio of means over every input so far.
-fn fails_so_far(checked: &[Checked], settings: &Settings, level: f64) -> bool {
-    if settings.expect != Expect::NoWorse {
-        return true;
-    }
-    let (d1, d2): (Vec<f64>, Vec<f64>) = checked
-        .iter()
-        .filter_map(Checked::full)
-        .map(|t| (t.candidate, t.baseline))
-        .unzip();
-    let p = stats::wilcoxon(&d1, &d2, Alternative::Greater, ZeroMethod::Wilcox, false)
-        .ok()
-        .map(|t| t.p_value);
-    let seed = trial_seed(settings.seed, usize::MAX);
-    claim::fails(p, &screen::errors(checked), level, settings.margin, seed)
-}
-
-/// The sequential test's verdict over the run, as `screen` covered it, its
-/// trace over the `observed` trials it saw among those kept: the run
-/// stopped at it when inputs were left unchecked.
-fn sequential_verdict(
-    test: &Sequential,
-    settings: &Settings,
-    screen: &Screen,
-    observed: usize,
-) -> SequentialVerdict {
-    SequentialVerdict {
-        decision: test.decision(),
-        stopped: screen.unchecked > 0 && test.decision().is_final(),
-        trace: test.trace()[..observed.min(test.trace().len())].to_vec(),
-        alpha_split: test.alpha_split(),
-        margin: settings.margin,
-    }
 }
 
 /// The trials whose outputs held a NaN or an infinity, per implementation,

@@ -133,7 +133,7 @@ mod tests {
         Settings::resolve_with("schedule", &overrides, |_| None).unwrap()
     }
 
-    fn input(rng: &mut crate::TrialRng) -> f32 {
+    fn input(rng: &mut crate::rng::TrialRng) -> f32 {
         rng.seed() as f32
     }
 

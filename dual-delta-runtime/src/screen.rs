@@ -15,8 +15,8 @@
 //! ties, and take them from this sample (the report says so).
 //!
 //! A run stops before `n` only at a failure: the anytime-valid sequential
-//! test of the fail side (see [`crate::stats::sequential`]), a non-finite
-//! output, or an error. With `stop_early = false` every input is a full
+//! test of the fail side (see [`crate::stats::sequential`] and the
+//! monitor), a non-finite output, or an error. With `stop_early = false` every input is a full
 //! trial. With `screen = false` (the quick mode) an early pass is final
 //! after `k` trials, and the report states the share of bad inputs that
 //! `k` trials cannot rule out.
@@ -47,9 +47,9 @@
 //!
 //! A pass means: on **every one** of the `n` inputs drawn, the candidate
 //! returned a finite output wherever the baseline did, raised no panic or
-//! error, made no gross error, and the one-sided Wilcoxon signed-rank test
-//! over all `n` inputs found it not significantly less accurate, or less
-//! accurate by no more than the margin (see [`crate::Judgement`]). For the
+//! error, made no gross error, and neither of the claim's criteria over all
+//! `n` inputs (its mean error, its error on the typical input; see
+//! [`crate::decide::claim`]) showed it less accurate beyond the margin. For the
 //! input distribution it rules out, at confidence `1 − β`, any rate of the
 //! gate events above `ln(1/β) / n` (inputs i.i.d. from the generator):
 //! above 0.46 % for `n = 1000` at 99 %.
@@ -57,9 +57,7 @@
 //! The price: the candidate and the baseline on every input, and the
 //! oracle wherever their outputs differ (and on one tie in eight).
 
-use crate::config::Settings;
-use crate::rng::trial_seed;
-use crate::trial::{Checked, TrialErrors};
+use crate::trial::Checked;
 
 /// How the inputs of a run were run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -125,91 +123,4 @@ impl Screen {
     pub fn quick_pass(&self) -> bool {
         self.mode == Mode::Quick && self.unchecked > 0
     }
-}
-
-/// The errors of the inputs checked so far, as the claim's effect needs
-/// them.
-pub(crate) fn errors(checked: &[Checked]) -> crate::claim::Errors {
-    let mut e = crate::claim::Errors::default();
-    for c in checked {
-        match c {
-            Checked::Tie => e.unmeasured += 1,
-            Checked::Full(t) => e.push(t.candidate, t.baseline, t.identical_outputs),
-        }
-    }
-    e
-}
-
-/// A trial on which the candidate's error was gross (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GrossError {
-    /// The trial's index.
-    pub trial: usize,
-    /// The trial's seed.
-    pub seed: u64,
-    /// The candidate's error.
-    #[serde(with = "crate::json_number")]
-    pub delta1: f64,
-    /// The baseline's error.
-    #[serde(with = "crate::json_number")]
-    pub delta2: f64,
-    /// The reference error it was compared with: the larger of the
-    /// baseline's largest finite error and the one-ulp error `u` of the
-    /// trial.
-    #[serde(with = "crate::json_number")]
-    pub reference: f64,
-}
-
-/// The largest finite error of the baseline over `trials`, `0` when none
-/// is positive.
-pub(crate) fn reference_scale<'a>(trials: impl IntoIterator<Item = &'a TrialErrors>) -> f64 {
-    trials
-        .into_iter()
-        .map(|t| t.baseline)
-        .filter(|e| e.is_finite())
-        .fold(0.0, f64::max)
-}
-
-/// The reference of trial `t` at scale `m`, if the gate applies to it: the
-/// candidate's output is finite (the non-finite gate judges it otherwise)
-/// and so is the baseline's error.
-fn reference(t: &TrialErrors, scale: f64) -> Option<f64> {
-    (t.candidate_non_finite.is_none() && t.baseline.is_finite()).then(|| scale.max(t.ulp_error))
-}
-
-/// Whether trial `t` is a gross error at scale `m` and factor `G`: its
-/// reference, if so.
-fn gross(t: &TrialErrors, scale: f64, factor: f64) -> Option<f64> {
-    let reference = reference(t, scale)?;
-    (t.candidate.is_infinite() || (reference > 0.0 && t.candidate > factor * reference))
-        .then_some(reference)
-}
-
-/// The gross errors among `trials`, in the order given, at `scale`
-/// ([`reference_scale`] over every full trial of the run).
-pub(crate) fn gross_errors<'a>(
-    trials: impl IntoIterator<Item = &'a TrialErrors>,
-    scale: f64,
-    settings: &Settings,
-) -> Vec<GrossError> {
-    trials
-        .into_iter()
-        .filter_map(|t| {
-            gross(t, scale, settings.gross_factor).map(|reference| GrossError {
-                trial: t.index,
-                seed: trial_seed(settings.seed, t.index),
-                delta1: t.candidate,
-                delta2: t.baseline,
-                reference,
-            })
-        })
-        .collect()
-}
-
-/// Whether trial `t` fails the non-finite gate: a non-finite output where
-/// the baseline's is finite, unless allowed.
-pub(crate) fn fails_non_finite(t: &TrialErrors, settings: &Settings) -> bool {
-    t.candidate_non_finite.is_some()
-        && t.baseline_non_finite.is_none()
-        && !settings.allow_non_finite
 }

@@ -27,7 +27,7 @@
 //! seeds, hence independent, and Benjamini-Hochberg then keeps the
 //! expected share of false failures among those kept at most `A`. An early
 //! failure stops only once its e-value reaches
-//! [`crate::claim::STOP_EVIDENCE`], so a lone clear failure is kept in a
+//! [`crate::decide::claim::STOP_EVIDENCE`], so a lone clear failure is kept in a
 //! suite of up to 250 tests at `A = 0.05`. Regressions and gate failures
 //! (NaN, panics, gross errors) are always kept: they are not statistical.
 //! So is a failure without a p-value (an expectation other than
@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::judgement::DecidedBy;
+use crate::decide::DecidedBy;
 use crate::report::{Stored, rebuild_index, scan};
 
 /// The suite summary `merge` writes.

@@ -151,14 +151,14 @@ fn a_short_baseline_says_so_and_a_missing_one_is_no_comparison() {
         .test_name("kernels::short")
         .baselines(compare(&d))
         .stop_early(false)
-        .n(50)
         .run()
         .unwrap();
     let r = o.regression.as_ref().unwrap();
     assert!(!r.regressed && r.pairs == 3);
+    // Each criterion at α/2 = 0.005: 2^-8 is the first tail below it.
     assert!(
         r.sentence().contains(
-            "only 3 trials in common (the baseline holds 3), and the test needs at least 7"
+            "only 3 trials in common (the baseline holds 3), and the test needs at least 8"
         ),
         "{}",
         r.sentence()
@@ -230,4 +230,28 @@ fn false_regressions_of_an_unchanged_noisy_kernel_stay_below_alpha() {
     // The p-values are those of a null, not degenerate: about 5% below 0.05.
     assert!((3..=30).contains(&below_5_percent), "{below_5_percent}");
     assert!(regressed <= bound, "{regressed} > {bound}");
+}
+
+#[test]
+fn a_comparison_refuses_another_n_or_alpha() {
+    let d = dir("settings_n_alpha");
+    DualDelta::new(scaled(0.5), naive, oracle, input)
+        .test_name("kernels::n_alpha")
+        .n(200)
+        .baselines(save(&d))
+        .run()
+        .unwrap();
+    for (n, alpha, setting) in [(100, 0.01, "n"), (200, 0.05, "alpha")] {
+        let e = DualDelta::new(scaled(0.5), naive, oracle, input)
+            .test_name("kernels::n_alpha")
+            .n(n)
+            .alpha(alpha)
+            .baselines(compare(&d))
+            .run()
+            .unwrap_err();
+        assert!(
+            matches!(&e, RunError::BaselineSettings { setting: s, .. } if *s == setting),
+            "{e}"
+        );
+    }
 }

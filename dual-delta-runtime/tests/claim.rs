@@ -371,11 +371,12 @@ fn a_run_that_cannot_fail_is_an_error_naming_the_smallest_n() {
         .n(7)
         .run()
         .unwrap_err();
-    assert!(matches!(e, RunError::TooFewTrials { min: 8, .. }), "{e}");
-    assert!(e.to_string().contains("n >= 8"), "{e}");
-    // At fixed N the whole α is the test's: 7 trials can fail there.
+    assert!(matches!(e, RunError::TooFewTrials { min: 9, .. }), "{e}");
+    assert!(e.to_string().contains("n >= 9"), "{e}");
+    // At fixed N the whole α is the claim's, α/2 each criterion's: 8
+    // trials can fail there.
     let o = DualDelta::new(worse, naive, oracle, short_input)
-        .n(7)
+        .n(8)
         .stop_early(false)
         .run()
         .unwrap();

@@ -132,11 +132,12 @@ fn too_few_trials_says_the_minimum() {
         RunError::TooFewTrials {
             test: "Wilcoxon signed-rank",
             n: 5,
-            min: 8,
-            alpha: 0.005
+            min: 9,
+            alpha: 0.0025
         }
     );
-    assert!(err.to_string().contains("use n >= 8"));
+    // Each of the claim's two criteria at half of the fixed-N share α/2.
+    assert!(err.to_string().contains("use n >= 9"));
 }
 
 #[test]

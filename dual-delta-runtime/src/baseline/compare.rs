@@ -41,9 +41,14 @@ pub struct Regression {
     /// Its mean error at the baseline, over the pairs.
     #[serde(with = "crate::json_number")]
     pub mean_then: f64,
-    /// The one-sided Wilcoxon p-value of "less accurate now", on
-    /// `now − (1 + margin) · then`, when it could be computed.
+    /// The p-value of "less accurate now" at margin 0 of the claim's
+    /// criterion that decided (the one that failed, else the smaller),
+    /// when it could be computed.
     pub p_value: Option<f64>,
+    /// The claim over the pairs (now as the candidate, then as the
+    /// baseline), where the comparison ran.
+    #[serde(default)]
+    pub claim: Option<crate::decide::claim::Claim>,
     /// The margin.
     #[serde(with = "crate::json_number")]
     pub margin: f64,
@@ -84,9 +89,13 @@ impl Regression {
                 self.pairs, self.baseline_trials
             ),
             _ if self.regressed => format!(
-                "Regression: less accurate than at {at} beyond the {}% margin: mean error {ratio:.3}× \
-                 the baseline's over {} paired trials, one-sided Wilcoxon at margin 0 {p}.",
+                "Regression: less accurate than at {at} beyond the {}% margin{}: mean error \
+                 {ratio:.3}× the baseline's over {} paired trials, {p}.",
                 100.0 * self.margin,
+                match self.claim.and_then(|c| c.failed_by()) {
+                    Some(crate::decide::claim::Which::Typical) => " on the typical input",
+                    _ => " in mean error",
+                },
                 self.pairs,
             ),
             _ => format!(
@@ -104,17 +113,16 @@ impl Regression {
 /// the candidate's error and the oracle fingerprint of each full trial (as
 /// `deltas.csv` holds them).
 ///
-/// The rule is the claim's ([`crate::claim`]) with the baseline's errors
-/// in the baseline's place: a regression is a significant one-sided
-/// Wilcoxon signed-rank result at margin 0 over every paired input (equal
-/// errors are ties, dropped) whose one-sided `1 − α` bootstrap bound on
-/// `mean now / mean then` exceeds `1 + margin`.
+/// The rule is the claim's ([`crate::decide::claim`]) at α, with the candidate's
+/// errors then in the baseline's place: a regression is less accurate now
+/// beyond the margin, in mean error or on the typical input (equal errors
+/// are ties).
 ///
 /// # Errors
 ///
 /// [`RunError::BaselineMismatch`] when a paired trial's fingerprint
-/// differs; [`RunError::BaselineSettings`] when the metric, the seed, the
-/// margin or the expectation differ from the baseline's.
+/// differs; [`RunError::BaselineSettings`] when the metric, the seed, `n`,
+/// α, the margin or the expectation differ from the baseline's.
 pub fn compare_errors(
     baseline: &Baseline,
     now: &Settings,
@@ -124,6 +132,8 @@ pub fn compare_errors(
     let settings = [
         ("metric", b.metric.clone(), now.metric.name().to_owned()),
         ("seed", b.seed_hex.clone(), seed_hex(now.seed)),
+        ("n", b.n.to_string(), now.n.to_string()),
+        ("alpha", b.alpha.to_string(), now.alpha.to_string()),
         ("margin", b.margin.to_string(), now.margin.to_string()),
         (
             "expect",
@@ -165,7 +175,7 @@ pub fn compare_errors(
     let (alpha, margin) = (now.alpha, now.margin);
     let pairs = now_errors.len();
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let needed = AccuracyTest::Wilcoxon.min_trials(alpha);
+    let needed = AccuracyTest::Wilcoxon.min_trials(alpha / 2.0);
     let mut result = Regression {
         baseline: baseline.name.clone(),
         commit: baseline.commit.clone(),
@@ -174,6 +184,7 @@ pub fn compare_errors(
         mean_now: mean(&now_errors),
         mean_then: mean(&then_errors),
         p_value: None,
+        claim: None,
         margin,
         decision: RegressionDecision::TooFewTrials { needed },
         regressed: false,
@@ -183,7 +194,7 @@ pub fn compare_errors(
     if pairs < needed {
         return Ok(result);
     }
-    result.p_value = wilcoxon(
+    let p_worse = wilcoxon(
         &now_errors,
         &then_errors,
         Alternative::Greater,
@@ -192,14 +203,34 @@ pub fn compare_errors(
     )
     .ok()
     .map(|t| t.p_value);
-    let mut errors = crate::claim::Errors::default();
+    let p_better = wilcoxon(
+        &now_errors,
+        &then_errors,
+        Alternative::Less,
+        ZeroMethod::Wilcox,
+        false,
+    )
+    .ok()
+    .map(|t| t.p_value);
+    let mut errors = crate::decide::claim::Errors::default();
     for (&a, &b) in now_errors.iter().zip(&then_errors) {
         errors.push(a, b, a == b);
     }
+    let seed = trial_seed(now.seed, usize::MAX - 1);
+    let (claim, _) =
+        crate::decide::claim::assess(&errors, (p_worse, p_better), alpha, margin, seed);
+    result.regressed = claim.less_accurate();
+    result.p_value = match claim.failed_by() {
+        Some(crate::decide::claim::Which::Typical) => claim.typical.p_worse,
+        Some(crate::decide::claim::Which::Mean) => claim.mean.p_worse,
+        None => [claim.mean.p_worse, claim.typical.p_worse]
+            .into_iter()
+            .flatten()
+            .reduce(f64::min),
+    };
+    result.claim = Some(claim);
     result.now = now_errors;
     result.then = then_errors;
     result.decision = RegressionDecision::FixedN { alpha };
-    let seed = trial_seed(now.seed, usize::MAX - 1);
-    result.regressed = crate::claim::fails(result.p_value, &errors, alpha, margin, seed);
     Ok(result)
 }

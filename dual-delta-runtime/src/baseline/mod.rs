@@ -101,7 +101,7 @@ pub struct BaselineSettings {
     /// The margin.
     pub margin: f64,
     /// The accuracy expectation.
-    pub expect: crate::Expect,
+    pub expect: crate::expect::Expect,
 }
 
 impl BaselineSettings {

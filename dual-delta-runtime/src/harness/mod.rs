@@ -282,7 +282,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// Saves the run as a baseline, or compares it with one (see
     /// [`crate::baseline`]); the `DUAL_DELTA_*BASELINE*` variables override
     /// each field they set.
-    pub fn baselines(mut self, baselines: crate::Baselines) -> Self {
+    pub fn baselines(mut self, baselines: crate::config::Baselines) -> Self {
         self.overrides.baselines = Some(baselines);
         self
     }
@@ -301,7 +301,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     }
 
     /// Runs the test over its `n` inputs and decides it (see
-    /// [`crate::claim`] and [`crate::screen`]). Writes no report
+    /// [`crate::decide::claim`] and [`crate::screen`]). Writes no report
     /// ([`Outcome::write_report`] does); saves the run as a baseline when
     /// [`crate::Settings::baselines`] asks for it.
     pub fn run(&self) -> Result<Outcome, RunError> {

@@ -42,9 +42,9 @@ fn each_builder_method_of_the_table_sets_its_setting() {
             d.trial_timeout(std::time::Duration::ZERO)
         }),
         ("baselines", |d| {
-            d.baselines(crate::Baselines {
+            d.baselines(crate::config::Baselines {
                 any_device: true,
-                ..crate::Baselines::default()
+                ..crate::config::Baselines::default()
             })
         }),
     ];

@@ -66,7 +66,7 @@ pub fn number(v: &serde_json::Value) -> Option<f64> {
 
 impl<'a> Recorded<'a> {
     /// The settings of a run as `summary.json` writes them.
-    pub fn of(settings: &'a crate::Settings) -> Self {
+    pub fn of(settings: &'a crate::config::Settings) -> Self {
         Recorded {
             settings: Cow::Borrowed(settings),
             seed_hex: seed_hex(settings.seed),

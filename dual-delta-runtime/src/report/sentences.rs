@@ -2,10 +2,19 @@
 //! verdict, the screen, the whole verdict, the device). They read the
 //! outcome and its judgement; none of them decides.
 
-use crate::judgement::DecidedBy;
+use crate::decide::DecidedBy;
 use crate::outcome::Outcome;
 use crate::stats::sequential::Reason;
 use crate::verdict::Accuracy;
+
+/// `×3.00`, `×0.95`, `∞`.
+fn ratio_words(r: f64) -> String {
+    if r.is_finite() {
+        format!("×{r:.2}")
+    } else {
+        "×∞".to_owned()
+    }
+}
 
 /// The outcome in words.
 impl Outcome {
@@ -40,16 +49,36 @@ impl Outcome {
         } else {
             String::new()
         };
+        let typical = &self.claim.typical;
+        let typical_words = format!(
+            "its error is {} the baseline's on the median input ({}% lower bound {})",
+            ratio_words(typical.effect),
+            100.0 * (1.0 - self.claim.level),
+            ratio_words(typical.lower)
+        );
         let claim = match (self.judgement.decided_by, v.accuracy) {
-            (_, _) if v.identical || v.equal_errors => {
+            (_, _) if (v.identical || v.equal_errors) && self.claim.not_judged == 0 => {
                 return self.ended(v.accuracy_sentence(c, b).trim_end_matches('.'));
             }
             (DecidedBy::Sequential { reason, .. }, _) if reason != Reason::Worse => {
                 early_claim(reason, c, b, margin)
             }
-            (_, Accuracy::LessAccurate) | (DecidedBy::Sequential { .. }, _) => format!(
+            (DecidedBy::Sequential { .. }, _) => format!(
                 "{c} is significantly less accurate than {b} (one-sided {test} at margin 0, {p}), \
-                 {effect}{margin_words}"
+                 {effect}; worse on the typical input{margin_words}"
+            ),
+            (_, Accuracy::LessAccurate)
+                if self.claim.failed_by() == Some(crate::decide::claim::Which::Mean) =>
+            {
+                format!(
+                    "{c} is significantly less accurate than {b} in mean error (sign-flip test \
+                     at margin 0, p = {:.2e}), {effect}{margin_words}",
+                    self.claim.mean.p_worse.unwrap_or(f64::NAN)
+                )
+            }
+            (_, Accuracy::LessAccurate) => format!(
+                "{c} is significantly less accurate than {b} (one-sided {test} at margin 0, {p}) \
+                 on the typical input: {typical_words}{margin_words}; {effect}"
             ),
             (_, Accuracy::MoreAccurate) => format!(
                 "{c} is significantly more accurate than {b} ({test}, p = {:.2e}), {effect}",
@@ -73,8 +102,32 @@ impl Outcome {
     }
 
     /// `claim`, with how the run ended: `(over 1000 of 1000 inputs; 88 ties
-    /// (identical outputs))`, the early stop, or the quick pass.
+    /// (identical outputs))`, the early stop, or the quick pass; and the
+    /// inputs the metric could not judge, if any.
     fn ended(&self, claim: &str) -> String {
+        let ended = self.ended_plain(claim);
+        let judged = &self.claim;
+        if judged.not_judged == 0 && judged.baseline_non_finite == 0 {
+            return ended;
+        }
+        format!(
+            "{ended} The metric could not judge {} input(s) (undefined for both outputs), \
+             counted as ties; on {} the baseline's error alone was not finite, counted for \
+             the candidate{}.",
+            judged.not_judged,
+            judged.baseline_non_finite,
+            if judged.undefined_elements > 0 {
+                format!(
+                    "; {} output element(s) undefined for both were left out of both errors",
+                    judged.undefined_elements
+                )
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    fn ended_plain(&self, claim: &str) -> String {
         let s = &self.screen;
         let n = self.settings.n;
         let tie_words = match s.ties {
@@ -213,7 +266,7 @@ fn signed_percent(ratio: f64, times: bool) -> String {
     }
     let p = 100.0 * (ratio - 1.0);
     let sign = if p < 0.0 { "−" } else { "+" };
-    format!("{sign}{}", crate::judgement::percent(p.abs()))
+    format!("{sign}{}", crate::decide::percent(p.abs()))
 }
 
 /// `1.234e-5`, `NaN`, `inf`: a value in a sentence.

@@ -17,11 +17,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::baseline::Regression;
 use crate::config::Settings;
+use crate::decide::GrossError;
+use crate::decide::Judgement;
 use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
-use crate::judgement::Judgement;
 use crate::outcome::Names;
 use crate::output::NumberFormat;
-use crate::screen::{GrossError, Screen};
+use crate::screen::Screen;
 use crate::stats::{Alternative, RatioInterval, TestResult};
 use crate::verdict::{AccuracyTest, Verdict};
 

@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::decide::{Ending, Judgement};
 use crate::evidence::NonFiniteTrial;
 use crate::expect::Expect;
-use crate::judgement::{Ending, Judgement};
 use crate::outcome::Outcome;
 use crate::stats::sequential::Decision;
 use crate::stats::{Summary, TestResult};
@@ -135,13 +135,30 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
     summary_row(&mut out, "Δ1 - Δ2", &o.summaries.differences);
     match &o.ratio_of_means {
         Ok(r) => {
+            let c = &o.claim;
+            let over = if c.in_mean < c.inputs {
+                format!(
+                    ", over the {} of {} inputs whose errors are finite",
+                    c.in_mean, c.inputs
+                )
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 out,
-                "  mean Δ1 / mean Δ2 = {:.4} ({}% bootstrap interval {:.4} .. {:.4})",
+                "  mean Δ1 / mean Δ2 = {:.4} ({}% bootstrap interval {:.4} .. {:.4}{over})",
                 r.ratio,
                 100.0 * r.confidence,
                 r.lower,
                 r.upper
+            );
+            let _ = writeln!(
+                out,
+                "  median Δ1 / Δ2 = {:.4} over every input, ties as 1 ({}% bounds {:.4} .. {:.4})",
+                c.typical.effect,
+                100.0 * (1.0 - 2.0 * c.level),
+                c.typical.lower,
+                c.typical.upper
             );
         }
         Err(e) => {

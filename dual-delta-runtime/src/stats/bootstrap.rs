@@ -5,7 +5,7 @@ use rand::RngExt;
 use super::check_len;
 use super::descriptive::{numpy_mean, percentile};
 use super::{StatsError, check_finite, check_paired};
-use crate::TrialRng;
+use crate::rng::TrialRng;
 
 /// The ratio of mean errors `mean(d1) / mean(d2)` with a paired percentile
 /// bootstrap interval.

@@ -322,6 +322,10 @@ pub(crate) struct TrialErrors {
     pub(crate) baseline_non_finite: Option<(usize, f64)>,
     /// The candidate's and the baseline's outputs are the same numbers.
     pub(crate) identical_outputs: bool,
+    /// The output elements where the metric was undefined for both
+    /// outputs, left out of both errors (all of them: the input is a tie
+    /// the metric could not judge, both errors infinite).
+    pub(crate) shared_undefined: usize,
     /// The error one unit in the last place of the output's format makes
     /// under the metric: every element of the oracle's output moved by one
     /// ulp of `format`. It is the gross-error gate's floor, computed only
@@ -331,6 +335,26 @@ pub(crate) struct TrialErrors {
     /// A hash of the oracle's output bits: it changes when the input
     /// generator or the oracle does (see [`crate::baseline`]).
     pub(crate) fingerprint: u64,
+}
+
+#[cfg(test)]
+impl TrialErrors {
+    /// A trial with these errors and finite outputs.
+    pub(crate) fn for_test(candidate: f64, baseline: f64, identical_outputs: bool) -> Self {
+        TrialErrors {
+            index: 0,
+            candidate,
+            baseline,
+            format: NumberFormat::F64,
+            input_kind: String::new(),
+            candidate_non_finite: None,
+            baseline_non_finite: None,
+            identical_outputs,
+            shared_undefined: 0,
+            ulp_error: 0.0,
+            fingerprint: 0,
+        }
+    }
 }
 
 /// Both errors of a trial from the candidate's widened output `y1` (of
@@ -354,7 +378,7 @@ pub(crate) fn measure(
             });
         }
     }
-    let error = |role: Role, y: &[f64]| {
+    let error = |role: Role, y: &[f64], oracle: &[f64]| {
         let e = guarded(Role::Metric, trial, || {
             settings.metric.error(y, oracle, format)
         })?;
@@ -369,10 +393,34 @@ pub(crate) fn measure(
         }
     };
     let identical_outputs = bitwise_equal(y1, &refs.baseline);
-    let (candidate, baseline) = (
-        error(Role::Candidate, y1)?,
-        error(Role::Baseline, &refs.baseline)?,
+    let (mut candidate, mut baseline) = (
+        error(Role::Candidate, y1, oracle)?,
+        error(Role::Baseline, &refs.baseline, oracle)?,
     );
+    // Elements where the metric is undefined for both outputs are left out
+    // of both errors (see [`crate::decide::claim`]): a shared NaN must not hide the
+    // candidate's error elsewhere.
+    let mut shared_undefined = 0;
+    if candidate.is_infinite() && baseline.is_infinite() && !identical_outputs {
+        let undefined = |y: &[f64], i: usize| {
+            !y[i].is_finite()
+                || !matches!(settings.metric, crate::metric::Metric::Custom { .. })
+                    && settings
+                        .metric
+                        .error(&y[i..=i], &oracle[i..=i], format)
+                        .is_infinite()
+        };
+        let keep: Vec<usize> = (0..oracle.len())
+            .filter(|&i| !(undefined(y1, i) && undefined(&refs.baseline, i)))
+            .collect();
+        shared_undefined = oracle.len() - keep.len();
+        if shared_undefined > 0 && !keep.is_empty() {
+            let pick = |y: &[f64]| keep.iter().map(|&i| y[i]).collect::<Vec<f64>>();
+            let o = pick(oracle);
+            candidate = error(Role::Candidate, &pick(y1), &o)?;
+            baseline = error(Role::Baseline, &pick(&refs.baseline), &o)?;
+        }
+    }
     // The floor matters only where the trial could be a gross error: the
     // reference is at least the baseline's error, so a candidate within
     // `G` × that never is.
@@ -396,6 +444,7 @@ pub(crate) fn measure(
         candidate_non_finite: first_non_finite(y1),
         baseline_non_finite: first_non_finite(&refs.baseline),
         identical_outputs,
+        shared_undefined,
         ulp_error: if ulp_error.is_finite() {
             ulp_error
         } else {

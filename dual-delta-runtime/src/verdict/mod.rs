@@ -242,28 +242,14 @@ pub(crate) struct Sample<'a> {
     pub(crate) unmeasured_ties: usize,
     /// The two outputs were bitwise equal on every input.
     pub(crate) identical_outputs: bool,
-    /// The ratio of mean errors over every input (see [`crate::claim`]).
-    pub(crate) ratio: f64,
-    /// Its one-sided lower bound at `1 − alpha`.
-    pub(crate) ratio_lower: f64,
 }
 
-/// Runs every test on the error samples and decides the verdicts at
-/// `alpha` with the claim's rule ([`crate::claim`]): less accurate when the
-/// test at margin 0 is significant and the ratio of means exceeds
-/// `1 + margin`; more accurate when the test is significant the other way
-/// and the ratio is below 1.
+/// Runs every test on the error samples at `alpha` (the level the t-test's
+/// normality check is held to).
 ///
 /// The samples are paired, NaN-free, and of equal length `n ≥ 1`.
-pub(crate) fn analyse(
-    sample: &Sample<'_>,
-    test: AccuracyTest,
-    alpha: f64,
-    margin: f64,
-) -> (Analysis, Verdict) {
+pub(crate) fn analyse(sample: &Sample<'_>, test: AccuracyTest, alpha: f64) -> Analysis {
     let (delta1, delta2) = (sample.delta1, sample.delta2);
-    let identical_outputs = sample.identical_outputs;
-    let equal_errors = delta1.iter().zip(delta2).all(|(a, b)| a == b);
     // Every input's pair, the unmeasured ties as zero differences.
     let padded = |d: &[f64]| -> Vec<f64> {
         let mut v = d.to_vec();
@@ -338,8 +324,23 @@ pub(crate) fn analyse(
         hodges_lehmann: stats::hodges_lehmann(delta1, delta2),
     };
 
+    analysis
+}
+
+/// The paper's three verdicts at `alpha`: the accuracy the claim decided
+/// ([`crate::decide::claim::Claim::accuracy`]), equivalence by Kolmogorov-Smirnov
+/// and stability by Pitman-Morgan, as `analysis` found them; no accuracy
+/// difference where the errors are equal on every trial.
+pub(crate) fn verdicts(
+    analysis: &Analysis,
+    sample: &Sample<'_>,
+    accuracy: Accuracy,
+    alpha: f64,
+) -> Verdict {
+    let identical_outputs = sample.identical_outputs;
+    let equal_errors = sample.delta1.iter().zip(sample.delta2).all(|(a, b)| a == b);
     let significant = |r: &TestOutcome| matches!(r, Ok(t) if t.p_value < alpha);
-    let verdict = if equal_errors {
+    if equal_errors {
         Verdict {
             accuracy: Accuracy::NoSignificantDifference,
             equivalence: Equivalence::Indistinguishable,
@@ -348,14 +349,6 @@ pub(crate) fn analyse(
             equal_errors: true,
         }
     } else {
-        let p_worse = analysis.worse.as_ref().ok().map(|t| t.p_value);
-        let accuracy = if crate::claim::less_accurate(p_worse, alpha, sample.ratio_lower, margin) {
-            Accuracy::LessAccurate
-        } else if significant(&analysis.better) && sample.ratio < 1.0 {
-            Accuracy::MoreAccurate
-        } else {
-            Accuracy::NoSignificantDifference
-        };
         let equivalence = if significant(&analysis.ks) {
             Equivalence::Distinguishable
         } else {
@@ -374,8 +367,7 @@ pub(crate) fn analyse(
             identical: false,
             equal_errors: false,
         }
-    };
-    (analysis, verdict)
+    }
 }
 
 impl Verdict {

@@ -46,19 +46,25 @@ fn constant_differences_replace_the_t_test_by_wilcoxon() {
         delta2: &delta2,
         unmeasured_ties: 0,
         identical_outputs: false,
-        ratio: 2.0,
-        ratio_lower: 2.0,
     };
-    let (a, v) = analyse(&sample(&delta1), AccuracyTest::PairedT, 0.01, 0.0);
+    let a = analyse(&sample(&delta1), AccuracyTest::PairedT, 0.01);
     let sw = a.shapiro_differences.as_ref().unwrap();
     assert_eq!((sw.statistic, sw.p_value), (1.0, 1.0));
     assert_eq!(a.accuracy_test, AccuracyTest::Wilcoxon);
     assert!(a.fallback.as_deref().unwrap().contains("all equal"));
     assert!(matches!(a.t_greater, Err(StatsError::ConstantData { .. })));
-    assert_eq!(v.accuracy, Accuracy::LessAccurate);
+    // The claim reads the replacement's p-value: less accurate.
+    let mut errors = crate::decide::claim::Errors::default();
+    for (&a, &b) in delta1.iter().zip(&delta2) {
+        errors.push(a, b, false);
+    }
+    let p = |r: &TestOutcome| r.as_ref().ok().map(|t| t.p_value);
+    let (claim, _) =
+        crate::decide::claim::assess(&errors, (p(&a.worse), p(&a.better)), 0.01, 0.0, 1);
+    assert_eq!(claim.accuracy(), Accuracy::LessAccurate);
     // Differences that vary keep the t-test.
     let mut varied = delta1.clone();
     varied[3] += 2f64.powi(-9);
-    let (a, _) = analyse(&sample(&varied), AccuracyTest::PairedT, 1e-300, 0.0);
+    let a = analyse(&sample(&varied), AccuracyTest::PairedT, 1e-300);
     assert_eq!((a.accuracy_test, a.fallback), (AccuracyTest::PairedT, None));
 }

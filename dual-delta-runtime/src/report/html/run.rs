@@ -12,7 +12,7 @@ use super::super::{
 };
 use super::VERSION;
 use crate::config::{ENV_SEED, Settings};
-use crate::judgement::Ending;
+use crate::decide::Ending;
 use crate::outcome::{Names, Outcome};
 use crate::stats::Summary as Sample;
 use crate::verdict::{Analysis, TestRow};

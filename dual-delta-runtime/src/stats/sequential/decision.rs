@@ -107,6 +107,11 @@ pub struct TracePoint {
     /// Sign evidence that the candidate is not better beyond the margin.
     #[serde(with = "crate::json_number")]
     pub log10_not_better_beyond_margin: f64,
+    /// Sign evidence that the candidate's error exceeds `(1 + m)` × the
+    /// baseline's on more than half of all inputs, an identical output
+    /// counting against it: the typical input is worse beyond the margin.
+    #[serde(with = "crate::json_number", default)]
+    pub log10_typically_worse: f64,
 }
 
 /// How the level α of a test is shared between the sequential e-processes

@@ -131,13 +131,14 @@ fn infinite_errors() {
         ),
         "{d:?}"
     );
-    // Both fail everywhere: every trial is a tie, no evidence either way.
+    // Both fail everywhere: every trial is a tie, no evidence of a loss
+    // (a tie's ratio of 1 counts against "worse on the typical input").
     let s = feed(Expect::NoWorse, &a, &a, 8);
     assert_eq!(s.decision(), Decision::Continue);
     assert!(
         s.trace()
             .iter()
-            .all(|p| p.log10_fail == 0.0 && p.log10_pass == 0.0)
+            .all(|p| p.log10_fail < 0.0 && p.log10_worse == 0.0 && p.log10_pass == 0.0)
     );
 }
 
@@ -152,6 +153,7 @@ fn fail_wins_a_tie_and_is_final() {
         log10_better: 0.0,
         log10_not_worse_beyond_margin: 3.0,
         log10_not_better_beyond_margin: 0.0,
+        log10_typically_worse: 0.0,
     };
     assert!(matches!(
         judge(Expect::NoWorse, &split, &p),

@@ -3,16 +3,16 @@
 //! In order: the non-finite gate, the gross-error gate (both over every
 //! full trial; see [`crate::screen`]), then the sequential decision if the
 //! run stopped at it (a failure, or a pass in the quick mode), then the
-//! claim's rule over every input ([`crate::claim`]).
+//! claim's rule over every input ([`crate::decide::claim`]).
 //! [`Outcome`](crate::Outcome) stores the result; the terminal table, the
 //! HTML page, `summary.json`, the step summary and `assert` read it, and
 //! nothing re-derives it.
 
-use crate::baseline::Regression;
+use super::{GrossError, Levels};
 use crate::config::Settings;
+use crate::decide::claim::Claim;
 use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
 use crate::expect::Expect;
-use crate::screen::GrossError;
 use crate::stats::sequential::{Decision, Reason};
 use crate::verdict::{Accuracy, Analysis, Verdict};
 
@@ -68,18 +68,22 @@ pub enum Ending {
     AllTrials,
 }
 
-/// A difference the margin forgives, stated rather than hidden: the
-/// candidate is significantly less accurate than the baseline at margin 0,
-/// yet its mean error is not beyond the margin.
+/// A difference the margin forgives, stated rather than hidden: a
+/// criterion of the claim finds the candidate significantly less accurate
+/// at margin 0, yet neither shows it beyond the margin with confidence.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WithinMargin {
     /// `100 × (R − 1)`, `R` the ratio of mean errors over every input (see
-    /// [`crate::claim`]); negative when the candidate's mean error is the
+    /// [`crate::decide::claim`]); negative when the candidate's mean error is the
     /// smaller, though it is worse on most inputs.
     #[serde(with = "crate::json_number")]
     pub percent: f64,
-    /// The one-sided Wilcoxon p-value of "candidate less accurate" at
-    /// margin 0, over the trials run.
+    /// `100 × (median of Δ1 / Δ2 − 1)` over every input, ties counting as
+    /// a ratio of 1.
+    #[serde(with = "crate::json_number", default)]
+    pub typical_percent: f64,
+    /// The smaller one-sided p-value at margin 0 of a criterion that found
+    /// the candidate less accurate.
     #[serde(with = "crate::json_number")]
     pub p_value: f64,
     /// The margin δ.
@@ -93,14 +97,23 @@ pub struct WithinMargin {
 
 impl WithinMargin {
     /// `less accurate by 0.8% (p = 7.2e-24), within the 5% margin; the tail
-    /// is heavier (P99 +3.7%)`.
+    /// is heavier (P99 +3.7%)`. Where a point estimate lies beyond the
+    /// margin but no bound does, it says that instead.
     pub fn sentence(&self) -> String {
-        let mut s = if self.percent >= 0.0 {
+        let m = 100.0 * self.margin;
+        let mut s = if self.percent > m || self.typical_percent > m {
             format!(
-                "less accurate by {} (p = {:.1e}), within the {}% margin",
+                "less accurate (p = {:.1e}): mean error {}, typical error {} the baseline's, \
+                 not shown beyond the {m}% margin with confidence at this n",
+                self.p_value,
+                signed(self.percent),
+                signed(self.typical_percent),
+            )
+        } else if self.percent >= 0.0 {
+            format!(
+                "less accurate by {} (p = {:.1e}), within the {m}% margin",
                 percent(self.percent),
                 self.p_value,
-                100.0 * self.margin
             )
         } else {
             format!(
@@ -113,6 +126,15 @@ impl WithinMargin {
             s.push_str(&format!("; the tail is heavier (P99 +{})", percent(p99)));
         }
         s
+    }
+}
+
+/// `+14%`, `−3.0%`.
+fn signed(p: f64) -> String {
+    if p >= 0.0 {
+        format!("+{}", percent(p))
+    } else {
+        format!("−{}", percent(-p))
     }
 }
 
@@ -150,13 +172,16 @@ pub struct Judgement {
     /// The candidate is significantly less accurate than at the baseline
     /// it was compared with (`DUAL_DELTA_BASELINE`): the run fails.
     pub regressed: bool,
-    /// The run's p-value for a suite ([`crate::suite`]): the run fails its
-    /// accuracy claim at α only if this is below α. A gate failure gives 0;
-    /// an early failure `α / (α_fail · E)` (`E` the fail side's e-value
-    /// where the run stopped, valid by Ville's inequality); otherwise the
-    /// deciding test's p-value scaled by `α / fixed_alpha`. The two paths
-    /// share α as the run does, so it is a valid p-value. `None` for
-    /// expectations other than `no_worse`.
+    /// The run's p-value for a suite ([`crate::suite`]), that of the
+    /// criterion that failed it: the run fails its accuracy claim at α only
+    /// if this is below α. A gate failure gives 0; an early failure
+    /// `α / (α_fail · E)` (`E` the fail side's e-value where the run
+    /// stopped, valid by Ville's inequality); otherwise the claim's p-value
+    /// ([`crate::decide::claim::Claim::p_value`]) scaled by `α / fixed_alpha`. The
+    /// two paths share α as the run does. A run that met its accuracy
+    /// claim and failed on stability gives the stability test's p-value,
+    /// scaled the same way (0 where stability could not be compared).
+    /// `None` for expectations other than `no_worse`.
     pub p_value: Option<f64>,
 }
 
@@ -174,14 +199,15 @@ pub(crate) struct Evidence<'a> {
     pub(crate) settings: &'a Settings,
     pub(crate) sequential: &'a SequentialVerdict,
     pub(crate) analysis: &'a Analysis,
+    pub(crate) claim: &'a Claim,
     pub(crate) verdict: &'a Verdict,
     pub(crate) summaries: &'a Summaries,
-    /// The ratio of mean errors over every input.
-    pub(crate) ratio: f64,
     pub(crate) non_finite: &'a NonFinite,
     pub(crate) gross: &'a [GrossError],
     pub(crate) screen: &'a crate::screen::Screen,
-    pub(crate) regression: Option<&'a Regression>,
+    /// The comparison with a saved baseline found the candidate less
+    /// accurate than it was.
+    pub(crate) regressed: bool,
 }
 
 /// Decides the run: the non-finite gate, then the gross-error gate, then
@@ -198,7 +224,8 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         _ if s.stop_early => Ending::Cap,
         _ => Ending::AllTrials,
     };
-    let fixed_alpha = q.fixed_alpha(s);
+    let levels = Levels::of(s);
+    let fixed_alpha = levels.fixed(q.stopped);
     let first_non_finite = e
         .non_finite
         .candidate_only()
@@ -237,25 +264,23 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     };
     let stability_met = s.stability.is_none_or(|x| e.verdict.meets_stability(x));
     let within_margin = (accuracy != Accuracy::LessAccurate)
-        .then(|| within_margin(e, fixed_alpha))
+        .then(|| within_margin(e))
         .flatten();
-    let regressed = e.regression.is_some_and(|r| r.regressed);
+    let regressed = e.regressed;
     let p_value = (s.expect == Expect::NoWorse)
         .then(|| match decided_by {
             DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. } => Some(0.0),
             DecidedBy::Sequential { .. } => match q.decision {
-                Decision::Fail { .. } => q
-                    .trace
-                    .last()
-                    .map(|p| s.alpha / (q.alpha_split.fail * 10f64.powf(p.log10_fail))),
+                Decision::Fail { .. } => q.trace.last().map(|p| levels.early_p_value(p.log10_fail)),
                 _ => Some(1.0),
             },
-            DecidedBy::FixedN { .. } => e
-                .analysis
-                .worse
-                .as_ref()
-                .ok()
-                .map(|t| t.p_value * s.alpha / fixed_alpha),
+            DecidedBy::FixedN { .. } if accuracy_met && !stability_met => Some(
+                e.analysis
+                    .variance_greater
+                    .as_ref()
+                    .map_or(0.0, |t| t.p_value * s.alpha / fixed_alpha),
+            ),
+            DecidedBy::FixedN { .. } => Some(e.claim.p_value() * s.alpha / fixed_alpha),
         })
         .flatten()
         .map(|p| p.min(1.0));
@@ -272,19 +297,26 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     }
 }
 
-/// The difference the margin forgave, if the margin-0 one-sided test over
-/// every input finds the candidate less accurate at `level`.
-fn within_margin(e: &Evidence<'_>, level: f64) -> Option<WithinMargin> {
+/// The difference the margin forgave, if a criterion of the claim finds
+/// the candidate significantly less accurate at margin 0.
+fn within_margin(e: &Evidence<'_>) -> Option<WithinMargin> {
+    let claim = e.claim;
     let margin = e.settings.margin;
-    let p_value = e.analysis.worse.as_ref().ok()?.p_value;
-    if !(margin > 0.0 && p_value < level && e.ratio.is_finite()) {
+    let p_value = [claim.mean, claim.typical]
+        .iter()
+        .filter(|c| c.significantly_worse(claim.level))
+        .filter_map(|c| c.p_worse)
+        .reduce(f64::min)?;
+    if !(margin > 0.0 && claim.mean.effect.is_finite()) {
         return None;
     }
     let (c, b) = (&e.summaries.candidate, &e.summaries.baseline);
-    let (mean, p99) = (100.0 * (e.ratio - 1.0), 100.0 * (c.p99 / b.p99 - 1.0));
+    let mean = 100.0 * (claim.mean.effect - 1.0);
+    let p99 = 100.0 * (c.p99 / b.p99 - 1.0);
     let heavier = mean >= 0.0 && p99.is_finite() && p99 >= 2.0 * mean && p99 - mean >= 0.5;
     Some(WithinMargin {
         percent: mean,
+        typical_percent: 100.0 * (claim.typical.effect - 1.0),
         p_value,
         margin,
         p99_percent: heavier.then_some(p99),
@@ -299,6 +331,7 @@ mod tests {
     fn a_small_difference_reads_as_one_sentence() {
         let w = WithinMargin {
             percent: 0.8,
+            typical_percent: 0.5,
             p_value: 7.2e-24,
             margin: 0.05,
             p99_percent: Some(3.7),
@@ -307,6 +340,19 @@ mod tests {
             w.sentence(),
             "less accurate by 0.8% (p = 7.2e-24), within the 5% margin; the tail is heavier \
              (P99 +3.7%)"
+        );
+        // A point estimate beyond the margin that no bound shows is not
+        // called "within the margin".
+        let unsure = WithinMargin {
+            percent: 14.0,
+            typical_percent: 2.0,
+            p99_percent: None,
+            ..w
+        };
+        assert_eq!(
+            unsure.sentence(),
+            "less accurate (p = 7.2e-24): mean error +14%, typical error +2.0% the baseline's, \
+             not shown beyond the 5% margin with confidence at this n"
         );
         assert_eq!(percent(0.0712), "0.071%");
         assert_eq!(percent(0.99999), "1.0%");

@@ -1,0 +1,82 @@
+//! The two gates: every full trial, in every mode, is checked for a
+//! non-finite output and for a gross error (see [`crate::screen`] for the
+//! definitions and what a pass guarantees). Either fails the run whatever
+//! the statistics say.
+
+use crate::config::Settings;
+use crate::rng::trial_seed;
+use crate::trial::TrialErrors;
+
+/// A trial on which the candidate's error was gross (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GrossError {
+    /// The trial's index.
+    pub trial: usize,
+    /// The trial's seed.
+    pub seed: u64,
+    /// The candidate's error.
+    #[serde(with = "crate::json_number")]
+    pub delta1: f64,
+    /// The baseline's error.
+    #[serde(with = "crate::json_number")]
+    pub delta2: f64,
+    /// The reference error it was compared with: the larger of the
+    /// baseline's largest finite error and the one-ulp error `u` of the
+    /// trial.
+    #[serde(with = "crate::json_number")]
+    pub reference: f64,
+}
+
+/// The largest finite error of the baseline over `trials`, `0` when none
+/// is positive.
+pub(crate) fn reference_scale<'a>(trials: impl IntoIterator<Item = &'a TrialErrors>) -> f64 {
+    trials
+        .into_iter()
+        .map(|t| t.baseline)
+        .filter(|e| e.is_finite())
+        .fold(0.0, f64::max)
+}
+
+/// The reference of trial `t` at scale `m`, if the gate applies to it: the
+/// candidate's output is finite (the non-finite gate judges it otherwise)
+/// and so is the baseline's error.
+fn reference(t: &TrialErrors, scale: f64) -> Option<f64> {
+    (t.candidate_non_finite.is_none() && t.baseline.is_finite()).then(|| scale.max(t.ulp_error))
+}
+
+/// Whether trial `t` is a gross error at scale `m` and factor `G`: its
+/// reference, if so.
+fn gross(t: &TrialErrors, scale: f64, factor: f64) -> Option<f64> {
+    let reference = reference(t, scale)?;
+    (t.candidate.is_infinite() || (reference > 0.0 && t.candidate > factor * reference))
+        .then_some(reference)
+}
+
+/// The gross errors among `trials`, in the order given, at `scale`
+/// ([`reference_scale`] over every full trial of the run).
+pub(crate) fn gross_errors<'a>(
+    trials: impl IntoIterator<Item = &'a TrialErrors>,
+    scale: f64,
+    settings: &Settings,
+) -> Vec<GrossError> {
+    trials
+        .into_iter()
+        .filter_map(|t| {
+            gross(t, scale, settings.gross_factor).map(|reference| GrossError {
+                trial: t.index,
+                seed: trial_seed(settings.seed, t.index),
+                delta1: t.candidate,
+                delta2: t.baseline,
+                reference,
+            })
+        })
+        .collect()
+}
+
+/// Whether trial `t` fails the non-finite gate: a non-finite output where
+/// the baseline's is finite, unless allowed.
+pub(crate) fn fails_non_finite(t: &TrialErrors, settings: &Settings) -> bool {
+    t.candidate_non_finite.is_some()
+        && t.baseline_non_finite.is_none()
+        && !settings.allow_non_finite
+}
