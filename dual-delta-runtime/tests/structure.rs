@@ -102,23 +102,29 @@ fn manifest_dir() -> PathBuf {
         .into()
 }
 
-#[test]
-fn no_import_cycle_between_the_runtimes_files() {
-    let src = manifest_dir().join("src");
+/// The file-level import graph of `src`: each file's module path and name,
+/// and the files each file's code (unit tests aside) refers to, the crate
+/// root `lib.rs` included where a path goes through its re-exports.
+fn import_graph(
+    src: &Path,
+) -> (
+    BTreeMap<Vec<String>, String>,
+    BTreeMap<String, BTreeSet<String>>,
+) {
     let mut all = Vec::new();
-    files(&src, &mut all);
+    files(src, &mut all);
     let modules: BTreeMap<Vec<String>, String> = all
         .iter()
         .map(|f| {
             (
-                module_of(&src, f),
-                f.strip_prefix(&src).unwrap().display().to_string(),
+                module_of(src, f),
+                f.strip_prefix(src).unwrap().display().to_string(),
             )
         })
         .collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in &all {
-        let module = module_of(&src, file);
+        let module = module_of(src, file);
         let name = modules[&module].clone();
         let text = std::fs::read_to_string(file).unwrap();
         // Unit tests inside a file are not part of its structure.
@@ -139,7 +145,6 @@ fn no_import_cycle_between_the_runtimes_files() {
                     .or_else(|| modules.get(&Vec::new()));
                 if let Some(target) = target
                     && *target != name
-                    && target != "lib.rs"
                 {
                     edges
                         .entry(name.clone())
@@ -148,6 +153,17 @@ fn no_import_cycle_between_the_runtimes_files() {
                 }
             }
         }
+    }
+    (modules, edges)
+}
+
+#[test]
+fn no_import_cycle_between_the_runtimes_files() {
+    let src = manifest_dir().join("src");
+    let (modules, mut edges) = import_graph(&src);
+    // The root only re-exports: a path through it is no cycle of files.
+    for targets in edges.values_mut() {
+        targets.remove("lib.rs");
     }
     // Depth-first search for a back edge.
     fn visit(
@@ -267,4 +283,68 @@ fn every_variable_read_is_in_one_table_and_every_table_row_is_read() {
         gpu, gpu_docs,
         "dual-delta-gpu's variables read (left) and in its crate docs (right)"
     );
+}
+
+/// The layer of each top-level module, from the table of `ARCHITECTURE.md`
+/// (rows `| 3 | `verdict` | ... |`).
+fn layers() -> BTreeMap<String, u32> {
+    let text = std::fs::read_to_string(manifest_dir().join("../ARCHITECTURE.md")).unwrap();
+    text.lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let layer = cells.get(1)?.parse().ok()?;
+            let module = cells.get(2)?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((module.to_owned(), layer))
+        })
+        .collect()
+}
+
+/// The top-level module of a file under `src` (`stats` for
+/// `stats/sign.rs`, `run` for `run.rs`).
+fn top(file: &str) -> String {
+    file.split('/')
+        .next()
+        .unwrap()
+        .trim_end_matches(".rs")
+        .to_owned()
+}
+
+#[test]
+fn the_architecture_map_names_every_module_and_the_layers_hold() {
+    let src = manifest_dir().join("src");
+    let layers = layers();
+    let mut on_disk: BTreeSet<String> = BTreeSet::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let module = name.trim_end_matches(".rs").to_owned();
+        if module != "lib" && module != "bin" {
+            on_disk.insert(module);
+        }
+    }
+    let mapped: BTreeSet<String> = layers.keys().cloned().collect();
+    assert_eq!(
+        on_disk, mapped,
+        "ARCHITECTURE.md's table and the modules of src differ"
+    );
+    let (_, edges) = import_graph(&src);
+    let mut up = Vec::new();
+    for (from, targets) in &edges {
+        let Some(&low) = layers.get(&top(from)) else {
+            continue;
+        };
+        for to in targets {
+            // A path through the root's re-exports reaches above every
+            // module.
+            let high = if to == "lib.rs" {
+                u32::MAX
+            } else {
+                layers[&top(to)]
+            };
+            if high > low && top(from) != top(to) {
+                up.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    println!("references running back up the layers: {up:#?}");
+    assert!(up.len() <= 4, "{} run back up: {up:#?}", up.len());
 }
