@@ -191,6 +191,7 @@ impl Run {
                     input: #input_name,
                     file: #private::file!(),
                     line: #private::line!(),
+                    cargo: #private::cargo_target!(),
                 },
                 #overrides,
                 #run,

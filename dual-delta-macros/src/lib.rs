@@ -267,6 +267,7 @@ mod tests;
 ///             input: "random_vec",
 ///             file: ::dual_delta_runtime::__private::file!(),
 ///             line: ::dual_delta_runtime::__private::line!(),
+///             cargo: ::dual_delta_runtime::__private::cargo_target!(),
 ///         },
 ///         overrides,
 ///         ::dual_delta_runtime::__private::DualDelta::new(

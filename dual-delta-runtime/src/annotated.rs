@@ -56,6 +56,8 @@ pub struct TestIdentity {
     pub file: &'static str,
     /// `line!()`.
     pub line: u32,
+    /// The cargo target the test is compiled in.
+    pub cargo: crate::replay::CargoTarget,
 }
 
 /// Runs an annotated test: resolves the settings (env over attribute
@@ -70,6 +72,7 @@ pub fn run_test<I: Send + Sync>(
 ) {
     // The test's path: `module::function`, or `module::function::case`.
     let test = format!("{}::{}", id.module_path, id.case.unwrap_or(id.function));
+    crate::replay::register_annotated(&test, &id.cargo, id.file);
     let names = Names {
         test: test.clone(),
         candidate: id.function.to_owned(),

@@ -18,7 +18,7 @@ use dual_delta_runtime::baseline::{
     Baseline, baseline_dir_from_env, baseline_file, compare_errors, list,
 };
 use dual_delta_runtime::report::summary::Summary;
-use dual_delta_runtime::report::{SUMMARY_FILE, Stored, report_root, scan, test_dir_name};
+use dual_delta_runtime::report::{SUMMARY_FILE, Stored, report_root, scan, show, test_dir_name};
 use dual_delta_runtime::suite;
 
 /// Cargo calls `cargo-dual-delta dual-delta <args>`.
@@ -249,46 +249,6 @@ fn stored_run(dir: &Path, test: &str) -> Result<Summary<'static>, String> {
             }
         }
     }
-}
-
-/// A stored run as the terminal shows it.
-fn show(r: &Summary<'_>) -> String {
-    let c = &r.summaries.candidate;
-    let b = &r.summaries.baseline;
-    let mut out = format!(
-        "dual-delta {}: {} (candidate) vs {} (baseline), oracle {}, metric {}, {} of at most {} \
-         trials, α = {}\n",
-        r.names.test,
-        r.names.candidate,
-        r.names.baseline,
-        r.names.oracle,
-        r.settings.settings.metric,
-        r.trials_run,
-        r.settings.settings.n,
-        r.settings.settings.alpha
-    );
-    out.push_str(&format!(
-        "  {:<10} {:>12} {:>12} {:>12} {:>12}\n",
-        "error", "mean", "median", "P99", "max"
-    ));
-    for (label, s) in [("Δ1", c), ("Δ2", b)] {
-        out.push_str(&format!(
-            "  {label:<10} {:>12.4e} {:>12.4e} {:>12.4e} {:>12.4e}\n",
-            s.mean, s.median, s.p99, s.max
-        ));
-    }
-    out.push_str(&format!(
-        "  {}: {}\n  replay: {} cargo test {}\n",
-        if r.judgement.passed {
-            "passed"
-        } else {
-            "FAILED"
-        },
-        r.sentences.verdict,
-        r.replay,
-        r.names.test
-    ));
-    out
 }
 
 /// The candidate's error and the oracle fingerprint of each trial, from a
