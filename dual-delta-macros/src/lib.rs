@@ -272,8 +272,8 @@ mod tests;
 ///         overrides,
 ///         ::dual_delta_runtime::__private::DualDelta::new(
 ///             sum_naive,
-///             ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_kahan),
-///             ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_f64),
+///             ::dual_delta_runtime::__private::baseline_of::<Vec<f32>, _, _>(sum_kahan),
+///             ::dual_delta_runtime::__private::oracle_of::<Vec<f32>, _, _>(sum_f64),
 ///             ::dual_delta_runtime::__private::input_of::<Vec<f32>, _>(random_vec),
 ///         ),
 ///         ::dual_delta_runtime::__private::no_check,
@@ -281,9 +281,10 @@ mod tests;
 /// }
 /// ```
 ///
-/// `reference_of` and `input_of` return their argument, checked against the
-/// candidate's input type `Vec<f32>` where it is written: a baseline, an
-/// oracle or a generator of another type is reported at its expression.
+/// `baseline_of`, `oracle_of` and `input_of` return their argument, checked
+/// against the candidate's input type `Vec<f32>` where it is written: a
+/// baseline, an oracle or a generator of another type is reported at its
+/// expression, by a bound of the function named after its role.
 ///
 /// With `batch = 32` the run is
 /// `__private::DualDelta::batched(...).batch_size(32usize)`.

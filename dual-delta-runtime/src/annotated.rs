@@ -21,14 +21,23 @@ where
     input
 }
 
-/// The baseline or the oracle of a test whose candidate takes `&I`:
-/// returns it unchanged, so that one taking another input type is
-/// reported at its expression.
-pub fn reference_of<I, F, O>(reference: F) -> impl Fn(&I) -> O + Sync
+/// The oracle of a test whose candidate takes `&I`: returns it unchanged,
+/// so that an oracle taking another input, or other parameters, is
+/// reported at its expression, "required by a bound in `oracle_of`".
+pub fn oracle_of<I, F, O>(oracle: F) -> impl Fn(&I) -> O + Sync
 where
     F: Fn(&I) -> O + Sync,
 {
-    reference
+    oracle
+}
+
+/// The baseline of a test whose candidate takes `&I`: as [`oracle_of`],
+/// "required by a bound in `baseline_of`".
+pub fn baseline_of<I, F, O>(baseline: F) -> impl Fn(&I) -> O + Sync
+where
+    F: Fn(&I) -> O + Sync,
+{
+    baseline
 }
 
 /// The check of a test without `check = ...`: always passes.

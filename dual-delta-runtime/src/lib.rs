@@ -139,7 +139,9 @@ pub mod __private {
     pub use core::{file, line, module_path};
 
     pub use crate::__cargo_target as cargo_target;
-    pub use crate::annotated::{TestIdentity, input_of, no_check, reference_of, run_test};
+    pub use crate::annotated::{
+        TestIdentity, baseline_of, input_of, no_check, oracle_of, run_test,
+    };
     pub use crate::harness::DualDelta;
     pub use crate::replay::CargoTarget;
 }

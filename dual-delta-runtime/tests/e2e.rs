@@ -329,8 +329,12 @@ fn expressions_of_the_wrong_type_are_reported_where_they_are_written() {
          --> tests/wrong_types.rs:14:67",
         "error[E0631]: type mismatch in function arguments --> tests/wrong_types.rs:20:28",
         "found function signature `fn(&Vec<f64>) -> _`",
+        // An oracle of another signature: the note names the oracle.
+        "error[E0593]: function is expected to take 1 argument, but it takes 2 arguments \
+         --> tests/wrong_types.rs:30:28",
+        "note: required by a bound in `dual_delta_runtime::__private::oracle_of`",
         // A case's value, typed as the candidate's parameter.
-        "error[E0308]: mismatched types --> tests/wrong_types.rs:33:14",
+        "error[E0308]: mismatched types --> tests/wrong_types.rs:43:14",
     ] {
         assert!(squeezed.contains(needle), "{needle:?} in:\n{}", run.output);
     }
