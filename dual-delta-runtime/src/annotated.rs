@@ -82,6 +82,14 @@ pub fn run_test<I: Send + Sync>(
     // The test's path: `module::function`, or `module::function::case`.
     let test = format!("{}::{}", id.module_path, id.case.unwrap_or(id.function));
     crate::replay::register_annotated(&test, &id.cargo, id.file);
+    // A report directory set but invalid (`DUAL_DELTA_HOME=""`) is an error
+    // of the run, before any trial: never ignored.
+    if let Err(e) = crate::config::report_root() {
+        panic!(
+            "dual-delta test `{test}` ({}:{}) could not run: {e}",
+            id.file, id.line
+        );
+    }
     let names = Names {
         test: test.clone(),
         candidate: id.function.to_owned(),

@@ -160,6 +160,26 @@ fn invalid_env_fails_naming_the_variable() {
 }
 
 #[test]
+fn a_blank_report_directory_fails_the_run_naming_the_variable() {
+    let run = cargo_test(
+        &["--test", "summation", "--", "same_as_baseline", "--exact"],
+        &[("DUAL_DELTA_HOME", "")],
+    );
+    assert!(!run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "dual-delta test `summation::same_as_baseline` (tests/summation.rs:",
+        ") could not run: invalid DUAL_DELTA_HOME=\"\": expected a directory for the reports",
+        "test same_as_baseline ... FAILED",
+    ]);
+    // Before any trial: no table.
+    assert!(
+        !run.output.contains("Δ1 same_as_baseline"),
+        "{}",
+        run.output
+    );
+}
+
+#[test]
 fn works_in_unit_tests() {
     let run = cargo_test(&["--lib", "--", "--nocapture"], &[]);
     assert!(run.passed, "{}", run.output);
