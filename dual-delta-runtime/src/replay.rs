@@ -30,7 +30,7 @@ pub struct CargoTarget {
 
 impl CargoTarget {
     /// The arguments of `cargo test` that select this target: `-p`, then
-    /// `--bin`, `--test` or `--lib`. `file` is the test's `file!()`: an
+    /// `--bin`, `--test` (`--bench` under `benches/`) or `--lib`. `file` is the test's `file!()`: an
     /// integration test's target is named after its file (`tests/my-test.rs`)
     /// or folder (`tests/my-test/main.rs`), which keeps the `-` that the
     /// crate's name turns into `_`.
@@ -43,13 +43,21 @@ impl CargoTarget {
             args.push_str(&format!(" --bin {bin}"));
         } else if self.integration {
             let crate_name = self.crate_name.unwrap_or_default();
-            let target = file
+            let parts: Vec<&str> = file
                 .split(['/', '\\'])
                 .map(|part| part.strip_suffix(".rs").unwrap_or(part))
-                .find(|part| !part.is_empty() && part.replace('-', "_") == crate_name)
-                .unwrap_or(crate_name);
+                .collect();
+            let at = parts
+                .iter()
+                .position(|part| !part.is_empty() && part.replace('-', "_") == crate_name);
+            let target = at.map_or(crate_name, |i| parts[i]);
+            // A benchmark target (`benches/name.rs`) is selected by `--bench`.
+            let kind = match at {
+                Some(i) if i > 0 && parts[i - 1] == "benches" => "--bench",
+                _ => "--test",
+            };
             if !target.is_empty() {
-                args.push_str(&format!(" --test {target}"));
+                args.push_str(&format!(" {kind} {target}"));
             }
         } else {
             args.push_str(" --lib");
@@ -165,6 +173,10 @@ mod tests {
         assert_eq!(
             E2E.cargo_args("crates/x/tests/my-test/helpers.rs"),
             " -p my-crate --test my-test"
+        );
+        assert_eq!(
+            E2E.cargo_args("benches/my-test.rs"),
+            " -p my-crate --bench my-test"
         );
         // A target named elsewhere: the crate's name.
         assert_eq!(
