@@ -1,6 +1,7 @@
 //! The README's set-up advice agrees with the workspace: the profile
-//! settings it recommends are the workspace's own, and its GPU example is
-//! the one `tests/tests/readme_gpu.rs` runs.
+//! settings it recommends are the workspace's own (`Cargo.toml` and
+//! `.cargo/config.toml`), and its GPU example is the one
+//! `tests/tests/readme_gpu.rs` runs.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -38,20 +39,33 @@ fn opt_levels(toml: &str) -> BTreeMap<String, String> {
 
 #[test]
 fn the_recommended_profiles_are_the_workspaces() {
-    let readme = read("README.md");
-    let recommended = blocks(&readme, "toml")
-        .into_iter()
-        .find(|b| b.contains("[profile.dev.package."))
-        .expect("a TOML block of profile settings");
-    let recommended = opt_levels(recommended);
-    let workspace = opt_levels(&read("Cargo.toml"));
-    assert_eq!(recommended.get("*").map(String::as_str), Some("3"));
-    // The GPU stack stays at level 1, as in the workspace.
-    for gpu in ["wgpu", "wgpu-core", "wgpu-hal", "naga", "ash"] {
-        assert_eq!(recommended.get(gpu).map(String::as_str), Some("1"), "{gpu}");
-    }
-    for (name, level) in &recommended {
-        assert_eq!(workspace.get(name), Some(level), "{name}");
+    // The workspace's: its manifest's, and its configuration's for the
+    // packages only the GPU crates use.
+    let mut workspace = opt_levels(&read("Cargo.toml"));
+    workspace.extend(opt_levels(&read(".cargo/config.toml")));
+    for file in ["README.md", "dual-delta-runtime/src/guide/writing_tests.md"] {
+        let text = read(file);
+        let recommended = blocks(&text, "toml")
+            .into_iter()
+            .find(|b| b.contains("[profile.dev.package."))
+            .unwrap_or_else(|| panic!("{file}: a TOML block of profile settings"));
+        let recommended = opt_levels(recommended);
+        assert_eq!(
+            recommended.get("*").map(String::as_str),
+            Some("3"),
+            "{file}"
+        );
+        // The GPU stack stays at level 1, as in the workspace.
+        for gpu in ["wgpu", "wgpu-core", "wgpu-hal", "naga", "ash"] {
+            assert_eq!(
+                recommended.get(gpu).map(String::as_str),
+                Some("1"),
+                "{file}: {gpu}"
+            );
+        }
+        for (name, level) in &recommended {
+            assert_eq!(workspace.get(name), Some(level), "{file}: {name}");
+        }
     }
 }
 
