@@ -124,8 +124,8 @@ impl Run {
                 let span = |expr: &Expr| expr.span();
                 (
                     quote_spanned!(span(&input)=> #private::input_of::<#ty, _>(#input)),
-                    quote_spanned!(span(&baseline)=> #private::reference_of::<#ty, _, _>(#baseline)),
-                    quote_spanned!(span(&oracle)=> #private::reference_of::<#ty, _, _>(#oracle)),
+                    quote_spanned!(span(&baseline)=> #private::baseline_of::<#ty, _, _>(#baseline)),
+                    quote_spanned!(span(&oracle)=> #private::oracle_of::<#ty, _, _>(#oracle)),
                 )
             }
             None => (
@@ -191,6 +191,7 @@ impl Run {
                     input: #input_name,
                     file: #private::file!(),
                     line: #private::line!(),
+                    cargo: #private::cargo_target!(),
                 },
                 #overrides,
                 #run,

@@ -267,12 +267,13 @@ mod tests;
 ///             input: "random_vec",
 ///             file: ::dual_delta_runtime::__private::file!(),
 ///             line: ::dual_delta_runtime::__private::line!(),
+///             cargo: ::dual_delta_runtime::__private::cargo_target!(),
 ///         },
 ///         overrides,
 ///         ::dual_delta_runtime::__private::DualDelta::new(
 ///             sum_naive,
-///             ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_kahan),
-///             ::dual_delta_runtime::__private::reference_of::<Vec<f32>, _, _>(sum_f64),
+///             ::dual_delta_runtime::__private::baseline_of::<Vec<f32>, _, _>(sum_kahan),
+///             ::dual_delta_runtime::__private::oracle_of::<Vec<f32>, _, _>(sum_f64),
 ///             ::dual_delta_runtime::__private::input_of::<Vec<f32>, _>(random_vec),
 ///         ),
 ///         ::dual_delta_runtime::__private::no_check,
@@ -280,9 +281,10 @@ mod tests;
 /// }
 /// ```
 ///
-/// `reference_of` and `input_of` return their argument, checked against the
-/// candidate's input type `Vec<f32>` where it is written: a baseline, an
-/// oracle or a generator of another type is reported at its expression.
+/// `baseline_of`, `oracle_of` and `input_of` return their argument, checked
+/// against the candidate's input type `Vec<f32>` where it is written: a
+/// baseline, an oracle or a generator of another type is reported at its
+/// expression, by a bound of the function named after its role.
 ///
 /// With `batch = 32` the run is
 /// `__private::DualDelta::batched(...).batch_size(32usize)`.

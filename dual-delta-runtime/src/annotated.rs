@@ -21,14 +21,23 @@ where
     input
 }
 
-/// The baseline or the oracle of a test whose candidate takes `&I`:
-/// returns it unchanged, so that one taking another input type is
-/// reported at its expression.
-pub fn reference_of<I, F, O>(reference: F) -> impl Fn(&I) -> O + Sync
+/// The oracle of a test whose candidate takes `&I`: returns it unchanged,
+/// so that an oracle taking another input, or other parameters, is
+/// reported at its expression, "required by a bound in `oracle_of`".
+pub fn oracle_of<I, F, O>(oracle: F) -> impl Fn(&I) -> O + Sync
 where
     F: Fn(&I) -> O + Sync,
 {
-    reference
+    oracle
+}
+
+/// The baseline of a test whose candidate takes `&I`: as [`oracle_of`],
+/// "required by a bound in `baseline_of`".
+pub fn baseline_of<I, F, O>(baseline: F) -> impl Fn(&I) -> O + Sync
+where
+    F: Fn(&I) -> O + Sync,
+{
+    baseline
 }
 
 /// The check of a test without `check = ...`: always passes.
@@ -56,6 +65,8 @@ pub struct TestIdentity {
     pub file: &'static str,
     /// `line!()`.
     pub line: u32,
+    /// The cargo target the test is compiled in.
+    pub cargo: crate::replay::CargoTarget,
 }
 
 /// Runs an annotated test: resolves the settings (env over attribute
@@ -70,6 +81,15 @@ pub fn run_test<I: Send + Sync>(
 ) {
     // The test's path: `module::function`, or `module::function::case`.
     let test = format!("{}::{}", id.module_path, id.case.unwrap_or(id.function));
+    crate::replay::register_annotated(&test, &id.cargo, id.file);
+    // A report directory set but invalid (`DUAL_DELTA_HOME=""`) is an error
+    // of the run, before any trial: never ignored.
+    if let Err(e) = crate::config::report_root() {
+        panic!(
+            "dual-delta test `{test}` ({}:{}) could not run: {e}",
+            id.file, id.line
+        );
+    }
     let names = Names {
         test: test.clone(),
         candidate: id.function.to_owned(),

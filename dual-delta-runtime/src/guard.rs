@@ -3,6 +3,7 @@
 //! thread.
 
 use std::cell::Cell;
+use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, PanicHookInfo, catch_unwind};
 use std::sync::{Mutex, Once};
 use std::thread::ThreadId;
@@ -62,9 +63,11 @@ pub(crate) struct Watch {
 
 /// Watches the run with base seed `seed` of test `test`: a call of one of
 /// its functions that runs longer than `limit` ends the process with a
-/// message naming the trial, its seed and the replay command.
+/// message naming the trial, its seed and the replay command. Called on
+/// the thread the run starts on, whose name selects the test.
 pub(crate) fn watch(seed: u64, test: &str, limit: Duration) -> Watch {
     static WATCHDOG: Once = Once::new();
+    crate::replay::register_thread(test);
     lock(&RUNS).push((seed, test.to_owned(), limit));
     WATCHDOG.call_once(|| {
         std::thread::Builder::new()
@@ -126,16 +129,23 @@ fn watchdog() {
             };
             let elapsed = start.elapsed();
             if elapsed > *limit {
-                eprintln!(
+                // Straight to the process's standard error: libtest
+                // captures `eprintln!` (this thread inherits the capture
+                // of the test that started it), and its capture is never
+                // printed once the process ends here.
+                let message = format!(
                     "dual-delta: {test}: the {role} has run for {:.0} s on trial {} (trial seed \
                      {:#018x}), over the per-trial limit of {} s (DUAL_DELTA_TRIAL_TIMEOUT); \
-                     ending the process. Replay it with DUAL_DELTA_SEED={:#x} cargo test {test}",
+                     ending the process. Replay it with {}\n",
                     elapsed.as_secs_f64(),
                     trial.index,
                     trial.seed,
                     limit.as_secs_f64(),
-                    trial.base_seed,
+                    crate::replay::command(test, trial.base_seed),
                 );
+                let mut stderr = std::io::stderr().lock();
+                let _ = stderr.write_all(message.as_bytes());
+                let _ = stderr.flush();
                 std::process::exit(124);
             }
         }

@@ -65,6 +65,7 @@ pub mod oracle;
 mod outcome;
 mod output;
 mod progress;
+mod replay;
 pub mod report;
 mod rng;
 mod run;
@@ -137,6 +138,10 @@ pub mod __private {
     pub use core::prelude::v1::test;
     pub use core::{file, line, module_path};
 
-    pub use crate::annotated::{TestIdentity, input_of, no_check, reference_of, run_test};
+    pub use crate::__cargo_target as cargo_target;
+    pub use crate::annotated::{
+        TestIdentity, baseline_of, input_of, no_check, oracle_of, run_test,
+    };
     pub use crate::harness::DualDelta;
+    pub use crate::replay::CargoTarget;
 }

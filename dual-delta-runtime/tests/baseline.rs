@@ -65,6 +65,11 @@ fn a_worse_version_regresses_an_unchanged_one_passes() {
     assert_eq!(b.trials.len(), saved.trials_run());
     assert_eq!(b.trials[3].delta1, saved.delta1[3]);
     assert_eq!(b.test, "kernels::sum");
+    // Listed by its test's path, as every command writes it.
+    assert_eq!(
+        dual_delta_runtime::baseline::list(&d).unwrap(),
+        [("main".to_owned(), "kernels::sum".to_owned())]
+    );
 
     // The change makes it 30% less accurate than at `main`, still better
     // than the reference: the main comparison passes, the regression fails.

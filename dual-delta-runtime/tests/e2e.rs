@@ -6,84 +6,11 @@
 //! The child shares this build's target directory and the workspace's
 //! Cargo.lock, so only the fixture itself is compiled.
 
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::Once;
+mod child;
 
-/// What a child `cargo test` did.
-struct Run {
-    /// Its exit status was 0.
-    passed: bool,
-    /// Its stdout, then its stderr.
-    output: String,
-}
+use std::path::Path;
 
-impl Run {
-    /// Panics, showing the output, unless it holds every one of `needles`.
-    fn assert_contains(&self, needles: &[&str]) {
-        for needle in needles {
-            assert!(
-                self.output.contains(needle),
-                "expected {needle:?} in the output:\n{}",
-                self.output
-            );
-        }
-    }
-}
-
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e")
-}
-
-/// Runs `cargo test <args>` in the fixture with `env` added to an
-/// environment cleared of `DUAL_DELTA_*`.
-fn cargo_test(args: &[&str], env: &[(&str, &str)]) -> Run {
-    static PREPARE: Once = Once::new();
-    PREPARE.call_once(copy_lockfile);
-
-    // `<target-dir>/tmp`, absolute, set by Cargo for integration tests.
-    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("CARGO_TARGET_TMPDIR is inside the target directory");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
-    let mut command = Command::new(cargo);
-    command
-        .arg("test")
-        .arg("--manifest-path")
-        .arg(fixture().join("Cargo.toml"))
-        .args(args)
-        .env("CARGO_TARGET_DIR", target_dir)
-        .env("CARGO_TERM_COLOR", "never");
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("DUAL_DELTA_") {
-            command.env_remove(key);
-        }
-    }
-    command.envs(env.iter().copied());
-    let out = command
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
-    Run {
-        passed: out.status.success(),
-        output: format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    }
-}
-
-/// Gives the fixture the workspace's locked versions (written atomically:
-/// other test processes may be doing the same).
-fn copy_lockfile() {
-    let workspace_lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
-    let lock = fixture().join("Cargo.lock");
-    let partial = fixture().join(format!("Cargo.lock.{}", std::process::id()));
-    std::fs::copy(&workspace_lock, &partial)
-        .and_then(|_| std::fs::rename(&partial, &lock))
-        .unwrap_or_else(|e| panic!("cannot copy {}: {e}", workspace_lock.display()));
-}
+use child::{Run, cargo_test, fixture};
 
 #[test]
 fn candidate_equal_to_the_baseline_passes_with_the_default_n() {
@@ -233,6 +160,26 @@ fn invalid_env_fails_naming_the_variable() {
 }
 
 #[test]
+fn a_blank_report_directory_fails_the_run_naming_the_variable() {
+    let run = cargo_test(
+        &["--test", "summation", "--", "same_as_baseline", "--exact"],
+        &[("DUAL_DELTA_HOME", "")],
+    );
+    assert!(!run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "dual-delta test `summation::same_as_baseline` (tests/summation.rs:",
+        ") could not run: invalid DUAL_DELTA_HOME=\"\": expected a directory for the reports",
+        "test same_as_baseline ... FAILED",
+    ]);
+    // Before any trial: no table.
+    assert!(
+        !run.output.contains("Δ1 same_as_baseline"),
+        "{}",
+        run.output
+    );
+}
+
+#[test]
 fn works_in_unit_tests() {
     let run = cargo_test(&["--lib", "--", "--nocapture"], &[]);
     assert!(run.passed, "{}", run.output);
@@ -298,7 +245,7 @@ fn a_candidate_returning_nan_on_a_few_trials_fails_saying_so_first() {
          returned a non-finite value (NaN or infinity) on ",
         " of 200 inputs checked where the baseline and the oracle were finite\n  first: trial ",
         "), element 0 is NaN\n  replay: DUAL_DELTA_SEED=",
-        " cargo test nan_on_a_few_trials\n",
+        " cargo test -p dual-delta-e2e --test gate -- nan_on_a_few_trials --exact\n",
         "`allow_non_finite = true`",
         "non-finite outputs: candidate on ",
         "baseline on 0 of 200",
@@ -402,8 +349,12 @@ fn expressions_of_the_wrong_type_are_reported_where_they_are_written() {
          --> tests/wrong_types.rs:14:67",
         "error[E0631]: type mismatch in function arguments --> tests/wrong_types.rs:20:28",
         "found function signature `fn(&Vec<f64>) -> _`",
+        // An oracle of another signature: the note names the oracle.
+        "error[E0593]: function is expected to take 1 argument, but it takes 2 arguments \
+         --> tests/wrong_types.rs:30:28",
+        "note: required by a bound in `dual_delta_runtime::__private::oracle_of`",
         // A case's value, typed as the candidate's parameter.
-        "error[E0308]: mismatched types --> tests/wrong_types.rs:33:14",
+        "error[E0308]: mismatched types --> tests/wrong_types.rs:43:14",
     ] {
         assert!(squeezed.contains(needle), "{needle:?} in:\n{}", run.output);
     }

@@ -832,8 +832,11 @@ fn html_links_resolve_and_strings_are_escaped() {
     assert!(html.contains(if o.passed() { "PASSED" } else { "FAILED" }));
     assert!(html.contains("<pre>"), "the terminal table");
     assert!(
-        html.contains(&format!("{:#x}", o.settings.seed)),
-        "the replay seed"
+        html.contains(&format!(
+            "Replay this run: <code>DUAL_DELTA_SEED={:#x} cargo test -- ",
+            o.settings.seed
+        )),
+        "the replay command"
     );
 
     let top = root.join(INDEX_FILE);

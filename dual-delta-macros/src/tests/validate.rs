@@ -134,7 +134,7 @@ fn missing_keys_are_all_reported() {
 #[test]
 fn unknown_and_duplicate_keys() {
     let required = REQUIRED_KEYS();
-    let errors = config_errors(quote!(#required aplha = 0.1, n = 5, n = 6, fast = true));
+    let errors = config_errors(quote!(#required aplha = 0.1, n = 50, n = 60, fast = true));
     assert_eq!(errors.len(), 3, "{errors:?}");
     assert!(errors[0].starts_with(
         "unknown key `aplha` (did you mean `alpha`?); the keys are `oracle`, `baseline`"
@@ -148,6 +148,25 @@ fn unknown_and_duplicate_keys() {
     );
     assert_eq!(errors[1], "`n` set multiple times");
     assert!(errors[2].starts_with("unknown key `fast`; the keys are"));
+}
+
+#[test]
+fn an_n_too_small_to_fail_at_the_attribute_alpha() {
+    let required = REQUIRED_KEYS();
+    let errors = config_errors(quote!(#required n = 6));
+    assert_eq!(
+        errors,
+        [
+            "n = 6 trials are too few: the one-sided Wilcoxon signed-rank test cannot reject at \
+          α = 0.01 with fewer than 7, so this test could never fail; use n >= 7"
+        ]
+    );
+    assert!(config_errors(quote!(#required n = 7)).is_empty());
+    let errors = config_errors(quote!(#required n = 9, alpha = 0.001, test = sign));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("the one-sided sign test cannot reject at α = 0.001 with fewer than 10")
+    );
 }
 
 #[test]

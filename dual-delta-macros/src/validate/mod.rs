@@ -191,6 +191,7 @@ fn by_key(key: &str) -> &'static Setting {
 /// Validates the arguments, reporting every mistake at once.
 pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
     let mut errors = Errors::default();
+    let too_few = too_few_trials(&args);
     let mut builder = Builder::default();
     let mut seen: Vec<String> = Vec::new();
     for Arg { key, value } in args {
@@ -217,6 +218,9 @@ pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
         }
         seen.push(name);
         errors.check(builder.set(&key, value));
+    }
+    if let Some(e) = too_few {
+        errors.push(e);
     }
 
     let present = [&builder.oracle, &builder.baseline, &builder.input];

@@ -95,6 +95,52 @@ pub(super) fn count(key: &Ident, setting: &Setting, value: &Expr) -> syn::Result
     }
 }
 
+/// The error for an `n` written below the fewest trials at which the
+/// attribute's one-sided `test` can reject at its `alpha` (each the table's
+/// default where not written): such a test could never fail. A run that
+/// stops early tests at a lower level, and says so before any trial where
+/// that needs more.
+pub(super) fn too_few_trials(args: &[Arg]) -> Option<syn::Error> {
+    let arg = |key: &str| args.iter().find(|a| a.key == key).map(|a| &a.value);
+    let n_expr = arg("n")?;
+    let n: usize = int_literal(n_expr)?.base10_parse().ok()?;
+    let default = |key: &str| by_key(key).default.trim_matches('`');
+    let alpha: f64 = match arg("alpha") {
+        Some(value) => number_text(value)?.parse().ok()?,
+        None => default("alpha").parse().ok()?,
+    };
+    let test = match arg("test").map(ungroup) {
+        Some(Expr::Path(p)) => p.path.get_ident()?.to_string(),
+        Some(_) => return None,
+        None => default("test").to_owned(),
+    };
+    let name = match test.as_str() {
+        "wilcoxon" => "Wilcoxon signed-rank test",
+        "sign" => "sign test",
+        "t" => "paired t-test",
+        _ => return None,
+    };
+    if n == 0 || !(alpha > 0.0 && alpha < 1.0) {
+        return None; // reported as an invalid value
+    }
+    // The exact one-sided tests cannot give a p-value below 2^-n; the
+    // t-test also needs 3 observations for its check of normality.
+    let mut min = 1;
+    while 0.5f64.powi(min) >= alpha {
+        min += 1;
+    }
+    let min = if test == "t" { min.max(3) } else { min } as usize;
+    (n < min).then(|| {
+        spanned(
+            n_expr,
+            format!(
+                "n = {n} trials are too few: the one-sided {name} cannot reject at α = {alpha} \
+                 with fewer than {min}, so this test could never fail; use n >= {min}"
+            ),
+        )
+    })
+}
+
 /// `alpha`, `margin` and `gross_factor`: a number literal (or `inf`) by
 /// the table's rule, as an `f64`.
 pub(super) fn number(key: &Ident, setting: &Setting, value: &Expr) -> syn::Result<TokenStream> {

@@ -317,7 +317,10 @@ fn baseline_error(path: &Path, e: &io::Error) -> RunError {
     }
 }
 
-/// Every baseline under `dir`: `(name, test file stem)` pairs, sorted.
+/// Every baseline under `dir`: `(name, test)` pairs, sorted, with the
+/// test's path as the baseline records it (`module::function`, as every
+/// command writes it); a file that is not a readable baseline is listed
+/// by its file name.
 ///
 /// # Errors
 ///
@@ -337,12 +340,12 @@ pub fn list(dir: &Path) -> io::Result<Vec<(String, String)>> {
         for file in std::fs::read_dir(name.path())? {
             let file = file?.path();
             if file.extension().is_some_and(|e| e == "json") {
-                out.push((
-                    name.file_name().to_string_lossy().into_owned(),
-                    file.file_stem()
+                let test = Baseline::read(&file).map(|b| b.test).unwrap_or_else(|_| {
+                    file.file_name()
                         .map(|s| s.to_string_lossy().into_owned())
-                        .unwrap_or_default(),
-                ));
+                        .unwrap_or_default()
+                });
+                out.push((name.file_name().to_string_lossy().into_owned(), test));
             }
         }
     }

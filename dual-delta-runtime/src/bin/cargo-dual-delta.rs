@@ -18,7 +18,7 @@ use dual_delta_runtime::baseline::{
     Baseline, baseline_dir_from_env, baseline_file, compare_errors, list,
 };
 use dual_delta_runtime::report::summary::Summary;
-use dual_delta_runtime::report::{SUMMARY_FILE, Stored, report_root, scan, test_dir_name};
+use dual_delta_runtime::report::{SUMMARY_FILE, Stored, report_root, scan, show, test_dir_name};
 use dual_delta_runtime::suite;
 
 /// Cargo calls `cargo-dual-delta dual-delta <args>`.
@@ -122,12 +122,25 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::List => {
             let stored = scan(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             let s = suite::summarise(&stored, None);
+            if s.tests.is_empty() {
+                // Say where: outside a project, the default is a guess.
+                println!(
+                    "no reports under {}: run the tests first (`cargo test`), or name the \
+                     report directory with --dir or DUAL_DELTA_HOME",
+                    dir.display()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
             for t in &s.tests {
                 println!("{:<9} {}  {}", t.result, t.test, t.sentence);
             }
             println!(
-                "{} passed, {} failed, {} regressed, {} skipped",
-                s.passed, s.failed, s.regressed, s.skipped
+                "{} passed, {} failed, {} regressed, {} skipped (reports under {})",
+                s.passed,
+                s.failed,
+                s.regressed,
+                s.skipped,
+                dir.display()
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -144,6 +157,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let r = stored_run(&dir, &test)?;
             let bdir = baselines_at(baseline_dir, &dir)?;
             let file = baseline_file(&bdir, &baseline, &r.names.test);
+            if !file.is_file() {
+                return Err(no_baseline(&bdir, &baseline, &r.names.test));
+            }
             let b = Baseline::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let trials = deltas(&dir.join(test_dir_name(&r.names.test)))?;
             let g = compare_errors(&b, &r.settings.settings, &trials).map_err(|e| e.to_string())?;
@@ -226,6 +242,27 @@ fn baselines_at(flag: Option<PathBuf>, dir: &Path) -> Result<PathBuf, String> {
     }
 }
 
+/// Why there is no baseline `name` of `test` under `dir`: the baselines
+/// there are of that test, and how to save one.
+fn no_baseline(dir: &Path, name: &str, test: &str) -> String {
+    let saved: Vec<String> = list(dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(_, t)| t == test)
+        .map(|(n, _)| format!("`{n}`"))
+        .collect();
+    let found = if saved.is_empty() {
+        "none is saved for it".to_owned()
+    } else {
+        format!("saved for it: {}", saved.join(", "))
+    };
+    format!(
+        "no baseline `{name}` of `{test}` under {}; {found}. Save one with \
+         DUAL_DELTA_SAVE_BASELINE={name} cargo test, or name another folder with --baseline-dir",
+        dir.display()
+    )
+}
+
 /// The stored run of `test` (a path or a directory name) under `dir`.
 fn stored_run(dir: &Path, test: &str) -> Result<Summary<'static>, String> {
     let stored = scan(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -249,46 +286,6 @@ fn stored_run(dir: &Path, test: &str) -> Result<Summary<'static>, String> {
             }
         }
     }
-}
-
-/// A stored run as the terminal shows it.
-fn show(r: &Summary<'_>) -> String {
-    let c = &r.summaries.candidate;
-    let b = &r.summaries.baseline;
-    let mut out = format!(
-        "dual-delta {}: {} (candidate) vs {} (baseline), oracle {}, metric {}, {} of at most {} \
-         trials, α = {}\n",
-        r.names.test,
-        r.names.candidate,
-        r.names.baseline,
-        r.names.oracle,
-        r.settings.settings.metric,
-        r.trials_run,
-        r.settings.settings.n,
-        r.settings.settings.alpha
-    );
-    out.push_str(&format!(
-        "  {:<10} {:>12} {:>12} {:>12} {:>12}\n",
-        "error", "mean", "median", "P99", "max"
-    ));
-    for (label, s) in [("Δ1", c), ("Δ2", b)] {
-        out.push_str(&format!(
-            "  {label:<10} {:>12.4e} {:>12.4e} {:>12.4e} {:>12.4e}\n",
-            s.mean, s.median, s.p99, s.max
-        ));
-    }
-    out.push_str(&format!(
-        "  {}: {}\n  replay: {} cargo test {}\n",
-        if r.judgement.passed {
-            "passed"
-        } else {
-            "FAILED"
-        },
-        r.sentences.verdict,
-        r.replay,
-        r.names.test
-    ));
-    out
 }
 
 /// The candidate's error and the oracle fingerprint of each trial, from a

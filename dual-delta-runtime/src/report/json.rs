@@ -142,6 +142,7 @@ impl<'a> Summary<'a> {
                 baseline_error: o.delta2.get(worst).copied().unwrap_or(f64::NAN),
             },
             replay: format!("{}={:#x}", crate::config::ENV_SEED, o.settings.seed),
+            replay_command: crate::replay::command(&o.names.test, o.settings.seed),
             environment: Cow::Borrowed(&o.environment),
             timings: Timings {
                 trials_seconds: o.trial_time.as_secs_f64(),

@@ -50,7 +50,7 @@ use std::time::{Duration, SystemTime};
 pub use self::reporter::{
     Context, Csv, FILE_REPORTERS, Html, Json, Reporter, StepSummary, Terminal,
 };
-pub use self::stored::{SKIPPED_FILE, Skipped, Stored, scan, write_skipped};
+pub use self::stored::{SKIPPED_FILE, Skipped, Stored, scan, show, write_skipped};
 pub use crate::config::{report_root, report_root_with};
 pub use crate::dirname::test_dir_name;
 use crate::outcome::Outcome;

@@ -117,6 +117,46 @@ pub fn scan(root: &Path) -> io::Result<BTreeMap<String, Stored>> {
     Ok(out)
 }
 
+/// A stored run as `cargo dual-delta show` prints it: the test, the
+/// distributions, the verdict and the command that replays the run.
+pub fn show(r: &Summary<'_>) -> String {
+    let c = &r.summaries.candidate;
+    let b = &r.summaries.baseline;
+    let mut out = format!(
+        "dual-delta {}: {} (candidate) vs {} (baseline), oracle {}, metric {}, {} of at most {} \
+         trials, α = {}\n",
+        r.names.test,
+        r.names.candidate,
+        r.names.baseline,
+        r.names.oracle,
+        r.settings.settings.metric,
+        r.trials_run,
+        r.settings.settings.n,
+        r.settings.settings.alpha
+    );
+    out.push_str(&format!(
+        "  {:<10} {:>12} {:>12} {:>12} {:>12}\n",
+        "error", "mean", "median", "P99", "max"
+    ));
+    for (label, s) in [("Δ1", c), ("Δ2", b)] {
+        out.push_str(&format!(
+            "  {label:<10} {:>12.4e} {:>12.4e} {:>12.4e} {:>12.4e}\n",
+            s.mean, s.median, s.p99, s.max
+        ));
+    }
+    out.push_str(&format!(
+        "  {}: {}\n  replay: {}\n",
+        if r.judgement.passed {
+            "passed"
+        } else {
+            "FAILED"
+        },
+        r.sentences.verdict,
+        r.replay_command()
+    ));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

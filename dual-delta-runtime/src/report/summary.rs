@@ -120,12 +120,33 @@ pub struct Summary<'a> {
     /// The environment setting that replays the run
     /// (`DUAL_DELTA_SEED=0x...`).
     pub replay: String,
+    /// The command that replays the run: the seed, then `cargo test`
+    /// selecting the test's package, target and exact name
+    /// (`DUAL_DELTA_SEED=0x… cargo test -p pkg --test target -- path
+    /// --exact`). Empty in a summary written before it was recorded.
+    #[serde(default)]
+    pub replay_command: String,
     /// Facts recorded by the process, string to string (`gpu.adapter`).
     pub environment: Cow<'a, BTreeMap<String, String>>,
     /// How long the run took.
     pub timings: Timings,
     /// The report's other files, relative to `summary.json`.
     pub files: Files,
+}
+
+impl Summary<'_> {
+    /// The command that replays the run (the field `replay_command`); for
+    /// a summary written before it was recorded, the seed and the test's
+    /// path without the crate's name, which `cargo test` matches as a
+    /// substring.
+    pub fn replay_command(&self) -> String {
+        if !self.replay_command.is_empty() {
+            return self.replay_command.clone();
+        }
+        let test = &self.names.test;
+        let path = test.split_once("::").map_or(test.as_str(), |(_, p)| p);
+        format!("{} cargo test {path}", self.replay)
+    }
 }
 
 impl Summary<'static> {

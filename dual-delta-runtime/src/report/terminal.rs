@@ -322,17 +322,10 @@ fn where_(t: &NonFiniteTrial) -> String {
     )
 }
 
-/// The command that replays exactly this run: the test's path without the
-/// crate's name (`sum_naive::len_1024`, not only `len_1024`, which every
-/// function's case of that name would match).
+/// The command that replays exactly this run: the test's package, target
+/// and exact name (see [`crate::replay::command`]).
 fn replay(o: &Outcome) -> String {
-    let test = &o.names.test;
-    format!(
-        "DUAL_DELTA_SEED={:#x} cargo test {}",
-        o.settings.seed,
-        test.split_once("::")
-            .map_or(test.as_str(), |(_, path)| path)
-    )
+    crate::replay::command(&o.names.test, o.settings.seed)
 }
 
 /// The failure message: what was expected, then the table.

@@ -11,7 +11,7 @@ use super::super::{
     DELTAS_FILE, EVIDENCE_FILE, INDEX_FILE, PLOT_FILES, REGRESSION_FILE, SUMMARY_FILE,
 };
 use super::VERSION;
-use crate::config::{ENV_SEED, Settings};
+use crate::config::Settings;
 use crate::decide::Ending;
 use crate::outcome::{Names, Outcome};
 use crate::stats::Summary as Sample;
@@ -125,6 +125,8 @@ struct RunPage<'a> {
     samples: [(String, &'a Sample); 3],
     rows: Vec<TestRow<'a>>,
     seed_source: String,
+    /// The command that replays the run.
+    replay_command: String,
     worst: usize,
     worst_error: f64,
     worst_seed: u64,
@@ -199,6 +201,7 @@ pub(crate) fn test_page(
         ],
         rows: o.analysis.rows(),
         seed_source: format!("{:?}", s.seed_source).to_lowercase(),
+        replay_command: crate::replay::command(&n.test, s.seed),
         worst: o.trials.get(worst).copied().unwrap_or(0),
         worst_error: o.delta1.get(worst).copied().unwrap_or(f64::NAN),
         worst_seed: o.trial_seed(o.trials.get(worst).copied().unwrap_or(0)),

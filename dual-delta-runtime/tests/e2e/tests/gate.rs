@@ -77,3 +77,13 @@ fn panics_on_a_trial(x: &Vec<f32>) -> f32 {
     }
     sum_naive(x)
 }
+
+/// A candidate whose first call takes 5 s: with
+/// `DUAL_DELTA_TRIAL_TIMEOUT=1` the watchdog ends the process on it;
+/// without, it passes.
+#[dual_delta_test(oracle = sum_f64, baseline = sum_kahan, input = random_vec, n = 50)]
+fn slow_first_call(x: &Vec<f32>) -> f32 {
+    static FIRST: std::sync::Once = std::sync::Once::new();
+    FIRST.call_once(|| std::thread::sleep(std::time::Duration::from_secs(5)));
+    sum_kahan(x)
+}

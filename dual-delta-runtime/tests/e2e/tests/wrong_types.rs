@@ -22,6 +22,16 @@ fn oracle_takes_another_input(x: &Vec<f32>) -> f32 {
     sum_kahan(x)
 }
 
+fn sum_first(x: &Vec<f32>, len: usize) -> f64 {
+    x[..len].iter().map(|&v| f64::from(v)).sum()
+}
+
+/// The oracle takes a second parameter.
+#[dual_delta_test(oracle = sum_first, baseline = sum_kahan, input = random_vec)]
+fn oracle_takes_two_parameters(x: &Vec<f32>) -> f32 {
+    sum_kahan(x)
+}
+
 #[derive(Clone, Copy)]
 pub enum Accumulation {
     F32,

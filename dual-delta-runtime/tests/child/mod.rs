@@ -1,0 +1,119 @@
+//! Runs `cargo` on the fixture crate `tests/e2e/` in a child process, as a
+//! user would: shared by the end-to-end tests.
+//!
+//! The child shares this build's target directory and the workspace's
+//! Cargo.lock, so only the fixture itself is compiled.
+
+// Each test file uses a part of this module.
+#![allow(dead_code)]
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Once;
+
+/// What a child `cargo test` did.
+pub(crate) struct Run {
+    /// Its exit status was 0.
+    pub(crate) passed: bool,
+    /// Its exit code, where it exited with one.
+    pub(crate) code: Option<i32>,
+    /// Its stdout, then its stderr.
+    pub(crate) output: String,
+}
+
+impl Run {
+    /// Panics, showing the output, unless it holds every one of `needles`.
+    pub(crate) fn assert_contains(&self, needles: &[&str]) {
+        for needle in needles {
+            assert!(
+                self.output.contains(needle),
+                "expected {needle:?} in the output:\n{}",
+                self.output
+            );
+        }
+    }
+}
+
+/// The fixture crate.
+pub(crate) fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e")
+}
+
+/// Runs `cargo test <args>` in the fixture with `env` added to an
+/// environment cleared of `DUAL_DELTA_*`.
+pub(crate) fn cargo_test(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let manifest = fixture().join("Cargo.toml");
+    let mut all = vec!["test", "--manifest-path", manifest.to_str().unwrap()];
+    all.extend_from_slice(args);
+    cargo(&all, env)
+}
+
+/// Runs a command as printed for a user to paste
+/// (`DUAL_DELTA_SEED=0x1 cargo test -p … -- name --exact`), word for word,
+/// in the fixture's folder, with `env` added to an environment cleared of
+/// `DUAL_DELTA_*`.
+pub(crate) fn run_printed(command: &str, env: &[(&str, &str)]) -> Run {
+    let mut words = command.split_whitespace();
+    let mut assignments: Vec<(&str, &str)> = Vec::new();
+    let program = loop {
+        let word = words
+            .next()
+            .unwrap_or_else(|| panic!("no program in {command:?}"));
+        match word.split_once('=') {
+            Some(assignment) => assignments.push(assignment),
+            None => break word,
+        }
+    };
+    assert_eq!(program, "cargo", "{command}");
+    assignments.extend_from_slice(env);
+    let args: Vec<&str> = words.collect();
+    cargo(&args, &assignments)
+}
+
+/// Runs `cargo <args>` in the fixture's folder.
+fn cargo(args: &[&str], env: &[(&str, &str)]) -> Run {
+    static PREPARE: Once = Once::new();
+    PREPARE.call_once(copy_lockfile);
+
+    // `<target-dir>/tmp`, absolute, set by Cargo for integration tests.
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is inside the target directory");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
+    let mut command = Command::new(cargo);
+    command
+        .args(args)
+        .current_dir(fixture())
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env("CARGO_TERM_COLOR", "never");
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("DUAL_DELTA_") {
+            command.env_remove(key);
+        }
+    }
+    command.envs(env.iter().copied());
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    Run {
+        passed: out.status.success(),
+        code: out.status.code(),
+        output: format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
+}
+
+/// Gives the fixture the workspace's locked versions (written atomically:
+/// other test processes may be doing the same).
+fn copy_lockfile() {
+    let workspace_lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
+    let lock = fixture().join("Cargo.lock");
+    let partial = fixture().join(format!("Cargo.lock.{}", std::process::id()));
+    std::fs::copy(&workspace_lock, &partial)
+        .and_then(|_| std::fs::rename(&partial, &lock))
+        .unwrap_or_else(|e| panic!("cannot copy {}: {e}", workspace_lock.display()));
+}

@@ -1,0 +1,94 @@
+//! The README's set-up advice agrees with the workspace: the profile
+//! settings it recommends are the workspace's own (`Cargo.toml` and
+//! `.cargo/config.toml`), and its GPU example is the one
+//! `tests/tests/readme_gpu.rs` runs.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn read(path: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The README's fenced blocks of `language`, in order.
+fn blocks<'a>(readme: &'a str, language: &str) -> Vec<&'a str> {
+    readme
+        .split(&format!("```{language}\n"))
+        .skip(1)
+        .filter_map(|rest| rest.split("\n```").next())
+        .collect()
+}
+
+/// The `opt-level` of each `[profile.dev.package.NAME]` in a TOML text.
+fn opt_levels(toml: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut section = None;
+    for line in toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line
+                .strip_prefix("[profile.dev.package.")
+                .and_then(|s| s.strip_suffix(']'))
+                .map(|s| s.trim_matches('"').to_owned());
+        } else if let (Some(name), Some(level)) = (&section, line.strip_prefix("opt-level = ")) {
+            out.insert(name.clone(), level.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_recommended_profiles_are_the_workspaces() {
+    // The workspace's: its manifest's, and its configuration's for the
+    // packages only the GPU crates use.
+    let mut workspace = opt_levels(&read("Cargo.toml"));
+    workspace.extend(opt_levels(&read(".cargo/config.toml")));
+    for file in ["README.md", "dual-delta-runtime/src/guide/writing_tests.md"] {
+        let text = read(file);
+        let recommended = blocks(&text, "toml")
+            .into_iter()
+            .find(|b| b.contains("[profile.dev.package."))
+            .unwrap_or_else(|| panic!("{file}: a TOML block of profile settings"));
+        let recommended = opt_levels(recommended);
+        assert_eq!(
+            recommended.get("*").map(String::as_str),
+            Some("3"),
+            "{file}"
+        );
+        // The GPU stack stays at level 1, as in the workspace.
+        for gpu in ["wgpu", "wgpu-core", "wgpu-hal", "naga", "ash"] {
+            assert_eq!(
+                recommended.get(gpu).map(String::as_str),
+                Some("1"),
+                "{file}: {gpu}"
+            );
+        }
+        for (name, level) in &recommended {
+            assert_eq!(workspace.get(name), Some(level), "{file}: {name}");
+        }
+    }
+}
+
+#[test]
+fn the_gpu_example_is_the_one_the_tests_run_and_it_can_be_skipped() {
+    let readme = read("README.md");
+    let example = blocks(&readme, "rust,ignore")
+        .into_iter()
+        .find(|b| b.contains("fn gpu_matmul("))
+        .expect("the README's GPU example");
+    assert!(example.contains("shared_or_skip()"), "{example}");
+    assert!(readme.contains("under `DUAL_DELTA_GPU=skip`, skips it"));
+    // From the attribute on, whitespace aside, the test is the example
+    // with `n = 100`.
+    let from_attribute = |text: &str| {
+        let start = text.find("#[dual_delta_test(").expect("the attribute");
+        text[start..]
+            .split_whitespace()
+            .collect::<String>()
+            .replace("n=100,", "")
+    };
+    let test = read("tests/tests/readme_gpu.rs");
+    let test = from_attribute(&test);
+    let example = from_attribute(example);
+    assert!(test.starts_with(&example), "{example}\n{test}");
+}
