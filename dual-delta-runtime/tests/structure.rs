@@ -58,7 +58,9 @@ fn references(line: &str, module: &[String]) -> Vec<Vec<String>> {
         while let Some(i) = rest.find(prefix) {
             let before = rest[..i].chars().last();
             rest = &rest[i + prefix.len()..];
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            // `$crate::` is a path of a macro's expansion site, not of
+            // the file.
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '$') {
                 continue;
             }
             let mut path = base.clone();
@@ -123,7 +125,8 @@ fn import_graph(
         })
         .collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &all {
+    // Unit-test modules (`tests.rs`) are not part of the structure.
+    for file in all.iter().filter(|f| !f.ends_with("tests.rs")) {
         let module = module_of(src, file);
         let name = modules[&module].clone();
         let text = std::fs::read_to_string(file).unwrap();

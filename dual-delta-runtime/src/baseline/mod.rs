@@ -158,7 +158,7 @@ pub fn baseline_dir(settings: &Settings) -> io::Result<PathBuf> {
 /// # Errors
 ///
 /// When it is set but blank.
-pub fn baseline_dir_from_env() -> Result<Option<PathBuf>, crate::ConfigError> {
+pub fn baseline_dir_from_env() -> Result<Option<PathBuf>, crate::config::ConfigError> {
     crate::config::baseline_dir_env(crate::config::env_var)
 }
 

@@ -373,7 +373,7 @@ impl SeparationReport {
         if !self.passed {
             eprintln!("dual-delta: {}: {summary}", self.name);
         }
-        crate::record_environment(self.key(), summary);
+        crate::environment::record_environment(self.key(), summary);
     }
 }
 
