@@ -43,6 +43,7 @@
 
 #![warn(missing_docs)]
 
+mod advice;
 mod annotated;
 pub mod baseline;
 mod clock;
@@ -65,6 +66,7 @@ pub mod oracle;
 mod outcome;
 mod output;
 mod progress;
+mod regions;
 mod replay;
 pub mod report;
 mod rng;
@@ -76,6 +78,7 @@ pub mod suite;
 mod trial;
 mod verdict;
 
+pub use crate::advice::MetricAdvice;
 pub use crate::config::{
     Baselines, ConfigError, Kind, Overrides, SETTINGS, SeedSource, Setting, Settings, parse_seed,
 };
@@ -90,6 +93,7 @@ pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
 pub use crate::metric::{Metric, MetricFn};
 pub use crate::outcome::{Names, Outcome};
 pub use crate::output::{Element, NumberFormat, Output};
+pub use crate::regions::{Grouping, Localization, Region};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
 pub use crate::verdict::{
     Accuracy, AccuracyTest, Analysis, Equivalence, Stability, TestOutcome, TestRow, Verdict,

@@ -130,6 +130,12 @@ pub struct Outcome {
     /// The claim's two criteria over every input: what decided the
     /// accuracy verdict at fixed N.
     pub claim: Claim,
+    /// Where the loss is, where the candidate is significantly less
+    /// accurate by either criterion (even within the margin).
+    pub regions: Option<crate::regions::Localization>,
+    /// Advice on the metric, where a hybrid metric's absolute branch hides
+    /// a relative loss or gain ([`crate::MetricAdvice`]).
+    pub metric_advice: Option<crate::advice::MetricAdvice>,
     /// The fixed-N verdicts over the trials run (descriptive when the run
     /// stopped at the sequential decision).
     pub verdict: Verdict,

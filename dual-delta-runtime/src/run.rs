@@ -7,6 +7,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::advice::{self, MetricAdvice};
 use crate::baseline::{self, Baseline, Regression};
 use crate::config::{Overrides, Settings};
 use crate::decide::claim::{self, Claim, Errors};
@@ -16,6 +17,7 @@ use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
 use crate::outcome::{Names, Outcome};
 use crate::output::NumberFormat;
 use crate::progress::Progress;
+use crate::regions::{self, Localization, Point};
 use crate::rng::trial_seed;
 use crate::schedule;
 use crate::screen::{Mode, Screen};
@@ -113,6 +115,11 @@ struct Collected {
     delta2: Vec<f64>,
     indices: Vec<usize>,
     input_kinds: Vec<String>,
+    /// Each full trial's oracle value at its worst element, that element,
+    /// and whether its outputs were identical.
+    worst: Vec<(f64, (usize, usize), bool)>,
+    /// Advice on the metric.
+    metric_advice: Option<MetricAdvice>,
     fingerprints: Vec<u64>,
     format: NumberFormat,
     identical_outputs: bool,
@@ -142,6 +149,18 @@ impl Collected {
         Ok(Collected {
             indices: trials.iter().map(|t| t.index).collect(),
             input_kinds: trials.iter().map(|t| t.input_kind.clone()).collect(),
+            worst: trials
+                .iter()
+                .map(|t| (t.oracle_at_worst, t.worst, t.identical_outputs))
+                .collect(),
+            metric_advice: advice::advise(
+                s.metric.name(),
+                &trials
+                    .iter()
+                    .filter_map(|t| t.relative.map(|r| (t.candidate, t.baseline, r)))
+                    .collect::<Vec<_>>(),
+                s.margin,
+            ),
             fingerprints: trials.iter().map(|t| t.fingerprint).collect(),
             format: trials.first().map_or(NumberFormat::F64, |t| t.format),
             identical_outputs: trials.iter().all(|t| t.identical_outputs),
@@ -169,6 +188,7 @@ impl Collected {
 struct Decided {
     analysis: Analysis,
     claim: Claim,
+    regions: Option<Localization>,
     ratio_of_means: Result<RatioInterval, StatsError>,
     verdict: Verdict,
     regression: Option<Regression>,
@@ -196,6 +216,26 @@ impl Decided {
             trial_seed(s.seed, usize::MAX),
         );
         let verdict = verdict::verdicts(&analysis, &sample, claim.accuracy(), fixed);
+        let regions = claim.significantly_worse().then(|| {
+            // A measured tie stands for the ties the oracle skipped.
+            let tie_weight = c.screen.ties as f64 / c.screen.ties_measured.max(1) as f64;
+            let points: Vec<Point<'_>> = (0..c.delta1.len())
+                .map(|i| Point {
+                    delta1: c.delta1[i],
+                    delta2: c.delta2[i],
+                    oracle: c.worst[i].0,
+                    weight: if c.worst[i].2 { tie_weight } else { 1.0 },
+                    position: c.worst[i].1,
+                    kind: &c.input_kinds[i],
+                })
+                .collect();
+            regions::localize(
+                &points,
+                s.alpha,
+                s.margin,
+                trial_seed(s.seed, usize::MAX - 2),
+            )
+        });
         let environment = crate::environment::environment();
         let regression = plan
             .baseline
@@ -240,6 +280,7 @@ impl Decided {
             }),
             analysis,
             claim,
+            regions,
             verdict,
             regression,
             judgement,
@@ -272,6 +313,8 @@ fn publish(
         ratio_of_means: d.ratio_of_means,
         analysis: d.analysis,
         claim: d.claim,
+        regions: d.regions,
+        metric_advice: c.metric_advice,
         verdict: d.verdict,
         judgement: d.judgement,
         trial_time,

@@ -127,6 +127,7 @@ impl<'a> Summary<'a> {
                 screen: o.screen_sentence(),
                 within_margin: o.judgement.within_margin.map(|w| w.sentence()),
                 regression: o.regression.as_ref().map(|r| r.sentence()),
+                where_loss: o.where_sentence(),
             },
             screen: Cow::Borrowed(&o.screen),
             sequential: Cow::Borrowed(&o.sequential),
@@ -134,6 +135,9 @@ impl<'a> Summary<'a> {
             gross_errors: Cow::Borrowed(&o.gross),
             reference_scale: o.reference_scale,
             regression: o.regression.as_ref().map(Cow::Borrowed),
+            claim: Cow::Borrowed(&o.claim),
+            regions: o.regions.as_ref().map(Cow::Borrowed),
+            metric_advice: o.metric_advice.as_ref().map(Cow::Borrowed),
             worst_trial: WorstTrial {
                 index: worst_index,
                 seed: worst_seed,

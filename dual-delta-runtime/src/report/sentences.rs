@@ -101,6 +101,27 @@ impl Outcome {
         self.ended(&claim)
     }
 
+    /// Where the loss is, where the candidate is significantly less
+    /// accurate: the regions of the inputs that carry it
+    /// ([`crate::Localization`]), or that it is spread over them.
+    pub fn where_sentence(&self) -> Option<String> {
+        let l = self.regions.as_ref()?;
+        Some(match &l.sentence {
+            Some(s) => format!(
+                "{s} (each of {n} regions tested at α/{n}, over the {} inputs measured)",
+                l.inputs,
+                n = l.regions.len(),
+            ),
+            None => format!(
+                "no region of the inputs carries the loss on its own at α/{} (the oracle's \
+                 magnitude, the worst element's position, the input's kind): it is spread over \
+                 the {} inputs measured",
+                l.regions.len().max(1),
+                l.inputs
+            ),
+        })
+    }
+
     /// `claim`, with how the run ended: `(over 1000 of 1000 inputs; 88 ties
     /// (identical outputs))`, the early stop, or the quick pass; and the
     /// inputs the metric could not judge, if any.
@@ -226,6 +247,10 @@ impl Outcome {
         if let Some(r) = &self.regression {
             out.push(' ');
             out.push_str(&r.sentence());
+        }
+        if let Some(a) = &self.metric_advice {
+            out.push(' ');
+            out.push_str(&a.sentence());
         }
         let device = self.device_sentence();
         if !device.is_empty() {

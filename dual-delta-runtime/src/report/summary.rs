@@ -117,6 +117,16 @@ pub struct Summary<'a> {
     pub regression: Option<Cow<'a, Regression>>,
     /// The trial with the candidate's largest error.
     pub worst_trial: WorstTrial,
+    /// The claim's two criteria over every input ([`crate::claim::Claim`]).
+    #[serde(default)]
+    pub claim: Cow<'a, crate::claim::Claim>,
+    /// The loss by region of the inputs ([`crate::Localization`]), where
+    /// the candidate is significantly less accurate; else `null`.
+    #[serde(default)]
+    pub regions: Option<Cow<'a, crate::Localization>>,
+    /// Advice on the metric ([`crate::MetricAdvice`]), or `null`.
+    #[serde(default)]
+    pub metric_advice: Option<Cow<'a, crate::MetricAdvice>>,
     /// The environment setting that replays the run
     /// (`DUAL_DELTA_SEED=0x...`).
     pub replay: String,
@@ -200,6 +210,9 @@ pub struct Sentences {
     /// The comparison with a baseline ([`Regression::sentence`]), or
     /// `null`.
     pub regression: Option<String>,
+    /// Where the loss is ([`crate::Outcome::where_sentence`]), or `null`.
+    #[serde(default)]
+    pub where_loss: Option<String>,
 }
 
 /// A value, or why it could not be computed (`{"error": "..."}`).

@@ -198,6 +198,9 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
         test_line(&a.variance_greater, &o.judgement)
     );
     let _ = writeln!(out, "  verdict: {}", o.verdict_sentence());
+    if let Some(w) = o.where_sentence() {
+        let _ = writeln!(out, "  where: {w}");
+    }
     let worst = o.worst_trial();
     let _ = writeln!(
         out,

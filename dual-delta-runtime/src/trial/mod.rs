@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use crate::config::Settings;
 use crate::error::{Role, RunError, TrialId};
 use crate::guard::guarded;
+use crate::metric::Metric;
 use crate::output::{NumberFormat, Output};
 use crate::rng::TrialRng;
 
@@ -335,6 +336,15 @@ pub(crate) struct TrialErrors {
     /// A hash of the oracle's output bits: it changes when the input
     /// generator or the oracle does (see [`crate::baseline`]).
     pub(crate) fingerprint: u64,
+    /// The element where the candidate's error is largest, and the
+    /// output's length (see [`worst_element`]).
+    pub(crate) worst: (usize, usize),
+    /// `fΩ(x)` at that element.
+    pub(crate) oracle_at_worst: f64,
+    /// Under a hybrid metric, both errors again under `max_relative`, and
+    /// whether the absolute branch decided the candidate's error (`|fΩ|`
+    /// below 1 at its worst element); `None` under other metrics.
+    pub(crate) relative: Option<(f64, f64, bool)>,
 }
 
 #[cfg(test)]
@@ -353,6 +363,9 @@ impl TrialErrors {
             shared_undefined: 0,
             ulp_error: 0.0,
             fingerprint: 0,
+            worst: (0, 1),
+            oracle_at_worst: 1.0,
+            relative: None,
         }
     }
 }
@@ -393,6 +406,11 @@ pub(crate) fn measure(
         }
     };
     let identical_outputs = bitwise_equal(y1, &refs.baseline);
+    let worst = if oracle.len() > 1 {
+        worst_element(&settings.metric, y1, oracle, format)
+    } else {
+        0
+    };
     let (mut candidate, mut baseline) = (
         error(Role::Candidate, y1, oracle)?,
         error(Role::Baseline, &refs.baseline, oracle)?,
@@ -451,7 +469,36 @@ pub(crate) fn measure(
             0.0
         },
         fingerprint: fingerprint(oracle),
+        worst: (worst, oracle.len()),
+        oracle_at_worst: oracle.get(worst).copied().unwrap_or(0.0),
+        relative: matches!(settings.metric, Metric::MaxHybrid | Metric::MeanHybrid).then(|| {
+            let relative = |y: &[f64]| Metric::MaxRelative.error(y, oracle, format);
+            let absolute = oracle.get(worst).is_some_and(|o| o.abs() < 1.0);
+            (relative(y1), relative(&refs.baseline), absolute)
+        }),
     })
+}
+
+/// The element of `y` whose error against `oracle` is largest: the first
+/// non-finite one, else the largest by the metric on each element (the
+/// hybrid error `|y − o| / (1 + |o|)` for a custom metric, which sees only
+/// whole outputs).
+pub(crate) fn worst_element(
+    metric: &Metric,
+    y: &[f64],
+    oracle: &[f64],
+    format: NumberFormat,
+) -> usize {
+    if let Some(i) = y.iter().position(|v| !v.is_finite()) {
+        return i;
+    }
+    let error = |i: usize| match metric {
+        Metric::Custom { .. } => (y[i] - oracle[i]).abs() / (1.0 + oracle[i].abs()),
+        m => m.error(&y[i..=i], &oracle[i..=i], format),
+    };
+    (0..y.len())
+        .max_by(|&a, &b| error(a).total_cmp(&error(b)))
+        .unwrap_or(0)
 }
 
 /// FNV-1a over the bits of `values`.

@@ -111,6 +111,8 @@ struct RunPage<'a> {
     /// Whether the candidate's non-finite outputs failed the test.
     gate: bool,
     accuracy_sentence: String,
+    /// Where the loss is ([`Outcome::where_sentence`]).
+    where_sentence: Option<String>,
     stability_sentence: String,
     /// After how many trials the sequential test decided, and what that
     /// makes of the tests below.
@@ -184,6 +186,7 @@ pub(crate) fn test_page(
             ),
             None => o.accuracy_sentence(),
         },
+        where_sentence: o.where_sentence(),
         sequential: sequential_paragraph(o),
         alpha: o.fixed_alpha(),
         stability_sentence: o.verdict.stability_sentence(&n.candidate, &n.baseline),
