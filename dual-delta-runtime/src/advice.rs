@@ -61,15 +61,14 @@ fn times(r: f64) -> String {
     }
 }
 
+/// One full trial: `(Δ1, Δ2, (Δ1 rel, Δ2 rel, absolute))`.
+pub(crate) type Measured = (f64, f64, (f64, f64, bool));
+
 /// The advice for a run with metric `metric` and margin `margin`, from each
 /// full trial's errors under it and under `max_relative` (with whether the
 /// absolute branch decided the candidate's): `(Δ1, Δ2, (Δ1 rel, Δ2 rel,
 /// absolute))`.
-pub(crate) fn advise(
-    metric: &str,
-    trials: &[(f64, f64, (f64, f64, bool))],
-    margin: f64,
-) -> Option<MetricAdvice> {
+pub(crate) fn advise(metric: &str, trials: &[Measured], margin: f64) -> Option<MetricAdvice> {
     let finite: Vec<_> = trials
         .iter()
         .filter(|(a, b, (ra, rb, _))| [a, b, ra, rb].iter().all(|v| v.is_finite()))
@@ -79,7 +78,7 @@ pub(crate) fn advise(
     }
     let absolute = finite.iter().filter(|t| t.2.2).count();
     let share = absolute as f64 / finite.len() as f64;
-    let ratio = |f: fn(&&(f64, f64, (f64, f64, bool))) -> (f64, f64)| {
+    let ratio = |f: fn(&&Measured) -> (f64, f64)| {
         let (s1, s2) = finite
             .iter()
             .map(f)

@@ -73,7 +73,7 @@ pub struct SequentialVerdict {
     /// evidence reached no threshold). It is computed whether or not the
     /// run stops at it.
     pub decision: Decision,
-    /// Whether the run stopped at the decision ([`Settings::stop_early`]):
+    /// Whether the run stopped at the decision ([`crate::Settings::stop_early`]):
     /// then the decision is the verdict, and the fixed-N tests over the
     /// trials run are descriptive.
     pub stopped: bool,
@@ -82,7 +82,7 @@ pub struct SequentialVerdict {
     /// How α is shared between the sequential test and the fixed-N test at
     /// the cap.
     pub alpha_split: AlphaSplit,
-    /// The margin of the early decision ([`Settings::margin`]).
+    /// The margin of the early decision ([`crate::Settings::margin`]).
     #[serde(with = "crate::json_number")]
     pub margin: f64,
 }

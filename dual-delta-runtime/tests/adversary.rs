@@ -169,7 +169,7 @@ impl Cell {
             DualDelta::new(c, b, o, input(self.tail))
         };
         builder
-            .test_name(&format!("adversary::{}", self.name))
+            .test_name(format!("adversary::{}", self.name))
             .metric(Metric::MaxAbsolute)
             .n(self.n)
             .seed(seed)

@@ -41,7 +41,7 @@
 //!
 //! Elements where the metric is undefined for both outputs (a NaN or an
 //! infinity in both, or an oracle of exactly 0 under `max_relative`) are
-//! left out of both errors ([`crate::trial`]); an input left with no
+//! left out of both errors; an input left with no
 //! element is a tie the metric could not judge, and the report counts it.
 //! An input whose baseline error alone is infinite counts for the
 //! candidate (a ratio of 0 in (T), outside (M)'s mean); one whose

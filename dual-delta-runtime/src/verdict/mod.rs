@@ -305,7 +305,7 @@ pub(crate) fn analyse(sample: &Sample<'_>, test: AccuracyTest, alpha: f64) -> An
         AccuracyTest::PairedT => stats::paired_t(a, b, alt),
     };
 
-    let analysis = Analysis {
+    Analysis {
         accuracy_test,
         fallback,
         worse: run(delta1, delta2, Alternative::Greater),
@@ -322,9 +322,7 @@ pub(crate) fn analyse(sample: &Sample<'_>, test: AccuracyTest, alpha: f64) -> An
         variance_less: stats::pitman_morgan(sample.delta1, sample.delta2, Alternative::Less),
         brown_forsythe: stats::brown_forsythe(sample.delta1, sample.delta2),
         hodges_lehmann: stats::hodges_lehmann(delta1, delta2),
-    };
-
-    analysis
+    }
 }
 
 /// The paper's three verdicts at `alpha`: the accuracy the claim decided
