@@ -350,7 +350,12 @@ fn check_csv(text: &str, o: &Outcome) {
         assert_eq!(cells.len(), 5, "{row}");
         assert_eq!(cells[4], format!("{:016x}", o.fingerprints[i]));
         assert_eq!(cells[0].parse::<usize>().unwrap(), i);
-        assert_eq!(cells[1].parse::<u64>().unwrap(), o.trial_seed(i));
+        // Hexadecimal, as the terminal and summary.json write seeds.
+        assert_eq!(cells[1].len(), 18);
+        assert_eq!(
+            dual_delta_runtime::parse_seed(cells[1]),
+            Some(o.trial_seed(i))
+        );
         let d1: f64 = cells[2].parse().unwrap();
         let d2: f64 = cells[3].parse().unwrap();
         assert!(same(d1, o.delta1[i]), "row {i}: {} != {}", d1, o.delta1[i]);

@@ -6,7 +6,8 @@
 //! ```
 //!
 //! - `index`: the trial's index, from 0.
-//! - `seed`: the trial's own seed as a decimal `u64`
+//! - `seed`: the trial's own seed, `0x` and 16 hexadecimal digits as the
+//!   terminal and `summary.json` write it
 //!   ([`crate::trial_seed`] of the base seed and the index); replay one
 //!   trial with [`crate::TrialRng::from_trial_seed`].
 //! - `delta1`, `delta2`: the candidate's and the baseline's error, in the
@@ -33,7 +34,7 @@ pub fn to_string(outcome: &Outcome) -> String {
     for (i, (&a, &b)) in outcome.delta1.iter().zip(&outcome.delta2).enumerate() {
         let _ = writeln!(
             out,
-            "{},{},{},{},{:016x}",
+            "{},{:#018x},{},{},{:016x}",
             outcome.trials[i],
             outcome.trial_seed(outcome.trials[i]),
             float(a),
