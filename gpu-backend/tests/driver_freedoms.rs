@@ -10,7 +10,9 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, gpus, path};
+use common::{
+    assert_identical, assert_matches_emulation, assert_same_bits, every_mismatch, fail, gpus, path,
+};
 use dual_delta_gpu::{
     Gpu, GpuOptions,
     attention::{AttentionShape, AttentionStrategy, attention_emulated, random_attention_input},
@@ -188,15 +190,23 @@ fn check_lowp(gpu: &Gpu, what: &str) {
         for acc in Bf16Accumulation::ALL {
             let got = gpu.run(&x, acc).unwrap();
             let want = matmul_emulated_bf16(&x, acc);
-            let bits = |v: &[bf16]| v.iter().map(|b| b.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&got), bits(&want), "{acc} {m}×{k}×{n} {what}");
+            let bits = |v: &[bf16]| v.iter().map(|b| u32::from(b.to_bits())).collect::<Vec<_>>();
+            assert_same_bits(
+                &bits(&got),
+                &bits(&want),
+                &format!("{acc} {m}×{k}×{n} {what}"),
+            );
         }
         let x = random_matmul_input::<E4m3>(m, k, n)(&mut rng(80 + t));
         for acc in Fp8Accumulation::ALL {
             let got = gpu.run(&x, acc).unwrap();
             let want = matmul_emulated_fp8(&x, acc);
             let bits = |v: &[f32]| v.iter().map(|b| b.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&got), bits(&want), "{acc} {m}×{k}×{n} {what}");
+            assert_same_bits(
+                &bits(&got),
+                &bits(&want),
+                &format!("{acc} {m}×{k}×{n} {what}"),
+            );
         }
     }
 }
@@ -205,8 +215,9 @@ fn check_lowp(gpu: &Gpu, what: &str) {
 /// with what to name in a failure.
 type Check = fn(&Gpu, &str);
 
-/// Every family under `imitate`, on each context of [`gpus`]: all of them
-/// run, and the failure names each family that differs.
+/// Every family under `imitate`, on each context of [`gpus`]: every
+/// family, case and strategy runs, and the failure lists each that differs
+/// (a family that panics is listed with its message).
 fn every_family_under(imitate: SourceTransform) {
     let families: [(&str, Check); 5] = [
         ("matmul", check_matmuls),
@@ -215,23 +226,24 @@ fn every_family_under(imitate: SourceTransform) {
         ("attention", check_attention),
         ("bf16 and FP8 matmul", check_lowp),
     ];
-    let mut failed = Vec::new();
-    for base in gpus() {
-        let gpu = imitating(base, imitate);
-        let what = format!("imitating {imitate} on the {} path", path(&gpu));
-        for (family, check) in families {
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&gpu, &what)));
-            if let Err(e) = run {
-                let message = e
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                failed.push(format!("{family}: {message}"));
+    every_mismatch(|| {
+        for base in gpus() {
+            let gpu = imitating(base, imitate);
+            let what = format!("imitating {imitate} on the {} path", path(&gpu));
+            for (family, check) in families {
+                let run =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&gpu, &what)));
+                if let Err(e) = run {
+                    let message = e
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    fail(format!("{family} panicked: {message}"));
+                }
             }
         }
-    }
-    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    });
 }
 
 #[test]
