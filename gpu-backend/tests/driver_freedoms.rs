@@ -1,17 +1,21 @@
 //! Every kernel family compiled with each driver freedom imitated
 //! ([`SourceTransform`]: division and square root a few ulps off, NaN and
 //! infinity comparisons folded, `a * b + c` fused, `f32 → f16` conversions
-//! rounded toward zero, round trips removed), and with all of them at
+//! rounded toward zero, round trips removed, `f32` and `f16` subnormals
+//! flushed, identities folded, `NaN · 0 = 0`), and with all of them at
 //! once, against its CPU emulation: bit for bit where the emulations hold
 //! (lavapipe), as the kernel tests check them. The kernels divide and take
 //! square roots exactly whatever the device's own are, test special values
 //! on the bits, round every inexact product on its own and store only
-//! values `round16` has made exact, so no freedom changes a bit.
+//! values `round16` has made exact, so no freedom changes a bit; where
+//! `f16` subnormals are flushed, the emulation flushes the input and the
+//! output alike (`KernelInput::as_loaded_on`).
 
 mod common;
 
 use common::{
-    assert_identical, assert_matches_emulation, assert_same_bits, every_mismatch, fail, gpus, path,
+    KernelInput, assert_identical, assert_matches_emulation, assert_same_bits, every_mismatch,
+    fail, gpus, path,
 };
 use dual_delta_gpu::{
     Gpu, GpuOptions,
@@ -140,7 +144,8 @@ fn check_rows(gpu: &Gpu, what: &str) {
         for variant in SoftmaxStrategy::ALL {
             let got = gpu.run(x, variant).unwrap();
             let what = format!("softmax ({variant}) of {name} {what}");
-            assert_matches_emulation(gpu, x, &got, &softmax_emulated(x, variant), &what);
+            let want = softmax_emulated(&x.as_loaded_on(gpu), variant);
+            assert_matches_emulation(gpu, x, &got, &want, &what);
         }
     }
 }
@@ -150,12 +155,14 @@ fn check_norms(gpu: &Gpu, what: &str) {
         for variant in LayerNormStrategy::ALL {
             let got = gpu.run(x, variant).unwrap();
             let what = format!("{variant} LayerNorm of {name} {what}");
-            assert_matches_emulation(gpu, x, &got, &layer_norm_emulated(x, variant), &what);
+            let want = layer_norm_emulated(&x.as_loaded_on(gpu), variant);
+            assert_matches_emulation(gpu, x, &got, &want, &what);
         }
         for variant in RmsNormStrategy::ALL {
             let got = gpu.run(x, variant).unwrap();
             let what = format!("{variant} RMSNorm of {name} {what}");
-            assert_matches_emulation(gpu, x, &got, &rms_norm_emulated(x, variant), &what);
+            let want = rms_norm_emulated(&x.as_loaded_on(gpu), variant);
+            assert_matches_emulation(gpu, x, &got, &want, &what);
         }
     }
 }
@@ -175,7 +182,8 @@ fn check_attention(gpu: &Gpu, what: &str) {
             for variant in AttentionStrategy::ALL {
                 let got = gpu.run(&x, variant).unwrap();
                 let what = format!("{variant} attention {shape:?} causal={causal} {what}");
-                assert_matches_emulation(gpu, &x, &got, &attention_emulated(&x, variant), &what);
+                let want = attention_emulated(&x.as_loaded_on(gpu), variant);
+                assert_matches_emulation(gpu, &x, &got, &want, &what);
             }
         }
     }
@@ -274,4 +282,24 @@ fn kernels_keep_their_bits_with_f16_conversions_toward_zero() {
 #[test]
 fn kernels_keep_their_bits_under_every_freedom_at_once() {
     every_family_under(SourceTransform::ALL);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_f32_subnormals_flushed() {
+    every_family_under(SourceTransform::FTZ32);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_f16_subnormals_flushed() {
+    every_family_under(SourceTransform::FTZ16);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_identities_folded() {
+    every_family_under(SourceTransform::FOLD_IDENTITIES);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_nan_times_zero_zero() {
+    every_family_under(SourceTransform::NAN_TIMES_ZERO);
 }

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 use dual_delta_gpu::attention::AttentionInput;
 use dual_delta_gpu::norm::NormInput;
 use dual_delta_gpu::rows::RowsInput;
+use dual_delta_gpu::semantics::Subnormals;
 use dual_delta_gpu::{
     Gpu, GpuOptions,
     device::{F16Path, GpuPolicy, Subgroups},
@@ -99,14 +100,36 @@ pub fn mean_std(v: &[f64]) -> (f64, f64) {
 pub const EMULATION_BOUND_ULPS: f64 = 1.0;
 
 /// The `f16` values a kernel reads.
-pub trait KernelInput {
+pub trait KernelInput: Clone {
     /// Every value, in no particular order.
     fn values(&self) -> Vec<f16>;
+
+    /// The input with every `f16` subnormal flushed to a zero of its sign.
+    fn flushed(&self) -> Self;
+
+    /// The input as `gpu` loads it: [`KernelInput::flushed`] where the
+    /// device flushes `f16` subnormals (the emulations' flush mode), else
+    /// as it is.
+    fn as_loaded_on(&self, gpu: &Gpu) -> Self {
+        if gpu.semantics().f16_subnormals() == Subnormals::Kept {
+            self.clone()
+        } else {
+            self.flushed()
+        }
+    }
+}
+
+fn flush_all(v: &[f16]) -> Vec<f16> {
+    v.iter().map(|&x| flush16(x)).collect()
 }
 
 impl KernelInput for RowsInput<f16> {
     fn values(&self) -> Vec<f16> {
         self.data().to_vec()
+    }
+
+    fn flushed(&self) -> Self {
+        RowsInput::new(self.rows(), self.row_len(), flush_all(self.data())).unwrap()
     }
 }
 
@@ -117,11 +140,42 @@ impl KernelInput for NormInput<f16> {
         v.extend(self.bias().unwrap_or_default());
         v
     }
+
+    fn flushed(&self) -> Self {
+        NormInput::new(
+            self.x().flushed(),
+            self.weight().map(flush_all),
+            self.bias().map(flush_all),
+            self.eps(),
+        )
+        .unwrap()
+    }
 }
 
 impl KernelInput for AttentionInput<f16> {
     fn values(&self) -> Vec<f16> {
         [self.q(), self.k(), self.v()].concat()
+    }
+
+    fn flushed(&self) -> Self {
+        AttentionInput::new(
+            self.shape(),
+            self.causal(),
+            flush_all(self.q()),
+            flush_all(self.k()),
+            flush_all(self.v()),
+        )
+        .unwrap()
+    }
+}
+
+/// `v`, or a zero of its sign where it is an `f16` subnormal: what a
+/// device that flushes `f16` subnormals stores.
+pub fn flush16(v: f16) -> f16 {
+    if subnormal(&v) {
+        f16::from_bits(v.to_bits() & 0x8000)
+    } else {
+        v
     }
 }
 
@@ -202,7 +256,8 @@ fn differing(got: &[f16], want: &[f16]) -> Vec<usize> {
 
 /// Compares a softmax, LayerNorm or attention kernel's output `got` on
 /// `input` with its emulation `want`, bit for bit (any NaN equal to any
-/// NaN), and fails listing the elements that differ.
+/// NaN), and fails listing the elements that differ. Where the device
+/// flushes `f16` subnormals, the emulation's output is flushed alike.
 ///
 /// Only where a broken assumption of the emulations can reach this input
 /// is a difference of up to [`EMULATION_BOUND_ULPS`] accepted, and then it
@@ -223,11 +278,20 @@ pub fn assert_matches_emulation(
     what: &str,
 ) {
     assert_eq!(got.len(), want.len(), "{what}: length");
+    let semantics = gpu.semantics();
+    // The emulation's flush mode, where the device flushes f16 subnormals
+    // (its conversions to f16 give zero of their sign there).
+    let flushed: Vec<f16>;
+    let want = if semantics.f16_subnormals() == Subnormals::Kept {
+        want
+    } else {
+        flushed = want.iter().map(|&v| flush16(v)).collect();
+        &flushed
+    };
     let differ = differing(got, want);
     if differ.is_empty() {
         return;
     }
-    let semantics = gpu.semantics();
     let why = if semantics.kernels_match_emulations() {
         None
     } else if !semantics.kernels_match_emulations_on_normal_values() {
