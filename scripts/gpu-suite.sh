@@ -2,7 +2,8 @@
 # The GPU checks as one portable bundle: built where the Rust toolchain is,
 # run on any Linux machine with a Vulkan driver and no toolchain.
 #
-#   scripts/gpu-suite.sh pack                 build target/gpu-suite/ and target/gpu-suite.tar.gz
+#   scripts/gpu-suite.sh pack              build target/gpu-suite/ and target/gpu-suite.tar.xz
+#   scripts/gpu-suite.sh check [BUNDLE]    say what this machine lacks to run a bundle
 #   scripts/gpu-suite.sh run [options] [BUNDLE]
 #
 # Run `scripts/gpu-suite.sh help` for the options.
@@ -10,17 +11,23 @@ set -euo pipefail
 
 # --- What goes into the bundle ------------------------------------------------
 
-# The packages are never named when building: the examples are selected by
-# name and the tests by workspace, so the script works whatever the crates
-# are called. These names only go into the manifest.
-GPU_PACKAGE="dual-delta-gpu"
-TESTS_PACKAGE="dual-delta-tests"
-# Release builds of these examples, wherever they live in the workspace.
-EXAMPLES=(probe kernels paper fp8 matmul_timing)
-# Test binaries left out of the archive: they run `cargo` (a child crate,
-# trybuild's compile-fail cases), which a machine without the toolchain
-# lacks, and they test no GPU code.
-NEEDS_TOOLCHAIN='binary(e2e) | binary(compile_fail)'
+# The GPU tests only: the test binaries of dual-delta-gpu (its unit tests
+# run kernels on the device too) and the integration tests of the tests
+# crate (the case studies, each a GPU kernel judged). The runtime's tests,
+# which use no GPU, stay out, and so do the tests of the imitated driver
+# freedoms: they rewrite the kernels as a GPU driver may compile them, to
+# check on lavapipe (with every `cargo test`) what a GPU run checks on the
+# GPU's own driver. The case studies' tests that the kernels and paper
+# examples repeat (each case's verdict, checked by `run`) stay out too.
+IMITATION='binary(driver_freedoms) | binary(round_trips) | binary(driver_freedom_verdicts)'
+REPEATED='binary(kernel_case_studies) | binary(norm_attention_case_studies) | binary(paper_case_studies)'
+# The packages built for the tests (only these: the filter above picks
+# among their binaries).
+PACKAGES=(dual-delta-gpu dual-delta-tests)
+TEST_BINARIES="(package(dual-delta-gpu) | (package(dual-delta-tests) & kind(test))) & not ($IMITATION | $REPEATED)"
+# Release builds of these examples: the device probe, the kernels table,
+# the paper's three case studies, and the matmul timings.
+EXAMPLES=(probe kernels paper matmul_timing)
 # The nextest profile (.config/nextest.toml) that writes JUnit XML.
 NEXTEST_PROFILE="gpu-suite"
 BUNDLE_NAME="gpu-suite"
@@ -28,34 +35,46 @@ BUNDLE_NAME="gpu-suite"
 # --- Time limits of `run` (seconds, each multiplied by --timeout-scale) ------
 
 # No step may run past the budget of the whole run, whatever its own limit:
-# on a GPU machine the run ends within about nine minutes.
-BUDGET_S=540
+# on a GPU machine the run ends within about six minutes.
+BUDGET_S=360
 T_PROBE=30
-T_TESTS=180
-T_KERNELS=60
-T_PAPER=60
-T_FP8=60
+# Above nextest's own limit per test (the profile's slow-timeout period
+# times terminate-after, scaled alike), so that nextest ends a hung test and
+# reports it rather than the whole step being killed: `run` checks this.
+T_TESTS=240
+T_KERNELS=90
+T_PAPER=90
 T_MATMUL=60
 
 F16_PATHS=(native fallback)
 
 usage() {
-    cat <<EOF
+    cat <<USAGE
 usage: $0 pack
+       $0 check [BUNDLE]
        $0 run [--allow-cpu] [--out DIR] [--timeout-scale N] [-E FILTERSET] [BUNDLE]
 
-pack    Build the bundle (needs cargo and cargo-nextest): the workspace's tests
-        as a nextest archive, release builds of the examples ${EXAMPLES[*]},
-        cargo-nextest itself and the workspace's files, in
-        <target dir>/$BUNDLE_NAME/ and <target dir>/$BUNDLE_NAME.tar.gz.
+pack    Build the bundle (needs cargo, cargo-nextest, strip, zstd and xz):
+        the GPU tests ($TEST_BINARIES),
+        stripped, with nextest's metadata; stripped release builds of the
+        examples ${EXAMPLES[*]}; cargo-nextest itself. In
+        <target dir>/$BUNDLE_NAME/ and <target dir>/$BUNDLE_NAME.tar.xz.
 
-run     Run a bundle (a directory or a .tar.gz; default: the bundle this
-        script is in, else <target dir>/$BUNDLE_NAME) on the chosen Vulkan
-        adapter, on both f16 paths (DUAL_DELTA_GPU_F16=native and fallback).
-        Needs no Rust toolchain. Writes summary.md and every step's log into
-        the output directory. Exits non-zero when a test fails, a kernels row
-        or a paper verdict is not the one expected, a step fails or times out,
-        or the adapter is a CPU driver.
+check   One line each: whether this machine has the Vulkan loader
+        (libvulkan.so.1), a Vulkan driver's ICD file, and a glibc as new as
+        the bundle's binaries need. \`run\` checks this first and stops when
+        something is missing.
+
+run     Run a bundle (a directory, or a .tar.xz extracted once; by default
+        the bundle this script is in, else <target dir>/$BUNDLE_NAME) on the
+        chosen Vulkan adapter. Needs no Rust toolchain. The tests run once
+        (each kernel test runs both f16 paths itself where the adapter has
+        native f16); the probe, kernels and paper examples run on both f16
+        paths (DUAL_DELTA_GPU_F16=native and fallback), then matmul_timing.
+        Writes summary.md and every step's log into the output directory.
+        Exits non-zero when a test fails, a kernels row or a paper verdict
+        is not the one expected, a step fails or times out, or the adapter
+        is a CPU driver.
 
   --allow-cpu         accept a CPU adapter (llvmpipe/lavapipe), to check the
                       bundle itself; without it a CPU adapter fails the run,
@@ -63,13 +82,14 @@ run     Run a bundle (a directory or a .tar.gz; default: the bundle this
                       (also: DUAL_DELTA_GPU_SUITE_ALLOW_CPU=1)
   --out DIR           where the summary and logs go
                       (default: ./gpu-suite-results-<UTC time>)
-  --timeout-scale N   multiply every step's time limit and the run's budget
-                      (${BUDGET_S} s) by N, for slow machines such as lavapipe
+  --timeout-scale N   multiply every step's limit, nextest's limit per test
+                      and the run's budget (${BUDGET_S} s) by N, for slow
+                      machines
   -E FILTERSET        run only the tests nextest's filterset selects (a
                       check of the bundle, not a full run)
 
 DUAL_DELTA_ADAPTER picks the adapter as for the tests (README, "Configuration").
-EOF
+USAGE
 }
 
 die() {
@@ -77,7 +97,7 @@ die() {
     exit 2
 }
 
-# --- pack -----------------------------------------------------------------------
+# --- the workspace (pack, and run from a checkout) -----------------------------
 
 # The workspace root: the directory above this script's.
 repo_root() {
@@ -90,58 +110,15 @@ target_dir() {
     sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p' <<<"$meta"
 }
 
-pack() {
-    [ $# -eq 0 ] || die "pack takes no arguments"
-    command -v cargo >/dev/null || die "pack needs cargo"
-    local nextest
-    nextest=$(command -v cargo-nextest) || die "pack needs cargo-nextest (cargo install cargo-nextest)"
-    local root target bundle start
-    root=$(repo_root)
-    target=$(target_dir "$root")
-    [ -n "$target" ] || die "could not find the target directory"
-    bundle="$target/$BUNDLE_NAME"
-    start=$(date +%s)
-    rm -rf "$bundle" "$bundle.tar.gz"
-    mkdir -p "$bundle/bin" "$bundle/examples" "$bundle/workspace"
+# --- check, and the preflight of run: scripts/gpu-suite-check.sh -------------
 
-    echo "== tests: nextest archive of the workspace (without: $NEEDS_TOOLCHAIN)"
-    (cd "$root" && cargo nextest archive --workspace \
-        -E "not ($NEEDS_TOOLCHAIN)" \
-        --archive-file "$bundle/tests.tar.zst")
+# shellcheck source=scripts/gpu-suite-check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-suite-check.sh"
 
-    echo "== examples (release): ${EXAMPLES[*]}"
-    local args=() name
-    for name in "${EXAMPLES[@]}"; do args+=(--example "$name"); done
-    (cd "$root" && cargo build --release "${args[@]}")
-    for name in "${EXAMPLES[@]}"; do
-        cp "$target/release/examples/$name" "$bundle/examples/"
-    done
+# --- the summary of a run: scripts/gpu-suite-report.sh -----------------------
 
-    echo "== cargo-nextest ($nextest)"
-    cp "$nextest" "$bundle/bin/cargo-nextest"
-
-    echo "== the workspace's files (for --workspace-remap: fixtures, snapshots, config)"
-    (cd "$root" && git ls-files -z --cached --others --exclude-standard |
-        while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-        tar --null -T - -cf -) | tar -xf - -C "$bundle/workspace"
-    cp "$root/scripts/gpu-suite.sh" "$bundle/gpu-suite.sh"
-
-    {
-        echo "commit: $(git -C "$root" describe --always --dirty --abbrev=12)"
-        echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
-        echo "rustc: $(rustc --version)"
-        echo "nextest: $("$nextest" nextest --version | head -1)"
-        echo "packages: $GPU_PACKAGE, $TESTS_PACKAGE and the rest of the workspace"
-        echo "examples: ${EXAMPLES[*]}"
-        echo "left out: $NEEDS_TOOLCHAIN (they need a Rust toolchain)"
-    } >"$bundle/MANIFEST"
-
-    echo "== $bundle.tar.gz"
-    tar -C "$target" -czf "$bundle.tar.gz" "$BUNDLE_NAME"
-    cat "$bundle/MANIFEST"
-    du -sh "$bundle" "$bundle.tar.gz"
-    echo "pack took $(($(date +%s) - start)) s"
-}
+# shellcheck source=scripts/gpu-suite-report.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-suite-report.sh"
 
 # --- run ------------------------------------------------------------------------
 
@@ -173,14 +150,19 @@ locate_bundle() {
         fi
     fi
     if [ -f "$given" ]; then
-        echo "extracting $given" >&2
-        tar -xzf "$given" -C "$WORK"
+        echo "extracting $given (once)" >&2
+        tar -xf "$given" -C "$WORK"
         given="$WORK/$BUNDLE_NAME"
     fi
-    if [ ! -f "$given/MANIFEST" ] || [ ! -f "$given/tests.tar.zst" ]; then
+    if [ ! -f "$given/MANIFEST" ] || [ ! -f "$(metadata "$given" binaries)" ]; then
         die "$given is not a bundle (build one with: $0 pack)"
     fi
     cd "$given" && pwd
+}
+
+# nextest's metadata of the bundle's tests: $2 is binaries or cargo.
+metadata() {
+    echo "$1/tests/target/nextest/$2-metadata.json"
 }
 
 # Seconds a step capped at $1 (before scaling) may take: the cap, or what is
@@ -238,76 +220,52 @@ check_adapters() {
     done < <(grep '^adapter: ' "$OUT/$log" || true)
 }
 
-# Per test binary, from nextest's JUnit XML: tests, passed, failed; then the
-# failed tests by name.
-junit_table() {
-    local xml=$1
-    echo "| test binary | tests | passed | failed |"
-    echo "| --- | ---: | ---: | ---: |"
-    grep -o '<testsuite [^>]*>' "$xml" | while IFS= read -r suite; do
-        local name tests failures errors
-        name=$(sed -n 's/.* name="\([^"]*\)".*/\1/p' <<<"$suite")
-        tests=$(sed -n 's/.* tests="\([0-9]*\)".*/\1/p' <<<"$suite")
-        failures=$(sed -n 's/.* failures="\([0-9]*\)".*/\1/p' <<<"$suite")
-        errors=$(sed -n 's/.* errors="\([0-9]*\)".*/\1/p' <<<"$suite")
-        echo "| $name | $tests | $((tests - failures - errors)) | $((failures + errors)) |"
-    done
-    local failed
-    failed=$(awk '
-        /<testcase / { match($0, / name="[^"]*"/); name = substr($0, RSTART + 7, RLENGTH - 8)
-                       match($0, / classname="[^"]*"/); cls = substr($0, RSTART + 12, RLENGTH - 13) }
-        /<failure|<error/ { print "- " cls " " name }' "$xml")
-    if [ -n "$failed" ]; then
-        echo
-        echo "Failed:"
-        echo
-        echo "$failed"
-    fi
-}
-
-# nextest's own summary line(s), from its log.
-nextest_summary() {
-    grep -E '^ *Summary \[' "$OUT/$1" | sed 's/^ *//' || echo "(no summary line: see $1)"
-}
-
-# A copy of the bundle's workspace for one run of the tests (nextest writes
-# its JUnit XML under it, so the bundle itself is never written to), with
-# nextest's per-test time limit scaled like every other limit.
+# test scaled like every other limit; prints it. Dies when that limit is
+# not below the tests step's own, where a hung test would take the whole
+# step down with it, unreported.
 workspace_copy() {
-    local ws="$WORK/workspace-$1" cfg period
+    local ws="$WORK/workspace" cfg period after
     cp -a "$BUNDLE/workspace" "$ws"
     cfg="$ws/.config/nextest.toml"
     period=$(sed -n 's/^slow-timeout = { period = "\([0-9]*\)s".*/\1/p' "$cfg")
-    if [ -n "$period" ]; then
-        sed -i "s/period = \"${period}s\"/period = \"$((period * SCALE))s\"/" "$cfg"
-    fi
+    after=$(sed -n 's/^slow-timeout = .*terminate-after = \([0-9]*\).*/\1/p' "$cfg")
+    [ -n "$period" ] && [ -n "$after" ] || die "no slow-timeout with terminate-after in $cfg"
+    [ $((period * after)) -lt "$T_TESTS" ] ||
+        die "nextest ends a test after $((period * after)) s, not below the tests step's $T_TESTS s"
+    sed -i "s/period = \"${period}s\"/period = \"$((period * SCALE))s\"/" "$cfg"
     echo "$ws"
 }
 
 run_tests() {
-    local path=$1 dir="$WORK/nextest-$1" log="tests-$1.log" rc=0 ws xml
-    ws=$(workspace_copy "$path")
+    local log="tests.log" rc=0 ws xml
+    ws=$(workspace_copy)
+    # The library directory recorded in the bundle, where it lies now.
+    sed "s|@BUNDLE@|$BUNDLE|" "$(metadata "$BUNDLE" binaries)" >"$WORK/binaries-metadata.json"
     local args=(nextest run --color never --user-config-file none
-        --archive-file "$BUNDLE/tests.tar.zst" --extract-to "$dir" --extract-overwrite
-        --workspace-remap "$ws" -P "$NEXTEST_PROFILE")
+        --binaries-metadata "$WORK/binaries-metadata.json"
+        --cargo-metadata "$(metadata "$BUNDLE" cargo)"
+        --target-dir-remap "$BUNDLE/tests/target" --workspace-remap "$ws"
+        --config-file "$ws/.config/nextest.toml" -P "$NEXTEST_PROFILE")
     if [ -n "$FILTER" ]; then args+=(-E "$FILTER"); fi
-    mkdir -p "$dir"
-    DUAL_DELTA_HOME="$OUT/reports/tests-$path" INSTA_WORKSPACE_ROOT="$ws" INSTA_UPDATE=no \
-        run_step tests "$path" "$T_TESTS" "$log" "$BUNDLE/bin/cargo-nextest" "${args[@]}" || rc=$?
+    DUAL_DELTA_HOME="$OUT/reports/tests" \
+        run_step tests auto "$T_TESTS" "$log" "$BUNDLE/bin/cargo-nextest" "${args[@]}" || rc=$?
     if [ ! -f "$OUT/$log" ]; then return "$rc"; fi # not run: out of time
-    xml=$(find "$ws" "$dir" -path "*/nextest/$NEXTEST_PROFILE/junit.xml" | head -1)
-    if [ -n "$xml" ]; then cp "$xml" "$OUT/tests-$path.junit.xml"; fi
+    # nextest's store lies in the workspace's copy: the bundle is never
+    # written to.
+    xml="$ws/target/nextest/$NEXTEST_PROFILE/junit.xml"
+    if [ -f "$xml" ]; then cp "$xml" "$OUT/tests.junit.xml"; fi
     {
-        echo "### Tests, $path f16 path"
+        echo "### Tests (both f16 paths where the adapter has native f16)"
         echo
         if [ -n "$FILTER" ]; then
             echo "**Subset only** (-E '$FILTER'): not a full run."
             echo
         fi
         nextest_summary "$log"
+        grep -E '^ *(SLOW|TIMEOUT|TERMINATING)' "$OUT/$log" | sed 's/^ */    /' || true
         echo
-        if [ -f "$OUT/tests-$path.junit.xml" ]; then
-            junit_table "$OUT/tests-$path.junit.xml"
+        if [ -f "$OUT/tests.junit.xml" ]; then
+            junit_table "$OUT/tests.junit.xml"
         else
             echo "No JUnit XML (the step ended early): see $log."
         fi
@@ -373,19 +331,6 @@ run_probe() {
     return "$rc"
 }
 
-run_fp8() {
-    local path=$1 log="fp8-$1.log" rc=0
-    DUAL_DELTA_HOME="$OUT/reports/fp8-$path" \
-        run_step fp8 "$path" "$T_FP8" "$log" "$BUNDLE/examples/fp8" || rc=$?
-    if [ ! -f "$OUT/$log" ]; then return "$rc"; fi # not run: out of time
-    check_adapters "$log"
-    # The example exits 0 even when a case cannot run: its log says so.
-    if grep -q 'could not run' "$OUT/$log"; then
-        FAILURES+=("fp8 ($path f16 path): a case could not run, see $log")
-    fi
-    return "$rc"
-}
-
 run_matmul() {
     local log="matmul_timing.log" rc=0
     run_step matmul_timing auto "$T_MATMUL" "$log" "$BUNDLE/examples/matmul_timing" || rc=$?
@@ -400,51 +345,6 @@ run_matmul() {
         echo
     } >>"$OUT/matmul.md"
     return "$rc"
-}
-
-write_summary() {
-    local start=$1 adapter=$2 total=$(($(date +%s) - $1)) f
-    {
-        echo "# dual-delta GPU suite"
-        echo
-        if [ ${#FAILURES[@]} -eq 0 ]; then
-            echo "**PASSED**"
-        else
-            echo "**FAILED**:"
-            echo
-            printf -- '- %s\n' "${FAILURES[@]}"
-        fi
-        echo
-        echo "- adapter: ${adapter:-none found}"
-        if [ "$ALLOW_CPU" = 1 ]; then echo "- CPU adapters allowed (--allow-cpu): a check of the bundle, not a GPU run"; fi
-        if [ -n "$FILTER" ]; then echo "- tests: **subset only**, -E '$FILTER'"; fi
-        sed 's/^/- bundle /' "$BUNDLE/MANIFEST"
-        echo "- machine: $(uname -n), $(uname -sr), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
-        echo "- started $(date -u -d "@$start" +%Y-%m-%dT%H:%M:%SZ), total time ${total} s"
-        echo "- DUAL_DELTA_* in force: $(env | grep -E '^DUAL_DELTA_' | grep -vE '^DUAL_DELTA_(GPU_F16|HOME|GPU_SUITE_ALLOW_CPU)=' | tr '\n' ' ')"
-        echo
-        echo "## Steps"
-        echo
-        echo "| step | f16 path | result | time | log |"
-        echo "| --- | --- | --- | ---: | --- |"
-        printf '%s\n' "${STEPS[@]}"
-        echo
-        for f in tests kernels paper probe matmul; do
-            if [ -f "$OUT/$f.md" ]; then
-                case $f in
-                tests) echo "## Tests (nextest, per test binary)" ;;
-                kernels) echo "## kernels: each case's verdict against the one expected" ;;
-                paper) echo "## paper: time and the three verdicts" ;;
-                probe) echo "## probe: what the device does to floating point" ;;
-                matmul) echo "## matmul timings" ;;
-                esac
-                echo
-                cat "$OUT/$f.md"
-                rm "$OUT/$f.md"
-            fi
-        done
-        echo "Reports (HTML, summary.json) of each step are under reports/."
-    } >"$OUT/summary.md"
 }
 
 run() {
@@ -476,6 +376,14 @@ run() {
     local start
     start=$(date +%s)
     DEADLINE=$((start + BUDGET_S * SCALE))
+
+    # What the machine lacks, said before anything runs.
+    if ! preflight "$BUNDLE" | tee "$OUT/preflight.log"; then
+        FAILURES+=("the machine lacks what the bundle needs: $(grep MISSING "$OUT/preflight.log" | sed 's/^preflight: //' | tr '\n' ' ')")
+        write_summary "$start" ""
+        cat "$OUT/summary.md"
+        exit 4
+    fi
 
     # Tests never skip for want of a GPU; reports stay out of the bundle.
     export DUAL_DELTA_GPU=require DUAL_DELTA_PROGRESS=0
@@ -510,13 +418,12 @@ run() {
         export DUAL_DELTA_GPU=require-hardware
     fi
 
+    run_tests || true
     local path
     for path in "${F16_PATHS[@]}"; do
         run_probe "$path" || true
-        run_tests "$path" || true
         run_kernels "$path" || true
         run_paper "$path" || true
-        run_fp8 "$path" || true
     done
     run_matmul || true
 
@@ -530,7 +437,13 @@ run() {
 }
 
 case ${1:-} in
-pack) shift && pack "$@" ;;
+pack)
+    shift
+    # shellcheck source=scripts/gpu-suite-pack.sh
+    source "$(dirname "${BASH_SOURCE[0]}")/gpu-suite-pack.sh"
+    pack "$@"
+    ;;
+check) shift && check "$@" ;;
 run) shift && run "$@" ;;
 help | -h | --help) usage ;;
 *) usage >&2 && exit 2 ;;

@@ -1,5 +1,8 @@
 //! Adapter choice, capabilities, and what is recorded about them.
 
+mod common;
+
+use common::known::{Known, known};
 use dual_delta_gpu::{
     Gpu, GpuError, GpuOptions,
     device::{F16Path, MatmulTiling, Subgroups},
@@ -69,41 +72,73 @@ fn adapters_can_be_chosen_by_backend_or_name() {
     }
 }
 
-/// On lavapipe (CI) both paths must really run: the shared context uses
-/// native f16 there unless the fallback is forced.
+/// On a known device (lavapipe, the H100) both paths must really run: the
+/// shared context uses native f16 there unless the fallback is forced; the
+/// H100 is a discrete GPU.
 #[test]
-fn lavapipe_runs_native_f16_unless_the_fallback_is_forced() {
+fn a_known_device_runs_native_f16_unless_the_fallback_is_forced() {
     let Some(gpu) = require_gpu() else { return };
     let info = gpu.adapter_info();
+    let Some(device) = known(gpu) else {
+        eprintln!("note: {info} is not a device whose facts are recorded (lavapipe, H100)");
+        return;
+    };
     let forced = GpuOptions::from_env().unwrap().f16 == F16Path::Fallback;
-    if info.driver.contains("llvmpipe") && !forced {
-        assert!(info.shader_f16, "lavapipe has SHADER_F16: {info}");
-        let native = Gpu::new(&GpuOptions {
-            adapter: Some("llvmpipe".into()),
-            f16: F16Path::Native,
-            ..GpuOptions::default()
-        })
-        .unwrap();
-        assert!(native.adapter_info().shader_f16);
-    }
+    assert_eq!(
+        info.shader_f16, !forced,
+        "{device:?} has SHADER_F16: {info}"
+    );
+    let native = Gpu::new(&GpuOptions {
+        f16: F16Path::Native,
+        ..GpuOptions::from_env().unwrap()
+    })
+    .unwrap();
+    assert!(native.adapter_info().shader_f16);
+    let kind = match device {
+        Known::Lavapipe => "Cpu",
+        Known::H100 => "DiscreteGpu",
+    };
+    assert_eq!(info.device_type, kind, "{info}");
 }
 
 /// On lavapipe at 256 bits (subgroups of 8) the matmul kernels share `B`
 /// through subgroups unless that is turned off or the shared tiles are
-/// forced (`DUAL_DELTA_GPU_TILING=shared`); the adapter's description says
-/// which.
+/// forced (`DUAL_DELTA_GPU_TILING=shared`); on the H100 (subgroups of 32, a
+/// discrete GPU) they stage tiles in workgroup memory unless the register
+/// blocks are asked for, and those then use subgroups unless they are off.
+/// The adapter's description says which.
 #[test]
-fn lavapipe_uses_subgroups_unless_they_are_off() {
+fn a_known_device_uses_subgroups_and_tiles_as_recorded() {
     let Some(gpu) = require_gpu() else { return };
     let info = gpu.adapter_info();
     let options = GpuOptions::from_env().unwrap();
-    if info.name.contains("llvmpipe") && info.name.contains("256 bits") {
-        let shared = options.tiling == MatmulTiling::Shared;
-        let on = options.subgroups == Subgroups::Auto && !shared;
-        assert_eq!(info.subgroups, on, "{info}");
-        assert_eq!(info.to_string().ends_with(", subgroups"), on, "{info}");
-        assert_eq!(info.shared_tiles, shared, "{info}");
-    }
+    let subgroups_on = options.subgroups == Subgroups::Auto;
+    let (subgroups, shared) = match known(gpu) {
+        Some(Known::Lavapipe) if info.name.contains("256 bits") => {
+            let shared = options.tiling == MatmulTiling::Shared;
+            (subgroups_on && !shared, shared)
+        }
+        Some(Known::H100) => {
+            let shared = options.tiling != MatmulTiling::Registers;
+            (subgroups_on && !shared, shared)
+        }
+        _ => {
+            eprintln!("note: {info}: no recorded subgroup sizes; only turning them off is checked");
+            (info.subgroups, info.shared_tiles)
+        }
+    };
+    assert_eq!(info.subgroups, subgroups, "{info}");
+    assert_eq!(
+        info.to_string().contains(", subgroups"),
+        subgroups,
+        "{info}"
+    );
+    assert_eq!(info.shared_tiles, shared, "{info}");
+    assert_eq!(
+        info.to_string().ends_with(", shared tiles"),
+        shared,
+        "{info}"
+    );
     let off = Gpu::new(&GpuOptions {
         subgroups: Subgroups::Off,
         ..options

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
+use common::{assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path};
 use dual_delta_gpu::{
     GpuError,
     attention::{
@@ -56,16 +56,18 @@ fn inputs() -> Vec<(String, AttentionInput<f16>)> {
 
 #[test]
 fn attention_matches_its_emulation_bit_for_bit() {
-    let inputs = inputs();
-    for gpu in gpus() {
-        for strategy in AttentionStrategy::ALL {
-            for (name, x) in &inputs {
-                let got = gpu.run(x, strategy).unwrap();
-                let what = format!("{strategy} attention of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, x, &got, &attention_emulated(x, strategy), &what);
+    every_mismatch(|| {
+        let inputs = inputs();
+        for gpu in gpus() {
+            for strategy in AttentionStrategy::ALL {
+                for (name, x) in &inputs {
+                    let got = gpu.run(x, strategy).unwrap();
+                    let what = format!("{strategy} attention of {name} on the {} path", path(gpu));
+                    assert_matches_emulation(gpu, x, &got, &attention_emulated(x, strategy), &what);
+                }
             }
         }
-    }
+    });
 }
 
 #[test]

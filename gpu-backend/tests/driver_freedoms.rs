@@ -1,16 +1,22 @@
 //! Every kernel family compiled with each driver freedom imitated
 //! ([`SourceTransform`]: division and square root a few ulps off, NaN and
 //! infinity comparisons folded, `a * b + c` fused, `f32 → f16` conversions
-//! rounded toward zero, round trips removed), and with all of them at
+//! rounded toward zero, round trips removed, `f32` and `f16` subnormals
+//! flushed, identities folded, `NaN · 0 = 0`), and with all of them at
 //! once, against its CPU emulation: bit for bit where the emulations hold
 //! (lavapipe), as the kernel tests check them. The kernels divide and take
 //! square roots exactly whatever the device's own are, test special values
 //! on the bits, round every inexact product on its own and store only
-//! values `round16` has made exact, so no freedom changes a bit.
+//! values `round16` has made exact, so no freedom changes a bit; where
+//! `f16` subnormals are flushed, the emulation flushes the input and the
+//! output alike (`KernelInput::as_loaded_on`).
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, gpus, path};
+use common::{
+    KernelInput, assert_identical, assert_matches_emulation, assert_same_bits, every_mismatch,
+    fail, gpus, path,
+};
 use dual_delta_gpu::{
     Gpu, GpuOptions,
     attention::{AttentionShape, AttentionStrategy, attention_emulated, random_attention_input},
@@ -138,7 +144,8 @@ fn check_rows(gpu: &Gpu, what: &str) {
         for variant in SoftmaxStrategy::ALL {
             let got = gpu.run(x, variant).unwrap();
             let what = format!("softmax ({variant}) of {name} {what}");
-            assert_matches_emulation(gpu, x, &got, &softmax_emulated(x, variant), &what);
+            let want = softmax_emulated(&x.as_loaded_on(gpu), variant);
+            assert_matches_emulation(gpu, x, &got, &want, &what);
         }
     }
 }
@@ -148,12 +155,14 @@ fn check_norms(gpu: &Gpu, what: &str) {
         for variant in LayerNormStrategy::ALL {
             let got = gpu.run(x, variant).unwrap();
             let what = format!("{variant} LayerNorm of {name} {what}");
-            assert_matches_emulation(gpu, x, &got, &layer_norm_emulated(x, variant), &what);
+            let want = layer_norm_emulated(&x.as_loaded_on(gpu), variant);
+            assert_matches_emulation(gpu, x, &got, &want, &what);
         }
         for variant in RmsNormStrategy::ALL {
             let got = gpu.run(x, variant).unwrap();
             let what = format!("{variant} RMSNorm of {name} {what}");
-            assert_matches_emulation(gpu, x, &got, &rms_norm_emulated(x, variant), &what);
+            let want = rms_norm_emulated(&x.as_loaded_on(gpu), variant);
+            assert_matches_emulation(gpu, x, &got, &want, &what);
         }
     }
 }
@@ -173,7 +182,8 @@ fn check_attention(gpu: &Gpu, what: &str) {
             for variant in AttentionStrategy::ALL {
                 let got = gpu.run(&x, variant).unwrap();
                 let what = format!("{variant} attention {shape:?} causal={causal} {what}");
-                assert_matches_emulation(gpu, &x, &got, &attention_emulated(&x, variant), &what);
+                let want = attention_emulated(&x.as_loaded_on(gpu), variant);
+                assert_matches_emulation(gpu, &x, &got, &want, &what);
             }
         }
     }
@@ -188,15 +198,23 @@ fn check_lowp(gpu: &Gpu, what: &str) {
         for acc in Bf16Accumulation::ALL {
             let got = gpu.run(&x, acc).unwrap();
             let want = matmul_emulated_bf16(&x, acc);
-            let bits = |v: &[bf16]| v.iter().map(|b| b.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&got), bits(&want), "{acc} {m}×{k}×{n} {what}");
+            let bits = |v: &[bf16]| v.iter().map(|b| u32::from(b.to_bits())).collect::<Vec<_>>();
+            assert_same_bits(
+                &bits(&got),
+                &bits(&want),
+                &format!("{acc} {m}×{k}×{n} {what}"),
+            );
         }
         let x = random_matmul_input::<E4m3>(m, k, n)(&mut rng(80 + t));
         for acc in Fp8Accumulation::ALL {
             let got = gpu.run(&x, acc).unwrap();
             let want = matmul_emulated_fp8(&x, acc);
             let bits = |v: &[f32]| v.iter().map(|b| b.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&got), bits(&want), "{acc} {m}×{k}×{n} {what}");
+            assert_same_bits(
+                &bits(&got),
+                &bits(&want),
+                &format!("{acc} {m}×{k}×{n} {what}"),
+            );
         }
     }
 }
@@ -205,8 +223,9 @@ fn check_lowp(gpu: &Gpu, what: &str) {
 /// with what to name in a failure.
 type Check = fn(&Gpu, &str);
 
-/// Every family under `imitate`, on each context of [`gpus`]: all of them
-/// run, and the failure names each family that differs.
+/// Every family under `imitate`, on each context of [`gpus`]: every
+/// family, case and strategy runs, and the failure lists each that differs
+/// (a family that panics is listed with its message).
 fn every_family_under(imitate: SourceTransform) {
     let families: [(&str, Check); 5] = [
         ("matmul", check_matmuls),
@@ -215,23 +234,24 @@ fn every_family_under(imitate: SourceTransform) {
         ("attention", check_attention),
         ("bf16 and FP8 matmul", check_lowp),
     ];
-    let mut failed = Vec::new();
-    for base in gpus() {
-        let gpu = imitating(base, imitate);
-        let what = format!("imitating {imitate} on the {} path", path(&gpu));
-        for (family, check) in families {
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&gpu, &what)));
-            if let Err(e) = run {
-                let message = e
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                failed.push(format!("{family}: {message}"));
+    every_mismatch(|| {
+        for base in gpus() {
+            let gpu = imitating(base, imitate);
+            let what = format!("imitating {imitate} on the {} path", path(&gpu));
+            for (family, check) in families {
+                let run =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&gpu, &what)));
+                if let Err(e) = run {
+                    let message = e
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    fail(format!("{family} panicked: {message}"));
+                }
             }
         }
-    }
-    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    });
 }
 
 #[test]
@@ -262,4 +282,24 @@ fn kernels_keep_their_bits_with_f16_conversions_toward_zero() {
 #[test]
 fn kernels_keep_their_bits_under_every_freedom_at_once() {
     every_family_under(SourceTransform::ALL);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_f32_subnormals_flushed() {
+    every_family_under(SourceTransform::FTZ32);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_f16_subnormals_flushed() {
+    every_family_under(SourceTransform::FTZ16);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_identities_folded() {
+    every_family_under(SourceTransform::FOLD_IDENTITIES);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_nan_times_zero_zero() {
+    every_family_under(SourceTransform::NAN_TIMES_ZERO);
 }

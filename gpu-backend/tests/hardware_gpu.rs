@@ -3,6 +3,9 @@
 //! error instead of passing on llvmpipe: where the vendor's Vulkan driver
 //! is missing, adapter choice falls back to llvmpipe silently.
 
+mod common;
+
+use common::known::{Known, known};
 use dual_delta_gpu::{Gpu, GpuError, GpuOptions, device::GpuPolicy, wgpu};
 
 /// Asserts that `result` is the hardware error, naming the CPU adapter and
@@ -40,10 +43,13 @@ fn llvmpipe_options() -> Option<GpuOptions> {
     }
 }
 
+/// Where there is no llvmpipe (a GPU machine without Mesa), the other
+/// side is checked: the adapter at hand, when it is a known GPU, passes as
+/// hardware.
 #[test]
 fn asking_for_a_hardware_gpu_fails_on_llvmpipe() {
     let Some(options) = llvmpipe_options() else {
-        return;
+        return a_known_gpu_passes_as_hardware();
     };
     assert_not_hardware(Gpu::new(&GpuOptions {
         require_hardware: true,
@@ -70,6 +76,30 @@ fn a_users_cpu_device_fails_when_a_gpu_is_asked_for() {
         ..GpuOptions::default()
     };
     assert_not_hardware(Gpu::from_device_with(&adapter, device, queue, &options));
+}
+
+/// The shared adapter, when it is a known GPU (the H100), passes
+/// `require-hardware`.
+fn a_known_gpu_passes_as_hardware() {
+    let Some(gpu) = dual_delta_gpu::require_gpu() else {
+        return;
+    };
+    match known(gpu) {
+        Some(Known::H100) => {
+            let options = GpuOptions {
+                adapter: Some(gpu.adapter_info().name.clone()),
+                require_hardware: true,
+                ..GpuOptions::from_env().expect("valid settings")
+            };
+            let hardware = Gpu::new(&options).expect("the H100 passes as hardware");
+            assert_eq!(hardware.adapter_info().device_type, "DiscreteGpu");
+        }
+        Some(Known::Lavapipe) => panic!("lavapipe at hand, yet no llvmpipe adapter by name"),
+        None => eprintln!(
+            "note: {} is not a known GPU; nothing to check",
+            gpu.adapter_info()
+        ),
+    }
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_identical, gpus, path, ulps};
+use common::{assert_identical, every_mismatch, gpus, path, ulps};
 use dual_delta_gpu::{
     Gpu, GpuError, GpuOptions,
     device::{F16Path, MatmulTiling},
@@ -32,83 +32,89 @@ fn abs_products(x: &MatmulInput) -> Vec<f64> {
 
 #[test]
 fn f32_accumulation_matches_the_cpu_reference_within_one_ulp() {
-    for gpu in gpus() {
-        for (t, (m, k, n)) in SHAPES.into_iter().enumerate() {
-            let x = input(m, k, n, t);
-            let got = gpu.run(&x, Accumulation::F32).unwrap();
-            let what = format!("{m}×{k}×{n} F32 on the {} path", path(gpu));
-            assert_eq!(got.len(), m * n, "{what}");
-            // The kernel's own summation order replayed on the CPU: identical.
-            assert_identical(&got, &matmul_cpu_emulated(&x, Accumulation::F32), &what);
+    every_mismatch(|| {
+        for gpu in gpus() {
+            for (t, (m, k, n)) in SHAPES.into_iter().enumerate() {
+                let x = input(m, k, n, t);
+                let got = gpu.run(&x, Accumulation::F32).unwrap();
+                let what = format!("{m}×{k}×{n} F32 on the {} path", path(gpu));
+                assert_eq!(got.len(), m * n, "{what}");
+                // The kernel's own summation order replayed on the CPU: identical.
+                assert_identical(&got, &matmul_cpu_emulated(&x, Accumulation::F32), &what);
 
-            // PyTorch's CPU half matmul sums in another order. Both sums are
-            // f32, each within (k-1)·2⁻²⁴·Σ|a·b| of the exact value, so after
-            // rounding to f16 they agree within one f16 ulp except where
-            // cancellation makes the result so small that this f32 bound
-            // exceeds an f16 ulp (a handful of the 16384 elements at
-            // k = 4096); there they agree within the bound.
-            let reference = matmul_cpu_f16(&x);
-            let scale = abs_products(&x);
-            let gamma = 2.0 * k as f64 * 2f64.powi(-24);
-            let mut beyond_one_ulp = 0;
-            for i in 0..got.len() {
-                let (g, r) = (got[i], reference[i]);
-                if ulps(g, r) <= 1.0 {
-                    continue;
+                // PyTorch's CPU half matmul sums in another order. Both sums are
+                // f32, each within (k-1)·2⁻²⁴·Σ|a·b| of the exact value, so after
+                // rounding to f16 they agree within one f16 ulp except where
+                // cancellation makes the result so small that this f32 bound
+                // exceeds an f16 ulp (a handful of the 16384 elements at
+                // k = 4096); there they agree within the bound.
+                let reference = matmul_cpu_f16(&x);
+                let scale = abs_products(&x);
+                let gamma = 2.0 * k as f64 * 2f64.powi(-24);
+                let mut beyond_one_ulp = 0;
+                for i in 0..got.len() {
+                    let (g, r) = (got[i], reference[i]);
+                    if ulps(g, r) <= 1.0 {
+                        continue;
+                    }
+                    beyond_one_ulp += 1;
+                    let bound = NumberFormat::F16.ulp(g.to_f64().abs().max(r.to_f64().abs()))
+                        + gamma * scale[i];
+                    let diff = (g.to_f64() - r.to_f64()).abs();
+                    assert!(
+                        diff <= bound,
+                        "{what}: element {i}: {g} vs matmul_cpu_f16 {r}, {} ulps, beyond the f32 bound {bound:e}",
+                        ulps(g, r)
+                    );
                 }
-                beyond_one_ulp += 1;
-                let bound = NumberFormat::F16.ulp(g.to_f64().abs().max(r.to_f64().abs()))
-                    + gamma * scale[i];
-                let diff = (g.to_f64() - r.to_f64()).abs();
                 assert!(
-                    diff <= bound,
-                    "{what}: element {i}: {g} vs matmul_cpu_f16 {r}, {} ulps, beyond the f32 bound {bound:e}",
-                    ulps(g, r)
+                    beyond_one_ulp as f64 <= 1e-3 * got.len() as f64,
+                    "{what}: {beyond_one_ulp} elements more than one ulp from matmul_cpu_f16"
                 );
-            }
-            assert!(
-                beyond_one_ulp as f64 <= 1e-3 * got.len() as f64,
-                "{what}: {beyond_one_ulp} elements more than one ulp from matmul_cpu_f16"
-            );
-            if k <= 128 {
-                assert_eq!(beyond_one_ulp, 0, "{what}");
+                if k <= 128 {
+                    assert_eq!(beyond_one_ulp, 0, "{what}");
+                }
             }
         }
-    }
+    });
 }
 
 #[test]
 fn split_k_matches_its_cpu_emulation_bit_for_bit() {
-    let cases = [
-        // (m, k, n, splits): k divisible, not divisible, more splits than k.
-        (128, 4096, 128, 8),
-        (17, 33, 65, 8),
-        (5, 1000, 3, 7),
-        (3, 5, 2, 50),
-        (1, 1, 1, 8),
-        (128, 128, 128, 8),
-    ];
-    for gpu in gpus() {
-        for (t, (m, k, n, splits)) in cases.into_iter().enumerate() {
-            let x = input(m, k, n, 100 + t);
-            let acc = Accumulation::SplitK { splits };
-            let got = gpu.run(&x, acc).unwrap();
-            let what = format!("{m}×{k}×{n} {acc} on the {} path", path(gpu));
-            assert_identical(&got, &matmul_cpu_emulated(&x, acc), &what);
+    every_mismatch(|| {
+        let cases = [
+            // (m, k, n, splits): k divisible, not divisible, more splits than k.
+            (128, 4096, 128, 8),
+            (17, 33, 65, 8),
+            (5, 1000, 3, 7),
+            (3, 5, 2, 50),
+            (1, 1, 1, 8),
+            (128, 128, 128, 8),
+        ];
+        for gpu in gpus() {
+            for (t, (m, k, n, splits)) in cases.into_iter().enumerate() {
+                let x = input(m, k, n, 100 + t);
+                let acc = Accumulation::SplitK { splits };
+                let got = gpu.run(&x, acc).unwrap();
+                let what = format!("{m}×{k}×{n} {acc} on the {} path", path(gpu));
+                assert_identical(&got, &matmul_cpu_emulated(&x, acc), &what);
+            }
         }
-    }
+    });
 }
 
 #[test]
 fn f16_accumulation_matches_its_cpu_emulation() {
-    for gpu in gpus() {
-        for (t, (m, k, n)) in [(17, 33, 65), (128, 4096, 128)].into_iter().enumerate() {
-            let x = input(m, k, n, 200 + t);
-            let got = gpu.run(&x, Accumulation::F16).unwrap();
-            let what = format!("{m}×{k}×{n} F16 on the {} path", path(gpu));
-            assert_identical(&got, &matmul_cpu_emulated(&x, Accumulation::F16), &what);
+    every_mismatch(|| {
+        for gpu in gpus() {
+            for (t, (m, k, n)) in [(17, 33, 65), (128, 4096, 128)].into_iter().enumerate() {
+                let x = input(m, k, n, 200 + t);
+                let got = gpu.run(&x, Accumulation::F16).unwrap();
+                let what = format!("{m}×{k}×{n} F16 on the {} path", path(gpu));
+                assert_identical(&got, &matmul_cpu_emulated(&x, Accumulation::F16), &what);
+            }
         }
-    }
+    });
 }
 
 /// The workgroup-shared tiles (the GPUs' kernels) give the emulation's
@@ -117,54 +123,56 @@ fn f16_accumulation_matches_its_cpu_emulation() {
 /// last step holds 8, 16, 24 or 32 products, every accumulation.
 #[test]
 fn shared_tiles_match_the_emulation_bit_for_bit() {
-    let Some(gpu) = require_gpu() else { return };
-    let options = GpuOptions {
-        tiling: MatmulTiling::Shared,
-        ..GpuOptions::from_env().unwrap()
-    };
-    let native = gpu.adapter_info().shader_f16;
-    let paths = [F16Path::Fallback, F16Path::Native];
-    let inputs: Vec<MatmulInput> = [
-        (1, 1, 1),
-        (16, 8, 16),
-        (17, 40, 15),
-        (33, 24, 40),
-        (64, 4096, 48),
-        (128, 1000, 128),
-    ]
-    .into_iter()
-    .enumerate()
-    .map(|(t, (m, k, n))| input(m, k, n, 500 + t))
-    .collect();
-    for f16 in paths
+    every_mismatch(|| {
+        let Some(gpu) = require_gpu() else { return };
+        let options = GpuOptions {
+            tiling: MatmulTiling::Shared,
+            ..GpuOptions::from_env().unwrap()
+        };
+        let native = gpu.adapter_info().shader_f16;
+        let paths = [F16Path::Fallback, F16Path::Native];
+        let inputs: Vec<MatmulInput> = [
+            (1, 1, 1),
+            (16, 8, 16),
+            (17, 40, 15),
+            (33, 24, 40),
+            (64, 4096, 48),
+            (128, 1000, 128),
+        ]
         .into_iter()
-        .filter(|&p| native || p == F16Path::Fallback)
-    {
-        let tiles = Gpu::new(&GpuOptions {
-            f16,
-            ..options.clone()
-        })
-        .unwrap();
-        assert!(tiles.adapter_info().shared_tiles);
-        for x in &inputs {
-            for acc in [
-                Accumulation::F32,
-                Accumulation::split_k(),
-                Accumulation::SplitK { splits: 3 },
-                Accumulation::F16,
-            ] {
-                let what = format!("{:?} {acc} with shared tiles, {f16:?}", x.shape());
-                let got = tiles.run(x, acc).unwrap();
-                assert_identical(&got, &matmul_cpu_emulated(x, acc), &what);
+        .enumerate()
+        .map(|(t, (m, k, n))| input(m, k, n, 500 + t))
+        .collect();
+        for f16 in paths
+            .into_iter()
+            .filter(|&p| native || p == F16Path::Fallback)
+        {
+            let tiles = Gpu::new(&GpuOptions {
+                f16,
+                ..options.clone()
+            })
+            .unwrap();
+            assert!(tiles.adapter_info().shared_tiles);
+            for x in &inputs {
+                for acc in [
+                    Accumulation::F32,
+                    Accumulation::split_k(),
+                    Accumulation::SplitK { splits: 3 },
+                    Accumulation::F16,
+                ] {
+                    let what = format!("{:?} {acc} with shared tiles, {f16:?}", x.shape());
+                    let got = tiles.run(x, acc).unwrap();
+                    assert_identical(&got, &matmul_cpu_emulated(x, acc), &what);
+                }
+            }
+            let batch: Vec<MatmulInput> = (0..3).map(|t| input(17, 40, 15, 520 + t)).collect();
+            let out = tiles.run_batch(&batch, Accumulation::F32).unwrap();
+            for (x, y) in batch.iter().zip(&out) {
+                let what = format!("{:?} in a batch with shared tiles", x.shape());
+                assert_identical(y, &matmul_cpu_emulated(x, Accumulation::F32), &what);
             }
         }
-        let batch: Vec<MatmulInput> = (0..3).map(|t| input(17, 40, 15, 520 + t)).collect();
-        let out = tiles.run_batch(&batch, Accumulation::F32).unwrap();
-        for (x, y) in batch.iter().zip(&out) {
-            let what = format!("{:?} in a batch with shared tiles", x.shape());
-            assert_identical(y, &matmul_cpu_emulated(x, Accumulation::F32), &what);
-        }
-    }
+    });
 }
 
 /// With `k = 1` the `f16`-accumulating kernel returns each product rounded

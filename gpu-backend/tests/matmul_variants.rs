@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::assert_identical;
+use common::{assert_identical, every_mismatch};
 use dual_delta_gpu::{
     Gpu, GpuOptions,
     device::{MatmulTiling, Subgroups},
@@ -52,41 +52,43 @@ fn variants(shared: &Gpu) -> Vec<Gpu> {
 /// 16 × 16), with every accumulation.
 #[test]
 fn every_kernel_variant_agrees_bit_for_bit() {
-    let Some(shared) = require_gpu() else { return };
-    let variants = variants(shared);
-    let inputs: Vec<MatmulInput> = [(1, 9, 1), (63, 70, 31), (65, 257, 33), (128, 512, 96)]
-        .into_iter()
-        .enumerate()
-        .map(|(t, (m, k, n))| {
-            random_matmul_input(m, k, n)(&mut TrialRng::for_trial(0x5eed, 400 + t))
-        })
-        .collect();
-    let mut compared = 0;
-    for x in &inputs {
-        for acc in [
-            Accumulation::F32,
-            Accumulation::split_k(),
-            Accumulation::F16,
-        ] {
-            let want = matmul_cpu_emulated(x, acc);
-            for gpu in &variants {
-                let info = gpu.adapter_info();
-                let what = format!(
-                    "{:?} {acc}, shared tiles {}, subgroups {}",
-                    x.shape(),
-                    info.shared_tiles,
-                    info.subgroups
-                );
-                assert_identical(&gpu.run(x, acc).unwrap(), &want, &what);
-                compared += 1;
+    every_mismatch(|| {
+        let Some(shared) = require_gpu() else { return };
+        let variants = variants(shared);
+        let inputs: Vec<MatmulInput> = [(1, 9, 1), (63, 70, 31), (65, 257, 33), (128, 512, 96)]
+            .into_iter()
+            .enumerate()
+            .map(|(t, (m, k, n))| {
+                random_matmul_input(m, k, n)(&mut TrialRng::for_trial(0x5eed, 400 + t))
+            })
+            .collect();
+        let mut compared = 0;
+        for x in &inputs {
+            for acc in [
+                Accumulation::F32,
+                Accumulation::split_k(),
+                Accumulation::F16,
+            ] {
+                let want = matmul_cpu_emulated(x, acc);
+                for gpu in &variants {
+                    let info = gpu.adapter_info();
+                    let what = format!(
+                        "{:?} {acc}, shared tiles {}, subgroups {}",
+                        x.shape(),
+                        info.shared_tiles,
+                        info.subgroups
+                    );
+                    assert_identical(&gpu.run(x, acc).unwrap(), &want, &what);
+                    compared += 1;
+                }
             }
         }
-    }
-    // At least the register blocks and the shared tiles, on every device.
-    assert!(
-        variants.len() >= 2 && compared >= 2 * inputs.len() * 3,
-        "only {} kernel variants compared on {}",
-        variants.len(),
-        shared.adapter_info()
-    );
+        // At least the register blocks and the shared tiles, on every device.
+        assert!(
+            variants.len() >= 2 && compared >= 2 * inputs.len() * 3,
+            "only {} kernel variants compared on {}",
+            variants.len(),
+            shared.adapter_info()
+        );
+    });
 }

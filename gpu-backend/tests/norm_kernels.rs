@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
+use common::{assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path};
 use dual_delta_gpu::{
     GpuError, f16,
     norm::{
@@ -57,16 +57,24 @@ fn inputs() -> Vec<(String, NormInput<f16>)> {
 
 #[test]
 fn layer_norm_matches_its_emulation_bit_for_bit() {
-    let inputs = inputs();
-    for gpu in gpus() {
-        for strategy in LayerNormStrategy::ALL {
-            for (name, x) in &inputs {
-                let got = gpu.run(x, strategy).unwrap();
-                let what = format!("{strategy} LayerNorm of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, x, &got, &layer_norm_emulated(x, strategy), &what);
+    every_mismatch(|| {
+        let inputs = inputs();
+        for gpu in gpus() {
+            for strategy in LayerNormStrategy::ALL {
+                for (name, x) in &inputs {
+                    let got = gpu.run(x, strategy).unwrap();
+                    let what = format!("{strategy} LayerNorm of {name} on the {} path", path(gpu));
+                    assert_matches_emulation(
+                        gpu,
+                        x,
+                        &got,
+                        &layer_norm_emulated(x, strategy),
+                        &what,
+                    );
+                }
             }
         }
-    }
+    });
 }
 
 #[test]
@@ -164,27 +172,29 @@ fn bad_inputs_are_refused_with_a_clear_error() {
 
 #[test]
 fn rows_of_the_longest_accepted_length_are_normalised_completely() {
-    // Alternating ±1 with a final element of 3: mean and variance depend on
-    // every element, including the last one an invocation visits.
-    let mut row = vec![f16::ONE; MAX_NORM_LEN];
-    for (j, v) in row.iter_mut().enumerate() {
-        if j % 2 == 1 {
-            *v = -f16::ONE;
+    every_mismatch(|| {
+        // Alternating ±1 with a final element of 3: mean and variance depend on
+        // every element, including the last one an invocation visits.
+        let mut row = vec![f16::ONE; MAX_NORM_LEN];
+        for (j, v) in row.iter_mut().enumerate() {
+            if j % 2 == 1 {
+                *v = -f16::ONE;
+            }
         }
-    }
-    row[MAX_NORM_LEN - 1] = f16::from_f32(3.0);
-    let x = NormInput::new(
-        RowsInput::new(1, MAX_NORM_LEN, row).unwrap(),
-        None,
-        None,
-        0.0,
-    )
-    .unwrap();
-    for gpu in gpus() {
-        for strategy in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
-            let got = gpu.run(&x, strategy).unwrap();
-            let what = format!("{strategy}");
-            assert_matches_emulation(gpu, &x, &got, &layer_norm_emulated(&x, strategy), &what);
+        row[MAX_NORM_LEN - 1] = f16::from_f32(3.0);
+        let x = NormInput::new(
+            RowsInput::new(1, MAX_NORM_LEN, row).unwrap(),
+            None,
+            None,
+            0.0,
+        )
+        .unwrap();
+        for gpu in gpus() {
+            for strategy in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
+                let got = gpu.run(&x, strategy).unwrap();
+                let what = format!("{strategy}");
+                assert_matches_emulation(gpu, &x, &got, &layer_norm_emulated(&x, strategy), &what);
+            }
         }
-    }
+    });
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, path};
+use common::{assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path};
 use dual_delta_gpu::{
     GpuError, f16,
     rows::{
@@ -61,31 +61,35 @@ fn inputs() -> Vec<(String, RowsInput<f16>)> {
 
 #[test]
 fn sums_match_their_emulation_bit_for_bit() {
-    let inputs = inputs();
-    for gpu in gpus() {
-        for strategy in SumStrategy::ALL {
-            for (name, x) in &inputs {
-                let got = gpu.run(x, strategy).unwrap();
-                let what = format!("{strategy} sum of {name} on the {} path", path(gpu));
-                assert_eq!(got.len(), x.rows(), "{what}");
-                assert_identical(&got, &reduce_sum_emulated(x, strategy), &what);
+    every_mismatch(|| {
+        let inputs = inputs();
+        for gpu in gpus() {
+            for strategy in SumStrategy::ALL {
+                for (name, x) in &inputs {
+                    let got = gpu.run(x, strategy).unwrap();
+                    let what = format!("{strategy} sum of {name} on the {} path", path(gpu));
+                    assert_eq!(got.len(), x.rows(), "{what}");
+                    assert_identical(&got, &reduce_sum_emulated(x, strategy), &what);
+                }
             }
         }
-    }
+    });
 }
 
 #[test]
 fn softmax_matches_its_emulation_bit_for_bit() {
-    let inputs = inputs();
-    for gpu in gpus() {
-        for strategy in SoftmaxStrategy::ALL {
-            for (name, x) in &inputs {
-                let got = gpu.run(x, strategy).unwrap();
-                let what = format!("softmax ({strategy}) of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, x, &got, &softmax_emulated(x, strategy), &what);
+    every_mismatch(|| {
+        let inputs = inputs();
+        for gpu in gpus() {
+            for strategy in SoftmaxStrategy::ALL {
+                for (name, x) in &inputs {
+                    let got = gpu.run(x, strategy).unwrap();
+                    let what = format!("softmax ({strategy}) of {name} on the {} path", path(gpu));
+                    assert_matches_emulation(gpu, x, &got, &softmax_emulated(x, strategy), &what);
+                }
             }
         }
-    }
+    });
 }
 
 #[test]
@@ -190,43 +194,51 @@ fn careful_kernels_are_close_to_the_oracles() {
 /// more is refused.
 #[test]
 fn rows_of_the_longest_accepted_length_are_complete_and_longer_are_refused() {
-    // Zeros, then a 1 in the last element: a kernel that stops early sums 0.
-    let last_one = |len: usize| {
-        let mut row = vec![f16::ZERO; len];
-        row[len - 1] = f16::ONE;
-        RowsInput::new(1, len, row).unwrap()
-    };
-    let serial = last_one(MAX_SERIAL_LEN);
-    let long = last_one(MAX_ROW_LEN);
-    for gpu in gpus() {
-        let p = path(gpu);
-        let got = gpu.run(&serial, SumStrategy::F16Serial).unwrap();
-        assert_eq!(got, [f16::ONE], "{p}: serial sum of {MAX_SERIAL_LEN}");
-        for strategy in SumStrategy::ALL {
-            if strategy == SumStrategy::F16Serial {
-                continue;
+    every_mismatch(|| {
+        // Zeros, then a 1 in the last element: a kernel that stops early sums 0.
+        let last_one = |len: usize| {
+            let mut row = vec![f16::ZERO; len];
+            row[len - 1] = f16::ONE;
+            RowsInput::new(1, len, row).unwrap()
+        };
+        let serial = last_one(MAX_SERIAL_LEN);
+        let long = last_one(MAX_ROW_LEN);
+        for gpu in gpus() {
+            let p = path(gpu);
+            let got = gpu.run(&serial, SumStrategy::F16Serial).unwrap();
+            assert_eq!(got, [f16::ONE], "{p}: serial sum of {MAX_SERIAL_LEN}");
+            for strategy in SumStrategy::ALL {
+                if strategy == SumStrategy::F16Serial {
+                    continue;
+                }
+                let got = gpu.run(&long, strategy).unwrap();
+                assert_eq!(got, [f16::ONE], "{p}: {strategy} sum of {MAX_ROW_LEN}");
             }
-            let got = gpu.run(&long, strategy).unwrap();
-            assert_eq!(got, [f16::ONE], "{p}: {strategy} sum of {MAX_ROW_LEN}");
-        }
-        for strategy in SoftmaxStrategy::ALL {
-            let got = gpu.run(&long, strategy).unwrap();
-            let what = format!("{p}: {strategy}");
-            assert_matches_emulation(gpu, &long, &got, &softmax_emulated(&long, strategy), &what);
-        }
+            for strategy in SoftmaxStrategy::ALL {
+                let got = gpu.run(&long, strategy).unwrap();
+                let what = format!("{p}: {strategy}");
+                assert_matches_emulation(
+                    gpu,
+                    &long,
+                    &got,
+                    &softmax_emulated(&long, strategy),
+                    &what,
+                );
+            }
 
-        let too_long = [
-            (SumStrategy::F16Serial, last_one(MAX_SERIAL_LEN + 1)),
-            (SumStrategy::F32, last_one(MAX_ROW_LEN + 1)),
-        ];
-        for (strategy, x) in &too_long {
-            let e = gpu.run(x, *strategy).unwrap_err();
-            assert!(matches!(e, GpuError::InvalidInput(_)), "{p}: {e}");
+            let too_long = [
+                (SumStrategy::F16Serial, last_one(MAX_SERIAL_LEN + 1)),
+                (SumStrategy::F32, last_one(MAX_ROW_LEN + 1)),
+            ];
+            for (strategy, x) in &too_long {
+                let e = gpu.run(x, *strategy).unwrap_err();
+                assert!(matches!(e, GpuError::InvalidInput(_)), "{p}: {e}");
+                assert!(e.to_string().contains("up to"), "{p}: {e}");
+            }
+            let e = gpu
+                .run(&too_long[1].1, SoftmaxStrategy::Careful)
+                .unwrap_err();
             assert!(e.to_string().contains("up to"), "{p}: {e}");
         }
-        let e = gpu
-            .run(&too_long[1].1, SoftmaxStrategy::Careful)
-            .unwrap_err();
-        assert!(e.to_string().contains("up to"), "{p}: {e}");
-    }
+    });
 }

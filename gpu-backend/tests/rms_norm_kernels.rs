@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, gpus, max_hybrid, mean_std, path};
+use common::{
+    assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, mean_std, path,
+};
 use dual_delta_gpu::{
     f16,
     norm::{
@@ -39,16 +41,18 @@ fn inputs() -> Vec<(String, NormInput<f16>)> {
 
 #[test]
 fn rms_norm_matches_its_emulation_bit_for_bit() {
-    let inputs = inputs();
-    for gpu in gpus() {
-        for strategy in RmsNormStrategy::ALL {
-            for (name, x) in &inputs {
-                let got = gpu.run(x, strategy).unwrap();
-                let what = format!("{strategy} RMSNorm of {name} on the {} path", path(gpu));
-                assert_matches_emulation(gpu, x, &got, &rms_norm_emulated(x, strategy), &what);
+    every_mismatch(|| {
+        let inputs = inputs();
+        for gpu in gpus() {
+            for strategy in RmsNormStrategy::ALL {
+                for (name, x) in &inputs {
+                    let got = gpu.run(x, strategy).unwrap();
+                    let what = format!("{strategy} RMSNorm of {name} on the {} path", path(gpu));
+                    assert_matches_emulation(gpu, x, &got, &rms_norm_emulated(x, strategy), &what);
+                }
             }
         }
-    }
+    });
 }
 
 /// Mean max-hybrid errors over 20 inputs of 4 rows (weight and bias):

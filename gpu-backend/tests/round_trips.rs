@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{assert_identical, gpus, path};
+use common::{assert_identical, every_mismatch, gpus, path};
 use dual_delta_gpu::semantics::RoundTrip;
 use dual_delta_gpu::{
     Gpu, GpuOptions,
@@ -89,69 +89,73 @@ fn f16_serial_sum_of_4096_ones_is_still_2048() {
 /// trials each: their verdicts follow from these outputs.
 #[test]
 fn every_kernel_gives_the_same_bits_with_round_trips_stripped() {
-    let sums: Vec<RowsInput<f16>> = (0..3).map(|t| random_rows(4, 4096)(&mut rng(t))).collect();
-    let mut softmax_inputs: Vec<RowsInput<f16>> = (0..3)
-        .map(|t| random_rows(4, 1024)(&mut rng(10 + t)))
-        .collect();
-    softmax_inputs.extend((0..3).map(|t| random_outlier_rows(4, 1024, 4, 20.0)(&mut rng(20 + t))));
-    let norms: Vec<_> = (0..2)
-        .map(|t| random_offset_norm_input(4, 1024, 1000.0, 1.0, true, 1e-5)(&mut rng(30 + t)))
-        .collect();
-    let head = AttentionShape {
-        heads: 1,
-        seq_q: 64,
-        seq_k: 1024,
-        d: 64,
-        d_v: 64,
-    };
-    let attention: Vec<_> = (0..2)
-        .map(|t| random_attention_input(head, false)(&mut rng(40 + t)))
-        .collect();
-    let matmul = random_matmul_input(64, 256, 64)(&mut rng(50));
-    for (gpu, stripped) in pairs() {
-        let at = |what: String| format!("{what} on the {} path, round trips stripped", path(gpu));
-        for s in SumStrategy::ALL {
-            let (a, b) = (gpu.run_batch(&sums, s), stripped.run_batch(&sums, s));
-            for (a, b) in a.unwrap().iter().zip(&b.unwrap()) {
-                assert_identical(b, a, &at(format!("{s} sum")));
+    every_mismatch(|| {
+        let sums: Vec<RowsInput<f16>> = (0..3).map(|t| random_rows(4, 4096)(&mut rng(t))).collect();
+        let mut softmax_inputs: Vec<RowsInput<f16>> = (0..3)
+            .map(|t| random_rows(4, 1024)(&mut rng(10 + t)))
+            .collect();
+        softmax_inputs
+            .extend((0..3).map(|t| random_outlier_rows(4, 1024, 4, 20.0)(&mut rng(20 + t))));
+        let norms: Vec<_> = (0..2)
+            .map(|t| random_offset_norm_input(4, 1024, 1000.0, 1.0, true, 1e-5)(&mut rng(30 + t)))
+            .collect();
+        let head = AttentionShape {
+            heads: 1,
+            seq_q: 64,
+            seq_k: 1024,
+            d: 64,
+            d_v: 64,
+        };
+        let attention: Vec<_> = (0..2)
+            .map(|t| random_attention_input(head, false)(&mut rng(40 + t)))
+            .collect();
+        let matmul = random_matmul_input(64, 256, 64)(&mut rng(50));
+        for (gpu, stripped) in pairs() {
+            let at =
+                |what: String| format!("{what} on the {} path, round trips stripped", path(gpu));
+            for s in SumStrategy::ALL {
+                let (a, b) = (gpu.run_batch(&sums, s), stripped.run_batch(&sums, s));
+                for (a, b) in a.unwrap().iter().zip(&b.unwrap()) {
+                    assert_identical(b, a, &at(format!("{s} sum")));
+                }
+            }
+            for v in SoftmaxStrategy::ALL {
+                let a = gpu.run_batch(&softmax_inputs, v).unwrap();
+                let b = stripped.run_batch(&softmax_inputs, v).unwrap();
+                for (a, b) in a.iter().zip(&b) {
+                    assert_identical(b, a, &at(format!("softmax ({v})")));
+                }
+            }
+            for v in LayerNormStrategy::ALL {
+                let a = gpu.run_batch(&norms, v).unwrap();
+                let b = stripped.run_batch(&norms, v).unwrap();
+                for (a, b) in a.iter().zip(&b) {
+                    assert_identical(b, a, &at(format!("{v} LayerNorm")));
+                }
+            }
+            for v in RmsNormStrategy::ALL {
+                let a = gpu.run_batch(&norms, v).unwrap();
+                let b = stripped.run_batch(&norms, v).unwrap();
+                for (a, b) in a.iter().zip(&b) {
+                    assert_identical(b, a, &at(format!("{v} RMSNorm")));
+                }
+            }
+            for v in AttentionStrategy::ALL {
+                let a = gpu.run_batch(&attention, v).unwrap();
+                let b = stripped.run_batch(&attention, v).unwrap();
+                for (a, b) in a.iter().zip(&b) {
+                    assert_identical(b, a, &at(format!("{v} attention")));
+                }
+            }
+            for acc in [
+                Accumulation::F32,
+                Accumulation::split_k(),
+                Accumulation::F16,
+            ] {
+                let a = gpu.run(&matmul, acc).unwrap();
+                let b = stripped.run(&matmul, acc).unwrap();
+                assert_identical(&b, &a, &at(format!("{acc:?} matmul")));
             }
         }
-        for v in SoftmaxStrategy::ALL {
-            let a = gpu.run_batch(&softmax_inputs, v).unwrap();
-            let b = stripped.run_batch(&softmax_inputs, v).unwrap();
-            for (a, b) in a.iter().zip(&b) {
-                assert_identical(b, a, &at(format!("softmax ({v})")));
-            }
-        }
-        for v in LayerNormStrategy::ALL {
-            let a = gpu.run_batch(&norms, v).unwrap();
-            let b = stripped.run_batch(&norms, v).unwrap();
-            for (a, b) in a.iter().zip(&b) {
-                assert_identical(b, a, &at(format!("{v} LayerNorm")));
-            }
-        }
-        for v in RmsNormStrategy::ALL {
-            let a = gpu.run_batch(&norms, v).unwrap();
-            let b = stripped.run_batch(&norms, v).unwrap();
-            for (a, b) in a.iter().zip(&b) {
-                assert_identical(b, a, &at(format!("{v} RMSNorm")));
-            }
-        }
-        for v in AttentionStrategy::ALL {
-            let a = gpu.run_batch(&attention, v).unwrap();
-            let b = stripped.run_batch(&attention, v).unwrap();
-            for (a, b) in a.iter().zip(&b) {
-                assert_identical(b, a, &at(format!("{v} attention")));
-            }
-        }
-        for acc in [
-            Accumulation::F32,
-            Accumulation::split_k(),
-            Accumulation::F16,
-        ] {
-            let a = gpu.run(&matmul, acc).unwrap();
-            let b = stripped.run(&matmul, acc).unwrap();
-            assert_identical(&b, &a, &at(format!("{acc:?} matmul")));
-        }
-    }
+    });
 }

@@ -3,61 +3,70 @@
 
 mod common;
 
-use dual_delta_gpu::semantics::{
-    ConversionRounding, DeviceSemantics, Exactness, F16Arithmetic, Fusion, NanInMaxMin, RoundTrip,
-    Subnormals,
-};
+use common::known::{Facts, Known, assert_facts, known};
+use dual_delta_gpu::semantics::{DeviceSemantics, Fusion, RoundTrip, Subnormals};
 use dual_delta_gpu::{
     Gpu, GpuOptions,
-    device::{F16Path, Subgroups},
+    device::{F16Path, SourceTransform, Subgroups},
     require_gpu,
 };
 
-fn is_lavapipe(gpu: &Gpu) -> bool {
-    let info = gpu.adapter_info();
-    info.driver.contains("llvmpipe") || info.name.contains("llvmpipe")
-}
-
+/// A known device (lavapipe, the H100 of the guide) shows the facts
+/// recorded for it, every one checked and each that differs listed; any
+/// other device is only checked for consistency (the tests below).
 #[test]
-fn lavapipe_rounds_f16_per_op_keeps_round_trips_and_subnormals() {
+fn a_known_device_shows_its_recorded_facts() {
     let Some(gpu) = require_gpu() else { return };
-    if !is_lavapipe(gpu) {
+    let Some(device) = known(gpu) else {
         eprintln!(
-            "not lavapipe ({}): its values are not checked",
+            "note: {} is not a device whose facts are recorded (lavapipe, H100)",
             gpu.adapter_info()
         );
         return;
-    }
-    let s = gpu.semantics();
-    // DUAL_DELTA_GPU_ROUND_TRIPS=strip compiles the probe as NVIDIA's
-    // driver would: the round trips are gone.
-    let stripped = GpuOptions::from_env().unwrap().strip_round_trips;
-    let trips = if stripped {
-        RoundTrip::Removed
-    } else {
-        RoundTrip::Kept
     };
-    assert_eq!(s.f16_arithmetic(), Some(F16Arithmetic::RoundsEachOp), "{s}");
-    assert_eq!(s.round_trip_f16(), Some(trips), "{s}");
-    assert_eq!(s.round_trip_packed(), trips, "{s}");
-    assert_eq!(s.fma(), Fusion::NotFused, "{s}");
-    assert!(!s.contraction(), "{s}");
-    assert_eq!(s.f32_subnormals(), Subnormals::Kept, "{s}");
-    assert_eq!(s.f16_subnormals(), Subnormals::Kept, "{s}");
-    assert_eq!(s.conversion(), ConversionRounding::NearestEven, "{s}");
-    assert_eq!(s.division(), Exactness::CorrectlyRounded, "{s}");
-    assert_eq!(s.sqrt(), Exactness::CorrectlyRounded, "{s}");
-    assert_eq!(s.nan_in_max_min(), NanInMaxMin::Number, "{s}");
-    assert!(s.infinities_pass() && s.exp_keeps_nan(), "{s}");
-    if gpu.adapter_info().name.contains("256 bits") {
-        let sizes = s.subgroups().expect("lavapipe has subgroups");
-        assert_eq!(
-            (sizes.min(), sizes.max(), sizes.measured()),
-            (8, 8, Some(8))
+    let options = GpuOptions::from_env().unwrap();
+    let imitate = if options.strip_round_trips {
+        options.imitate.union(SourceTransform::STRIP_ROUND_TRIPS)
+    } else {
+        options.imitate
+    };
+    let Some(want) = Facts::of(device, gpu, imitate) else {
+        eprintln!("note: the probe measures the imitated freedoms {imitate}, not {device:?}");
+        return;
+    };
+    assert_facts(device, gpu.semantics(), &want);
+    assert!(gpu.semantics().exp_keeps_nan(), "{}", gpu.semantics());
+}
+
+/// The recorded facts are those of the guide's H100 table: the H100's
+/// measurements, read by the probe's own interpretation in its unit tests,
+/// say the same (`the_h100_reads_with_its_caveats`); this checks that the
+/// expectations fail a device that differs, on lavapipe's own semantics.
+#[test]
+fn the_h100_facts_fail_a_device_that_differs() {
+    let Some(gpu) = require_gpu() else { return };
+    if known(gpu) != Some(Known::Lavapipe) {
+        return;
+    }
+    let want = Facts::of(Known::H100, gpu, Default::default()).unwrap();
+    let found = gpu.semantics().clone();
+    let differs = std::panic::catch_unwind(|| assert_facts(Known::H100, &found, &want));
+    let message = *differs
+        .expect_err("lavapipe does not show the H100's facts")
+        .downcast::<String>()
+        .unwrap();
+    for fact in [
+        "round trips",
+        "fma",
+        "f32 subnormals",
+        "subgroups",
+        "caveats",
+    ] {
+        assert!(
+            message.contains(&format!("\n{fact}: found")),
+            "{fact}: {message}"
         );
     }
-    assert!(s.kernels_match_emulations());
-    assert_eq!(s.caveats().is_empty(), !stripped, "{:?}", s.caveats());
 }
 
 /// What holds on any device: the summary, the caveats and the table say
@@ -162,4 +171,54 @@ fn the_bound_of_devices_that_differ_is_one_ulp() {
         common::assert_within_ulps(&want[..3], &v(&[1.0, 0.5, f32::NAN]), 1.0, "nan")
     });
     assert!(nan.is_err());
+}
+
+/// Inside `every_mismatch` every failing comparison is listed, not only
+/// the first, and the test fails once all have run.
+#[test]
+fn every_mismatching_case_is_listed() {
+    let one = [dual_delta_gpu::f16::ONE];
+    let two = [dual_delta_gpu::f16::from_f32(2.0)];
+    let run = std::panic::catch_unwind(|| {
+        common::every_mismatch(|| {
+            common::assert_identical(&one, &two, "case a");
+            common::assert_identical(&one, &one, "case b");
+            common::assert_identical(&two, &one, "case c");
+        })
+    });
+    let message = *run.unwrap_err().downcast::<String>().unwrap();
+    assert!(message.starts_with("2 mismatching case(s):"), "{message}");
+    assert!(
+        message.contains("case a: 1 of 1 elements differ: [0] 1 vs 2 (512 ulp)"),
+        "{message}"
+    );
+    assert!(
+        message.contains("case c: ") && !message.contains("case b"),
+        "{message}"
+    );
+}
+
+/// Where the emulations' assumptions hold (lavapipe), one ulp off the
+/// emulation fails: no bound is allowed there.
+#[test]
+fn one_ulp_off_the_emulation_fails_where_the_emulations_hold() {
+    let Some(gpu) = require_gpu() else { return };
+    if !gpu.semantics().kernels_match_emulations() {
+        return;
+    }
+    let want: Vec<_> = [1.0f32, 0.5, 0.25]
+        .map(dual_delta_gpu::f16::from_f32)
+        .to_vec();
+    let mut got = want.clone();
+    got[1] = dual_delta_gpu::f16::from_bits(got[1].to_bits() + 1);
+    let input = dual_delta_gpu::rows::RowsInput::new(1, 3, want.clone()).unwrap();
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        common::assert_matches_emulation(gpu, &input, &got, &want, "softmax")
+    }));
+    let message = *run.unwrap_err().downcast::<String>().unwrap();
+    assert!(
+        message.contains("1 of 3 elements differ from the emulation, which must hold bit for bit"),
+        "{message}"
+    );
+    common::assert_matches_emulation(gpu, &input, &want, &want, "the same");
 }

@@ -12,6 +12,7 @@
 //! only where a value is stored to or loaded from `f16` memory.
 
 mod exact;
+mod loose;
 mod sites;
 mod strip;
 mod text;
@@ -74,6 +75,8 @@ pub(crate) const ROUND_BF16: &str = "fn rbf(v: f32) -> u32 {
 fn roundbf16(v: f32) -> f32 { return bitcast<f32>(rbf(v) << 16u); }
 ";
 
+#[cfg(test)]
+mod loose_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -37,6 +37,15 @@ pub(crate) enum Site {
         /// Whether it is `pack2x16float` (else `f16(..)`).
         packed: bool,
     },
+    /// `f32` arithmetic whose subnormal operands and result are flushed.
+    Flush32,
+    /// A conversion between `f32` and `f16` whose `f16` subnormals are
+    /// flushed.
+    Flush16,
+    /// `x + 0.0` or `x * 0.0`, folded.
+    Identity,
+    /// `a * b`, zero wherever `a` or `b` is.
+    TimesZero,
 }
 
 /// A replacement of `range` of the source by `pieces` (whose source ranges
@@ -58,6 +67,24 @@ pub(crate) struct Wanted {
     pub(crate) nan_fold: bool,
     pub(crate) contract: bool,
     pub(crate) f16_store: bool,
+    pub(crate) ftz32: bool,
+    pub(crate) ftz16: bool,
+    pub(crate) fold_identities: bool,
+    pub(crate) nan_times_zero: bool,
+}
+
+impl Wanted {
+    /// Whether any freedom is wanted.
+    pub(crate) fn any(&self) -> bool {
+        self.div_sqrt
+            || self.nan_fold
+            || self.contract
+            || self.f16_store
+            || self.ftz32
+            || self.ftz16
+            || self.fold_identities
+            || self.nan_times_zero
+    }
 }
 
 /// The sites of the freedoms `wanted` in `source`, as edits (nested edits
@@ -77,13 +104,24 @@ pub(crate) fn sites(source: &str, wanted: Wanted) -> Vec<Edit> {
     .validate(&module)
     .unwrap_or_else(|e| panic!("{e:?}\n{source}"));
     let mut edits = Vec::new();
-    let functions = module.functions.iter().map(|(h, f)| (f, &info[h])).chain(
-        module
-            .entry_points
-            .iter()
-            .enumerate()
-            .map(|(i, ep)| (&ep.function, info.get_entry_point(i))),
-    );
+    // The helpers an earlier pass added are left as they are.
+    let imitated = |f: &naga::Function| {
+        f.name
+            .as_deref()
+            .is_some_and(|n| n.starts_with("imitated_"))
+    };
+    let functions = module
+        .functions
+        .iter()
+        .filter(|(_, f)| !imitated(f))
+        .map(|(h, f)| (f, &info[h]))
+        .chain(
+            module
+                .entry_points
+                .iter()
+                .enumerate()
+                .map(|(i, ep)| (&ep.function, info.get_entry_point(i))),
+        );
     for (function, finfo) in functions {
         let ctx = Ctx {
             source,
@@ -102,18 +140,18 @@ pub(crate) fn sites(source: &str, wanted: Wanted) -> Vec<Edit> {
     edits
 }
 
-struct Ctx<'a> {
-    source: &'a str,
-    module: &'a naga::Module,
-    function: &'a naga::Function,
-    info: &'a naga::valid::FunctionInfo,
+pub(super) struct Ctx<'a> {
+    pub(super) source: &'a str,
+    pub(super) module: &'a naga::Module,
+    pub(super) function: &'a naga::Function,
+    pub(super) info: &'a naga::valid::FunctionInfo,
 }
 
 impl Ctx<'_> {
     /// The bytes of `h` in the source. naga's span of a builtin call
     /// (`sqrt(x)`, `pack2x16float(v)`) is the function's name: it is
     /// extended to the closing parenthesis.
-    fn range(&self, h: Handle<Expression>) -> Option<Range<usize>> {
+    pub(super) fn range(&self, h: Handle<Expression>) -> Option<Range<usize>> {
         let r = self.function.expressions.get_span(h).to_range()?;
         if !matches!(self.function.expressions[h], Expression::Math { .. }) {
             return Some(r);
@@ -139,7 +177,7 @@ impl Ctx<'_> {
         None
     }
 
-    fn scalar(&self, h: Handle<Expression>) -> Option<Scalar> {
+    pub(super) fn scalar(&self, h: Handle<Expression>) -> Option<Scalar> {
         match *self.info[h].ty.inner_with(&self.module.types) {
             TypeInner::Scalar(s) => Some(s),
             _ => None,
@@ -178,6 +216,9 @@ impl Ctx<'_> {
     }
 
     fn edit(&self, h: Handle<Expression>, expr: &Expression, wanted: Wanted) -> Option<Edit> {
+        if wanted.ftz32 || wanted.ftz16 || wanted.fold_identities || wanted.nan_times_zero {
+            return self.loose(h, expr, wanted);
+        }
         let range = self.range(h)?;
         let text = &self.source[range.clone()];
         let start = range.start;
@@ -343,7 +384,7 @@ impl Ctx<'_> {
 }
 
 /// The WGSL token of a binary operator this module rewrites.
-fn op_token(op: Op) -> &'static str {
+pub(super) fn op_token(op: Op) -> &'static str {
     match op {
         Op::Add => "+",
         Op::Subtract => "-",

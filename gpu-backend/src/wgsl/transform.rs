@@ -26,10 +26,14 @@ use crate::GpuError;
 /// | `nan-fold`  | naga emits no `SignedZeroInfNanPreserve`, so a driver may assume no NaN and no infinity | `v != v` is `false`, `v == v` `true`, and a comparison with an infinite constant is decided as for a finite `v` |
 /// | `contract`  | SPIR-V lets a driver fuse `a * b + c` | every `f32` `a * b ± c` written inline is fused: computed exactly and rounded once (WGSL's `fma` is not fused on lavapipe, so the fused result is computed from an exact product and a sum rounded to odd) |
 /// | `f16-store` | Vulkan leaves the rounding of `f32` → `f16` conversions open | every `f16(v)` and `pack2x16float(v)` rounds toward zero |
+/// | `ftz32`     | Vulkan lets a driver flush `f32` subnormals (the H100 does) | every `f32` `+`, `-`, `*`, `/` flushes subnormal operands and results to zero of their sign |
+/// | `ftz16`     | the same for `f16` | every conversion between `f32` and `f16` (`f16(v)`, `f32(h)`, `pack2x16float`, `unpack2x16float`) flushes values below `2⁻¹⁴` to zero of their sign |
+/// | `fold-identities` | with no `SignedZeroInfNanPreserve`, Mesa's inexact rewrites apply | `x + 0.0`, `0.0 + x` and `x - 0.0` become `x`, and `x * 0.0`, `0.0 * x` become `0.0` (for `f32` literals) |
+/// | `nan-times-zero` | the same, at run time | every `f32` `a * b` is a zero (of the product's sign) where `a` or `b` is zero, even if the other is NaN or infinite |
 ///
 /// `all` is every one of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SourceTransform(u8);
+pub struct SourceTransform(u16);
 
 impl SourceTransform {
     /// The source as written.
@@ -44,16 +48,28 @@ impl SourceTransform {
     pub const CONTRACT: Self = Self(8);
     /// `f32` → `f16` conversions rounded toward zero.
     pub const F16_STORE: Self = Self(16);
+    /// `f32` subnormals flushed to zero.
+    pub const FTZ32: Self = Self(32);
+    /// `f16` subnormals flushed to zero in conversions.
+    pub const FTZ16: Self = Self(64);
+    /// `x + 0.0` folded to `x`, `x * 0.0` to `0.0`.
+    pub const FOLD_IDENTITIES: Self = Self(128);
+    /// `a * b` zero wherever `a` or `b` is, NaN and infinity included.
+    pub const NAN_TIMES_ZERO: Self = Self(256);
     /// Every freedom.
-    pub const ALL: Self = Self(31);
+    pub const ALL: Self = Self(511);
 
     /// Each freedom on its own, with its name.
-    pub const EACH: [(&'static str, Self); 5] = [
+    pub const EACH: [(&'static str, Self); 9] = [
         ("strip", Self::STRIP_ROUND_TRIPS),
         ("div-sqrt", Self::DIV_SQRT),
         ("nan-fold", Self::NAN_FOLD),
         ("contract", Self::CONTRACT),
         ("f16-store", Self::F16_STORE),
+        ("ftz32", Self::FTZ32),
+        ("ftz16", Self::FTZ16),
+        ("fold-identities", Self::FOLD_IDENTITIES),
+        ("nan-times-zero", Self::NAN_TIMES_ZERO),
     ];
 
     /// Both sets' freedoms.
@@ -90,7 +106,8 @@ impl SourceTransform {
                         name: crate::device::env::ENV_IMITATE,
                         value: value.to_owned(),
                         expected: "`all`, `none` or a comma-separated list of \
-                                   `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`",
+                                   `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, \
+                                   `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`",
                     })?,
             });
         }
@@ -98,6 +115,12 @@ impl SourceTransform {
     }
 
     /// `source` with the freedoms of `self` taken.
+    ///
+    /// In passes, each on the source the one before wrote: identities
+    /// folded first (at compile time, as a compiler does), then the
+    /// freedoms of the first five table rows, then the flushes (of whatever
+    /// arithmetic is left written as such), then `NaN · 0`. The helpers the
+    /// rewritten source calls (`imitated_*`) are never rewritten.
     ///
     /// # Panics
     ///
@@ -108,26 +131,44 @@ impl SourceTransform {
         if self.contains(Self::STRIP_ROUND_TRIPS) {
             s = Cow::Owned(strip_round_trips(&s));
         }
-        let wanted = Wanted {
-            div_sqrt: self.contains(Self::DIV_SQRT),
-            nan_fold: self.contains(Self::NAN_FOLD),
-            contract: self.contains(Self::CONTRACT),
-            f16_store: self.contains(Self::F16_STORE),
-        };
-        if !(wanted.div_sqrt || wanted.nan_fold || wanted.contract || wanted.f16_store) {
-            return s;
-        }
-        let edits = sites(&s, wanted);
-        if edits.is_empty() {
-            return s;
-        }
-        let mut out = render(&s, &edits);
-        for (name, helper) in HELPERS {
-            if out.contains(&format!("{name}(")) && !out.contains(&format!("fn {name}(")) {
-                out.push_str(helper);
+        let passes = [
+            Wanted {
+                fold_identities: self.contains(Self::FOLD_IDENTITIES),
+                ..Wanted::default()
+            },
+            Wanted {
+                div_sqrt: self.contains(Self::DIV_SQRT),
+                nan_fold: self.contains(Self::NAN_FOLD),
+                contract: self.contains(Self::CONTRACT),
+                f16_store: self.contains(Self::F16_STORE),
+                ..Wanted::default()
+            },
+            Wanted {
+                ftz32: self.contains(Self::FTZ32),
+                ftz16: self.contains(Self::FTZ16),
+                ..Wanted::default()
+            },
+            // After the flushes, which keep every product a product (of
+            // flushed operands, flushed in turn).
+            Wanted {
+                nan_times_zero: self.contains(Self::NAN_TIMES_ZERO),
+                ..Wanted::default()
+            },
+        ];
+        for wanted in passes.into_iter().filter(Wanted::any) {
+            let edits = sites(&s, wanted);
+            if edits.is_empty() {
+                continue;
             }
+            let mut out = render(&s, &edits);
+            for (name, helper) in HELPERS {
+                if out.contains(&format!("{name}(")) && !out.contains(&format!("fn {name}(")) {
+                    out.push_str(helper);
+                }
+            }
+            s = Cow::Owned(out);
         }
-        Cow::Owned(out)
+        s
     }
 }
 
@@ -148,8 +189,37 @@ impl fmt::Display for SourceTransform {
 /// The functions the rewritten sources call, each added where it is
 /// called (after the rewriting, so never rewritten itself); each after
 /// those that call it.
-const HELPERS: [(&str, &str); 6] = [
+const HELPERS: [(&str, &str); 10] = [
     ("imitated_fma", IMITATED_FMA),
+    (
+        "imitated_mul0",
+        "fn imitated_mul0(a: f32, b: f32) -> f32 {
+    let ua = bitcast<u32>(a); let ub = bitcast<u32>(b);
+    let zero = (ua & 0x7fffffffu) == 0u || (ub & 0x7fffffffu) == 0u;
+    return select(a * b, bitcast<f32>((ua ^ ub) & 0x80000000u), zero);
+}
+",
+    ),
+    (
+        "imitated_ftz16x2",
+        "fn imitated_ftz16x2(v: vec2<f32>) -> vec2<f32> { return vec2<f32>(imitated_ftz16(v.x), imitated_ftz16(v.y)); }\n",
+    ),
+    (
+        "imitated_ftz16",
+        "fn imitated_ftz16(v: f32) -> f32 {
+    let u = bitcast<u32>(v);
+    return select(v, bitcast<f32>(u & 0x80000000u), (u & 0x7fffffffu) < 0x38800000u);
+}
+",
+    ),
+    (
+        "imitated_ftz",
+        "fn imitated_ftz(v: f32) -> f32 {
+    let u = bitcast<u32>(v);
+    return select(v, bitcast<f32>(u & 0x80000000u), (u & 0x7f800000u) == 0u);
+}
+",
+    ),
     (
         "imitated_div",
         "fn imitated_div(a: f32, b: f32) -> f32 { return imitated_ulps(a / b); }\n",
