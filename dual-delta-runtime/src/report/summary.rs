@@ -119,14 +119,14 @@ pub struct Summary<'a> {
     pub worst_trial: WorstTrial,
     /// The claim's two criteria over every input ([`crate::claim::Claim`]).
     #[serde(default)]
-    pub claim: Cow<'a, crate::claim::Claim>,
+    pub claim: Cow<'a, crate::decide::claim::Claim>,
     /// The loss by region of the inputs ([`crate::Localization`]), where
     /// the candidate is significantly less accurate; else `null`.
     #[serde(default)]
-    pub regions: Option<Cow<'a, crate::Localization>>,
+    pub regions: Option<Cow<'a, crate::regions::Localization>>,
     /// Advice on the metric ([`crate::MetricAdvice`]), or `null`.
     #[serde(default)]
-    pub metric_advice: Option<Cow<'a, crate::MetricAdvice>>,
+    pub metric_advice: Option<Cow<'a, crate::advice::MetricAdvice>>,
     /// The environment setting that replays the run
     /// (`DUAL_DELTA_SEED=0x...`).
     pub replay: String,
