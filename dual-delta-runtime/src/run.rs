@@ -249,6 +249,7 @@ impl Decided {
             .transpose()?;
         let judgement = decide::judge(&Evidence {
             settings: s,
+            levels: &plan.levels,
             sequential: &c.sequential,
             analysis: &analysis,
             claim: &claim,

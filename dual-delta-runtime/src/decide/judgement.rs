@@ -197,6 +197,8 @@ impl Judgement {
 /// What the judgement reads.
 pub(crate) struct Evidence<'a> {
     pub(crate) settings: &'a Settings,
+    /// The run's levels, computed once from its settings.
+    pub(crate) levels: &'a Levels,
     pub(crate) sequential: &'a SequentialVerdict,
     pub(crate) analysis: &'a Analysis,
     pub(crate) claim: &'a Claim,
@@ -224,7 +226,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         _ if s.stop_early => Ending::Cap,
         _ => Ending::AllTrials,
     };
-    let levels = Levels::of(s);
+    let levels = e.levels;
     let fixed_alpha = levels.fixed(q.stopped);
     let first_non_finite = e
         .non_finite
