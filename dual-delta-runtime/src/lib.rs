@@ -80,7 +80,8 @@ mod verdict;
 
 pub use crate::advice::MetricAdvice;
 pub use crate::config::{
-    Baselines, ConfigError, Kind, Overrides, SETTINGS, SeedSource, Setting, Settings, parse_seed,
+    Baselines, ConfigError, Kind, Overrides, Process, SETTINGS, SeedSource, Setting, Settings,
+    parse_seed,
 };
 pub use crate::decide::claim;
 pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, WithinMargin};

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::advice::{self, MetricAdvice};
 use crate::baseline::{self, Baseline, Regression};
-use crate::config::{Overrides, Settings};
+use crate::config::{Overrides, Process, Settings};
 use crate::decide::claim::{self, Claim, Errors};
 use crate::decide::{self, Evidence, GrossError, Judgement, Levels, Monitor};
 use crate::error::RunError;
@@ -42,7 +42,7 @@ pub(crate) fn run<I: Send + Sync>(
     let start = Instant::now();
     // Drawn only on a terminal, outside CI, for runs longer than half a
     // second.
-    let progress = Progress::new(settings.n, &names.test, settings.progress);
+    let progress = Progress::new(settings.n, &names.test, plan.progress);
     let mut monitor = Monitor::new(settings, plan.mode)?;
     let checked = schedule::run(
         trial,
@@ -74,6 +74,8 @@ struct Plan {
     mode: Mode,
     /// The saved baseline to compare with.
     baseline: Option<Baseline>,
+    /// Whether the progress line may be drawn (the process's setting).
+    progress: bool,
 }
 
 impl Plan {
@@ -100,11 +102,13 @@ impl Plan {
             } else {
                 Mode::Quick
             };
+        let progress = Process::from_env()?.shows_progress(crate::config::env_var);
         Ok(Plan {
             settings,
             levels,
             mode,
             baseline,
+            progress,
         })
     }
 }

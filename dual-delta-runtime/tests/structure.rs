@@ -351,3 +351,67 @@ fn the_architecture_map_names_every_module_and_the_layers_hold() {
     println!("references running back up the layers: {up:#?}");
     assert!(up.len() <= 4, "{} run back up: {up:#?}", up.len());
 }
+
+/// Each setting is declared on one line, its row of the table: no field,
+/// setter or string key of the modules that configure a run (the
+/// runtime's `config` and `harness`, the settings crate, the attribute's
+/// crate) declares it again (tests aside).
+#[test]
+fn each_setting_is_declared_once() {
+    let root = manifest_dir();
+    let mut sources = Vec::new();
+    for dir in [
+        "src/config",
+        "src/harness",
+        "settings/src",
+        "../dual-delta-macros/src",
+    ] {
+        files(&root.join(dir), &mut sources);
+    }
+    sources.retain(|f| {
+        let name = f.file_name().unwrap().to_string_lossy();
+        !name.ends_with("tests.rs") && !f.components().any(|c| c.as_os_str() == "tests")
+    });
+    let texts: Vec<(PathBuf, String)> = sources
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap();
+            // Unit tests at the end of a file are not declarations.
+            let code = text.split("#[cfg(test)]").next().unwrap().to_owned();
+            (f, code)
+        })
+        .collect();
+    for s in dual_delta_runtime::SETTINGS {
+        let name = s.name;
+        let patterns = [
+            format!("pub {name}:"),
+            format!("pub fn {name}("),
+            format!("\"{name}\" =>"),
+            format!("(\"{name}\","),
+        ];
+        let row = format!(" {name}: ");
+        let declared: Vec<String> = texts
+            .iter()
+            .flat_map(|(file, code)| {
+                code.lines()
+                    .enumerate()
+                    .filter(|(_, line)| {
+                        let code = line.split("//").next().unwrap_or("").trim_start();
+                        !code.starts_with("let ")
+                            && !code.contains(&format!(".{name}"))
+                            && (patterns.iter().any(|p| code.contains(p.as_str()))
+                                || (file.ends_with("table.rs")
+                                    && format!(" {code}").starts_with(&row)))
+                    })
+                    .map(move |(i, line)| format!("{}:{}: {}", file.display(), i + 1, line.trim()))
+            })
+            .collect();
+        let in_table = declared.iter().filter(|d| d.contains("table.rs")).count();
+        assert!(
+            in_table == 1 && declared.len() <= 1 + usize::from(name == "batch_size"),
+            "`{name}` is declared on {} lines, the table's row alone expected:\n{}",
+            declared.len(),
+            declared.join("\n")
+        );
+    }
+}

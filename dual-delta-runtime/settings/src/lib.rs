@@ -21,7 +21,9 @@ use core::fmt;
 
 mod table;
 
-pub use self::table::{EXPECTATIONS, METRICS, SETTINGS, TESTS, markdown_table};
+pub use self::table::{
+    BOOL, EXPECTATION, EXPECTATIONS, METRICS, NAME, SETTINGS, TESTS, markdown_table,
+};
 
 /// What a valid value of a setting is, and how its text reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +49,8 @@ pub enum Kind {
     Name,
     /// A directory: any text that is not blank.
     Directory,
+    /// A value only the builder gives, a whole struct: it has no text.
+    Composite,
 }
 
 /// A value that passed its setting's rule.
@@ -166,21 +170,32 @@ impl Setting {
         })
     }
 
+    /// Checks a typed value, given by the builder or the attribute, by the
+    /// same rule as [`Setting::parse`] reads text, with the same message.
+    ///
+    /// # Errors
+    ///
+    /// When `value` breaks the rule: [`Invalid`], quoting `value` as
+    /// written by [`Value`]'s `Display`.
+    pub fn check(&self, source: &str, value: &Value) -> Result<(), Invalid> {
+        if self.valid(value) {
+            Ok(())
+        } else {
+            Err(Invalid {
+                source: source.to_owned(),
+                value: value.to_string(),
+                expected: self.expected,
+            })
+        }
+    }
+
     fn read(&self, t: &str) -> Option<Value> {
-        let number = |ok: fn(f64) -> bool| t.parse::<f64>().ok().filter(|&x| ok(x));
-        match self.kind {
-            Kind::Count => t
-                .replace('_', "")
-                .parse::<usize>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .map(Value::Count),
+        let value = match self.kind {
+            Kind::Count => t.replace('_', "").parse::<usize>().ok().map(Value::Count),
             Kind::Seed => parse_seed(t).map(Value::Seed),
-            Kind::Probability => number(|a| a > 0.0 && a < 1.0).map(Value::Number),
-            Kind::NonNegative | Kind::Seconds => {
-                number(|m| m.is_finite() && m >= 0.0).map(Value::Number)
+            Kind::Probability | Kind::NonNegative | Kind::Seconds | Kind::AboveOne => {
+                t.parse::<f64>().ok().map(Value::Number)
             }
-            Kind::AboveOne => number(|g| g > 1.0).map(Value::Number),
             Kind::Bool => match t {
                 "0" | "false" => Some(Value::Bool(false)),
                 "1" | "true" => Some(Value::Bool(true)),
@@ -190,8 +205,24 @@ impl Setting {
                 .iter()
                 .find(|(name, _)| *name == t)
                 .map(|(_, variant)| Value::Variant(variant)),
-            Kind::Name => valid_name(t).then(|| Value::Text(t.to_owned())),
-            Kind::Directory => (!t.is_empty()).then(|| Value::Text(t.to_owned())),
+            Kind::Name | Kind::Directory => Some(Value::Text(t.to_owned())),
+            Kind::Composite => None,
+        };
+        value.filter(|v| self.valid(v))
+    }
+
+    /// Whether `value` follows this setting's rule.
+    fn valid(&self, value: &Value) -> bool {
+        match (self.kind, value) {
+            (Kind::Count, Value::Count(n)) => *n >= 1,
+            (Kind::Seed, Value::Seed(_)) | (Kind::Bool, Value::Bool(_)) => true,
+            (Kind::Probability, Value::Number(a)) => *a > 0.0 && *a < 1.0,
+            (Kind::NonNegative | Kind::Seconds, Value::Number(m)) => m.is_finite() && *m >= 0.0,
+            (Kind::AboveOne, Value::Number(g)) => *g > 1.0,
+            (Kind::Choice(choices), Value::Variant(v)) => choices.iter().any(|(_, c)| c == v),
+            (Kind::Name, Value::Text(t)) => valid_name(t),
+            (Kind::Directory, Value::Text(t)) => !t.trim().is_empty(),
+            _ => false,
         }
     }
 }
@@ -206,6 +237,18 @@ impl Value {
         match self {
             Value::Count(n) => *n,
             _ => panic!("{self:?} is not a count"),
+        }
+    }
+
+    /// The seed of a [`Kind::Seed`].
+    ///
+    /// # Panics
+    ///
+    /// For any other value.
+    pub fn unsigned(&self) -> u64 {
+        match self {
+            Value::Seed(s) => *s,
+            _ => panic!("{self:?} is not a seed"),
         }
     }
 
@@ -242,6 +285,21 @@ impl Value {
         match self {
             Value::Text(t) => t,
             _ => panic!("{self:?} is not text"),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// The value as a user writes it: the builder's value in an error
+    /// message reads as the same value in the environment would.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Count(n) => write!(f, "{n}"),
+            Value::Seed(s) => write!(f, "{s}"),
+            Value::Number(x) => write!(f, "{x}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Variant(v) => write!(f, "{v}"),
+            Value::Text(t) => write!(f, "{t}"),
         }
     }
 }
@@ -300,8 +358,8 @@ mod tests {
             ("margin", "inf"),
             ("gross_factor", "1"),
             ("gross_factor", "NaN"),
-            ("baselines.save", "../x"),
-            ("baselines.dir", " "),
+            ("save_baseline", "../x"),
+            ("baseline_dir", " "),
         ] {
             let e = setting(name).parse(name, bad).unwrap_err();
             assert_eq!(

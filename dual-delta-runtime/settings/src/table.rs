@@ -1,7 +1,9 @@
-//! The one table: every setting, in the order the documentation lists
-//! them, and the table as Markdown.
+//! The one table: every setting, once, in the order the documentation
+//! lists them; [`SETTINGS`] and its Markdown are expanded from it, and so
+//! are the runtime's `Overrides`, `Settings`, `Process` and builder
+//! setters.
 
-use super::{Kind, Setting};
+use super::Setting;
 
 /// `expect` and `stability`: the names and the runtime's `Expect` variants.
 pub const EXPECTATIONS: &[(&str, &str)] = &[
@@ -25,282 +27,333 @@ pub const METRICS: &[(&str, &str)] = &[
     ("max_ulp", "MaxUlp"),
 ];
 
-const EXPECTATION: &str = "one of `no_worse`, `equivalent`, `better`, `worse`";
-const BOOL: &str = "`true` or `1`, `false` or `0`";
+/// What `expect` and `stability` take, for error messages.
+pub const EXPECTATION: &str = "one of `no_worse`, `equivalent`, `better`, `worse`";
+/// What a `bool` setting takes, for error messages.
+pub const BOOL: &str = "`true` or `1`, `false` or `0`";
+/// What a baseline's name may be, for error messages.
+pub const NAME: &str = "a baseline name of letters, digits, `.`, `_` and `-`, such as `main`";
 
-/// Every setting, in the order the documentation lists them.
-pub const SETTINGS: &[Setting] = &[
-    Setting {
-        name: "n",
-        key: Some("n"),
-        env: Some("DUAL_DELTA_N"),
-        builder: Some("n"),
-        ty: "usize",
-        default: "`1000`",
-        kind: Kind::Count,
-        expected: "a whole number of trials, at least 1",
-        baseline: true,
-        recorded: true,
-        doc: "number of inputs, the most a run takes (large enough to fail at α: ≥ 8 at 0.01)",
-    },
-    Setting {
-        name: "seed",
-        key: Some("seed"),
-        env: Some("DUAL_DELTA_SEED"),
-        builder: Some("seed"),
-        ty: "u64",
-        default: "derived from the test's name",
-        kind: Kind::Seed,
-        expected: "an unsigned 64-bit integer (decimal or 0x-hex), or `random` in the environment",
-        baseline: true,
-        recorded: true,
-        doc: "base seed, decimal or `0x` hex (the one a failure prints replays it); \
-              `DUAL_DELTA_SEED=random` draws a fresh one",
-    },
-    Setting {
-        name: "alpha",
-        key: Some("alpha"),
-        env: Some("DUAL_DELTA_ALPHA"),
-        builder: Some("alpha"),
-        ty: "f64",
-        default: "`0.01`",
-        kind: Kind::Probability,
-        expected: "a number strictly between 0 and 1",
-        baseline: true,
-        recorded: true,
-        doc: "significance level α",
-    },
-    Setting {
-        name: "metric",
-        key: Some("metric"),
-        env: None,
-        builder: Some("metric"),
-        ty: "Metric",
-        default: "`max_hybrid`",
-        kind: Kind::Choice(METRICS),
-        expected: "a built-in metric's name (`max_hybrid`, `mean_hybrid`, `norm_relative`, \
-                   `max_absolute`, `max_relative`, `max_ulp`) or a function \
-                   `Fn(&[f64], &[f64]) -> f64`",
-        baseline: true,
-        recorded: true,
-        doc: "the error metric, also the unit of every error in the report",
-    },
-    Setting {
-        name: "expect",
-        key: Some("expect"),
-        env: None,
-        builder: Some("expect"),
-        ty: "Expect",
-        default: "`no_worse`",
-        kind: Kind::Choice(EXPECTATIONS),
-        expected: EXPECTATION,
-        baseline: true,
-        recorded: true,
-        doc: "the accuracy expectation that decides pass or fail",
-    },
-    Setting {
-        name: "test",
-        key: Some("test"),
-        env: None,
-        builder: Some("test"),
-        ty: "AccuracyTest",
-        default: "`wilcoxon`",
-        kind: Kind::Choice(TESTS),
-        expected: "one of `wilcoxon`, `sign`, `t`",
-        baseline: false,
-        recorded: true,
-        doc: "the paired test deciding accuracy at fixed N (`t`: the paired t-test)",
-    },
-    Setting {
-        name: "margin",
-        key: Some("margin"),
-        env: None,
-        builder: Some("margin"),
-        ty: "f64",
-        default: "`0.05`",
-        kind: Kind::NonNegative,
-        expected: "a finite number >= 0",
-        baseline: true,
-        recorded: true,
-        doc: "non-inferiority margin δ, for the early decision and the fixed-N test alike \
-              (`0`: the paper's test)",
-    },
-    Setting {
-        name: "stability",
-        key: Some("stability"),
-        env: None,
-        builder: Some("stability"),
-        ty: "Option<Expect>",
-        default: "not checked",
-        kind: Kind::Choice(EXPECTATIONS),
-        expected: EXPECTATION,
-        baseline: false,
-        recorded: true,
-        doc: "the stability expectation, if any",
-    },
-    Setting {
-        name: "threads",
-        key: Some("threads"),
-        env: Some("DUAL_DELTA_THREADS"),
-        builder: Some("threads"),
-        ty: "Option<usize>",
-        default: "all cores",
-        kind: Kind::Count,
-        expected: "a whole number of threads, at least 1",
-        baseline: false,
-        recorded: true,
-        doc: "threads running trials (`1`: serially; results are the same)",
-    },
-    Setting {
-        name: "allow_non_finite",
-        key: Some("allow_non_finite"),
-        env: None,
-        builder: Some("allow_non_finite"),
-        ty: "bool",
-        default: "`false`: such a trial fails the test",
-        kind: Kind::Bool,
-        expected: BOOL,
-        baseline: false,
-        recorded: true,
-        doc: "`true` accepts a candidate's NaN or infinity where the baseline and the oracle \
-              are finite",
-    },
-    Setting {
-        name: "stop_early",
-        key: Some("stop_early"),
-        env: Some("DUAL_DELTA_STOP_EARLY"),
-        builder: Some("stop_early"),
-        ty: "bool",
-        default: "`true`",
-        kind: Kind::Bool,
-        expected: BOOL,
-        baseline: false,
-        recorded: true,
-        doc: "`false` runs every input as a full trial; `true` skips the oracle on ties and \
-              stops as soon as the sequential test decides",
-    },
-    Setting {
-        name: "screen",
-        key: Some("screen"),
-        env: Some("DUAL_DELTA_SCREEN"),
-        builder: Some("screen"),
-        ty: "bool",
-        default: "`true`: a pass covers every input",
-        kind: Kind::Bool,
-        expected: BOOL,
-        baseline: false,
-        recorded: true,
-        doc: "`false`: the quick mode, an early pass after `k` trials is final (rare events on \
-              the other inputs unchecked, and said so)",
-    },
-    Setting {
-        name: "gross_factor",
-        key: Some("gross_factor"),
-        env: None,
-        builder: Some("gross_factor"),
-        ty: "f64",
-        default: "`100`",
-        kind: Kind::AboveOne,
-        expected: "a number > 1, or inf to turn the gross-error gate off",
-        baseline: false,
-        recorded: true,
-        doc: "the gross-error gate's factor G: a candidate's error above G × the baseline's \
-              fails the run (`inf`: no gate)",
-    },
-    Setting {
-        name: "batch_size",
-        key: Some("batch"),
-        env: None,
-        builder: Some("batch_size"),
-        ty: "usize",
-        default: "`32` (batched candidates only)",
-        kind: Kind::Count,
-        expected: "a whole number of trials per call, at least 1",
-        baseline: false,
-        recorded: false,
-        doc: "the most trials a batched candidate receives per call",
-    },
-    Setting {
-        name: "trial_timeout",
-        key: None,
-        env: Some("DUAL_DELTA_TRIAL_TIMEOUT"),
-        builder: Some("trial_timeout"),
-        ty: "Option<Duration>",
-        default: "`300` s",
-        kind: Kind::Seconds,
-        expected: "a number of seconds > 0, or 0 to turn the limit off",
-        baseline: false,
-        recorded: true,
-        doc: "seconds one call of a test's functions may run before the process ends naming \
-              the trial and its replay (`0`: no limit)",
-    },
-    Setting {
-        name: "progress",
-        key: None,
-        env: Some("DUAL_DELTA_PROGRESS"),
-        builder: None,
-        ty: "bool",
-        default: "shown on a terminal outside CI",
-        kind: Kind::Bool,
-        expected: BOOL,
-        baseline: false,
-        recorded: false,
-        doc: "`0` hides the progress line, `1` shows it even in CI (`CI` set and not empty); \
-              it is only ever drawn on a terminal",
-    },
-    Setting {
-        name: "baselines.save",
-        key: None,
-        env: Some("DUAL_DELTA_SAVE_BASELINE"),
-        builder: Some("baselines"),
-        ty: "Option<String>",
-        default: "none",
-        kind: Kind::Name,
-        expected: "a baseline name of letters, digits, `.`, `_` and `-`, such as `main`",
-        baseline: false,
-        recorded: false,
-        doc: "save each run's errors as the baseline of this name",
-    },
-    Setting {
-        name: "baselines.compare",
-        key: None,
-        env: Some("DUAL_DELTA_BASELINE"),
-        builder: Some("baselines"),
-        ty: "Option<String>",
-        default: "none",
-        kind: Kind::Name,
-        expected: "a baseline name of letters, digits, `.`, `_` and `-`, such as `main`",
-        baseline: false,
-        recorded: false,
-        doc: "compare each run with the baseline of this name, paired by seed",
-    },
-    Setting {
-        name: "baselines.dir",
-        key: None,
-        env: Some("DUAL_DELTA_BASELINE_DIR"),
-        builder: Some("baselines"),
-        ty: "Option<PathBuf>",
-        default: "`baselines/` under the report directory",
-        kind: Kind::Directory,
-        expected: "a directory for the baselines (unset it for the default)",
-        baseline: false,
-        recorded: false,
-        doc: "where baselines are kept",
-    },
-    Setting {
-        name: "baselines.any_device",
-        key: None,
-        env: Some("DUAL_DELTA_BASELINE_ANY_DEVICE"),
-        builder: Some("baselines"),
-        ty: "bool",
-        default: "`false`",
-        kind: Kind::Bool,
-        expected: BOOL,
-        baseline: false,
-        recorded: false,
-        doc: "`1` compares with a baseline saved on another device",
-    },
-];
+/// Every setting, once: calls `$then!` with the table, in three groups.
+///
+/// - `run`: a test's own settings. The runtime's `Overrides` (what the
+///   attribute or the builder gives), `Settings` (resolved) and the
+///   builder's setters are expanded from these rows: one field each, of
+///   the row's type, with the row's documentation.
+/// - `candidate`: a property of the candidate (set on it, not resolved).
+/// - `process`: the process's configuration, read from the environment
+///   only (the runtime's `Process`).
+///
+/// A row reads `name: shape(Type) = (default) { … }`; its `key` is `true`
+/// where the attribute takes the setting by its name, `false` where it does
+/// not take it, or another name. The shape says how
+/// the runtime resolves it: `value` (the default when nothing is given),
+/// `optional` (resolved to an `Option`, `None` when nothing is given),
+/// `seed` (with where it came from), `timeout` (`0` turns it off),
+/// `baselines` (merged with the process's baseline variables), `env` (a
+/// process setting). Types and defaults are the runtime's tokens, which
+/// only the runtime resolves: this crate reads the rest.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! settings_table {
+    ($then:path) => {
+        $then! {
+            run {
+                /// The number of inputs: the most a run takes
+                /// (`DUAL_DELTA_N` overrides).
+                n: value(usize) = (1000) {
+                    key: true, env: Some("DUAL_DELTA_N"), default: "`1000`",
+                    kind: $crate::Kind::Count,
+                    expected: "a whole number of trials, at least 1",
+                    baseline: true, recorded: true,
+                    doc: "number of inputs, the most a run takes (large enough to fail at α: ≥ 8 at 0.01)",
+                }
+                /// The base seed: trial `i` uses `trial_seed(seed, i)`
+                /// (default: derived from the test's name;
+                /// `DUAL_DELTA_SEED` overrides, `random` draws one).
+                seed: seed(u64) = () {
+                    key: true, env: Some("DUAL_DELTA_SEED"), default: "derived from the test's name",
+                    kind: $crate::Kind::Seed,
+                    expected: "an unsigned 64-bit integer (decimal or 0x-hex), or `random` in the environment",
+                    baseline: true, recorded: true,
+                    doc: "base seed, decimal or `0x` hex (the one a failure prints replays it); `DUAL_DELTA_SEED=random` draws a fresh one",
+                }
+                /// The significance level α (default 0.01;
+                /// `DUAL_DELTA_ALPHA` overrides).
+                alpha: value(f64) = (0.01) {
+                    key: true, env: Some("DUAL_DELTA_ALPHA"), default: "`0.01`",
+                    kind: $crate::Kind::Probability,
+                    expected: "a number strictly between 0 and 1",
+                    baseline: true, recorded: true, serde: (with = "crate::json_number"),
+                    doc: "significance level α",
+                }
+                /// The error metric, also the unit of every error in the
+                /// report (default [`Metric::MaxHybrid`]).
+                metric: value(Metric) = (Metric::default()) {
+                    key: true, env: None, default: "`max_hybrid`",
+                    kind: $crate::Kind::Choice($crate::METRICS),
+                    expected: "a built-in metric's name (`max_hybrid`, `mean_hybrid`, `norm_relative`, `max_absolute`, `max_relative`, `max_ulp`) or a function `Fn(&[f64], &[f64]) -> f64`",
+                    baseline: true, recorded: true,
+                    doc: "the error metric, also the unit of every error in the report",
+                }
+                /// The accuracy expectation that decides pass or fail
+                /// (default [`Expect::NoWorse`]).
+                expect: value(Expect) = (Expect::default()) {
+                    key: true, env: None, default: "`no_worse`",
+                    kind: $crate::Kind::Choice($crate::EXPECTATIONS),
+                    expected: $crate::EXPECTATION,
+                    baseline: true, recorded: true,
+                    doc: "the accuracy expectation that decides pass or fail",
+                }
+                /// The paired test deciding accuracy at fixed N (default
+                /// the Wilcoxon signed-rank test).
+                test: value(AccuracyTest) = (AccuracyTest::default()) {
+                    key: true, env: None, default: "`wilcoxon`",
+                    kind: $crate::Kind::Choice($crate::TESTS),
+                    expected: "one of `wilcoxon`, `sign`, `t`",
+                    baseline: false, recorded: true,
+                    doc: "the paired test deciding accuracy at fixed N (`t`: the paired t-test)",
+                }
+                /// The non-inferiority margin δ ≥ 0 (default 5 %): the
+                /// candidate counts as less accurate only when its errors
+                /// are shown to exceed `(1 + δ)` × the baseline's. The same
+                /// margin serves the early decision and the fixed-N test;
+                /// `0` is the paper's own test. A significant loss inside
+                /// the margin passes and is stated in the verdict.
+                margin: value(f64) = (DEFAULT_MARGIN) {
+                    key: true, env: None, default: "`0.05`",
+                    kind: $crate::Kind::NonNegative,
+                    expected: "a finite number >= 0",
+                    baseline: true, recorded: true, serde: (with = "crate::json_number"),
+                    doc: "non-inferiority margin δ, for the early decision and the fixed-N test alike (`0`: the paper's test)",
+                }
+                /// The stability expectation, if any (default: none).
+                stability: optional(Expect) = () {
+                    key: true, env: None, default: "not checked",
+                    kind: $crate::Kind::Choice($crate::EXPECTATIONS),
+                    expected: $crate::EXPECTATION,
+                    baseline: false, recorded: true,
+                    doc: "the stability expectation, if any",
+                }
+                /// The threads running trials (default: all cores;
+                /// `DUAL_DELTA_THREADS` overrides); `1` for implementations
+                /// that must not run concurrently. Results do not depend
+                /// on it.
+                threads: optional(usize) = () {
+                    key: true, env: Some("DUAL_DELTA_THREADS"), default: "all cores",
+                    kind: $crate::Kind::Count,
+                    expected: "a whole number of threads, at least 1",
+                    baseline: false, recorded: true,
+                    doc: "threads running trials (`1`: serially; results are the same)",
+                }
+                /// Whether a candidate may return a NaN or an infinity
+                /// where the baseline and the oracle are finite (default
+                /// `false`: such a trial fails the run, whatever the
+                /// expectation). On, such a trial only counts as the worst
+                /// possible error: for kernels whose overflow on edge cases
+                /// is tested separately.
+                allow_non_finite: value(bool) = (false) {
+                    key: true, env: None, default: "`false`: such a trial fails the test",
+                    kind: $crate::Kind::Bool,
+                    expected: $crate::BOOL,
+                    baseline: false, recorded: true,
+                    doc: "`true` accepts a candidate's NaN or infinity where the baseline and the oracle are finite",
+                }
+                /// Whether the run stops as soon as the anytime-valid
+                /// sequential test decides (default `true`;
+                /// `DUAL_DELTA_STOP_EARLY` overrides): `n` is then the most
+                /// trials a run takes, and a pass is final once the screen
+                /// has checked every other input (see
+                /// [`crate::screen`]). `false` runs every input as a full
+                /// trial and decides by the fixed-N test at α, as the paper
+                /// does. Both test the same claim at the same margin.
+                stop_early: value(bool) = (true) {
+                    key: true, env: Some("DUAL_DELTA_STOP_EARLY"), default: "`true`",
+                    kind: $crate::Kind::Bool,
+                    expected: $crate::BOOL,
+                    baseline: false, recorded: true,
+                    doc: "`false` runs every input as a full trial; `true` skips the oracle on ties and stops as soon as the sequential test decides",
+                }
+                /// Whether an early pass waits for the screen (default
+                /// `true`; `DUAL_DELTA_SCREEN` overrides): the candidate
+                /// and the baseline run on every input the sequential test
+                /// did not need, so that a rare NaN, panic or gross error
+                /// fails the run as it would at fixed N (see
+                /// [`crate::screen`]). Off, an early pass is final and the
+                /// report says that rare events were not checked.
+                screen: value(bool) = (true) {
+                    key: true, env: Some("DUAL_DELTA_SCREEN"), default: "`true`: a pass covers every input",
+                    kind: $crate::Kind::Bool,
+                    expected: $crate::BOOL,
+                    baseline: false, recorded: true,
+                    doc: "`false`: the quick mode, an early pass after `k` trials is final (rare events on the other inputs unchecked, and said so)",
+                }
+                /// The gross-error gate's factor `G` (default 100, `> 1`;
+                /// `f64::INFINITY` turns the gate off): a trial on which
+                /// the candidate's error exceeds `G` × the larger of the
+                /// baseline's error on that input and the median reference
+                /// error fails the run (see [`crate::screen`]).
+                gross_factor: value(f64) = (DEFAULT_GROSS_FACTOR) {
+                    key: true, env: None, default: "`100`",
+                    kind: $crate::Kind::AboveOne,
+                    expected: "a number > 1, or inf to turn the gross-error gate off",
+                    baseline: false, recorded: true, serde: (with = "crate::json_number"),
+                    doc: "the gross-error gate's factor G: a candidate's error above G × the baseline's fails the run (`inf`: no gate)",
+                }
+                /// The per-trial time limit (default 300 s;
+                /// `DUAL_DELTA_TRIAL_TIMEOUT` in seconds overrides;
+                /// `Duration::ZERO` or `0` turns it off, resolved to
+                /// `None`): a call of the candidate, the baseline, the
+                /// oracle or the generator that runs longer ends the
+                /// process with a message naming the trial, its seed and
+                /// the command that replays it. A hung call cannot be
+                /// interrupted in-process, hence the exit.
+                trial_timeout: timeout(Duration) = (DEFAULT_TRIAL_TIMEOUT) {
+                    key: false, env: Some("DUAL_DELTA_TRIAL_TIMEOUT"), default: "`300` s",
+                    kind: $crate::Kind::Seconds,
+                    expected: "a number of seconds > 0, or 0 to turn the limit off",
+                    baseline: false, recorded: true, serde: (with = "crate::json_number::seconds"),
+                    doc: "seconds one call of a test's functions may run before the process ends naming the trial and its replay (`0`: no limit)",
+                }
+                /// The baselines this run saves and compares with (see
+                /// [`crate::baseline`]); each `DUAL_DELTA_*BASELINE*`
+                /// variable that is set overrides its field.
+                baselines: baselines(Baselines) = (Baselines::default()) {
+                    key: false, env: None, default: "none",
+                    kind: $crate::Kind::Composite,
+                    expected: "the baselines to save and compare with",
+                    baseline: false, recorded: false, serde: (skip),
+                    doc: "the baselines to save and compare with; the four variables below override its fields",
+                }
+            }
+            candidate {
+                /// The most trials a batched candidate receives per call.
+                batch_size: value(usize) = (32) {
+                    key: "batch", env: None, default: "`32` (batched candidates only)",
+                    kind: $crate::Kind::Count,
+                    expected: "a whole number of trials per call, at least 1",
+                    baseline: false, recorded: false,
+                    doc: "the most trials a batched candidate receives per call",
+                }
+            }
+            process {
+                /// Whether the progress line may be drawn (`None`: outside
+                /// CI); it is drawn only on a terminal.
+                progress: env(bool) = () {
+                    key: false, env: Some("DUAL_DELTA_PROGRESS"), default: "shown on a terminal outside CI",
+                    kind: $crate::Kind::Bool,
+                    expected: $crate::BOOL,
+                    baseline: false, recorded: false,
+                    doc: "`0` hides the progress line, `1` shows it even in CI (`CI` set and not empty); it is only ever drawn on a terminal",
+                }
+                /// Save each run as the baseline of this name.
+                save_baseline: env(String) = () {
+                    key: false, env: Some("DUAL_DELTA_SAVE_BASELINE"), default: "none",
+                    kind: $crate::Kind::Name,
+                    expected: $crate::NAME,
+                    baseline: false, recorded: false,
+                    doc: "save each run's errors as the baseline of this name",
+                }
+                /// Compare each run with the baseline of this name.
+                compare_baseline: env(String) = () {
+                    key: false, env: Some("DUAL_DELTA_BASELINE"), default: "none",
+                    kind: $crate::Kind::Name,
+                    expected: $crate::NAME,
+                    baseline: false, recorded: false,
+                    doc: "compare each run with the baseline of this name, paired by seed",
+                }
+                /// Where baselines are kept.
+                baseline_dir: env(PathBuf) = () {
+                    key: false, env: Some("DUAL_DELTA_BASELINE_DIR"), default: "`baselines/` under the report directory",
+                    kind: $crate::Kind::Directory,
+                    expected: "a directory for the baselines (unset it for the default)",
+                    baseline: false, recorded: false,
+                    doc: "where baselines are kept",
+                }
+                /// Compare with a baseline saved on another device.
+                baseline_any_device: env(bool) = () {
+                    key: false, env: Some("DUAL_DELTA_BASELINE_ANY_DEVICE"), default: "`false`",
+                    kind: $crate::Kind::Bool,
+                    expected: $crate::BOOL,
+                    baseline: false, recorded: false,
+                    doc: "`1` compares with a baseline saved on another device",
+                }
+            }
+        }
+    };
+}
+
+/// The table's rows as [`Setting`]s, in its order.
+macro_rules! rows {
+    ($(
+        $group:ident {
+            $(
+                $(#[doc = $rustdoc:literal])*
+                $name:ident: $shape:ident($given:ty) = ($($init:tt)*) {
+                    key: $key:tt, env: $env:expr, default: $default:expr,
+                    kind: $kind:expr, expected: $expected:expr,
+                    baseline: $baseline:expr, recorded: $recorded:expr,
+                    $(serde: ($($serde:tt)*),)?
+                    doc: $doc:expr $(,)?
+                }
+            )*
+        }
+    )*) => {
+        /// Every setting, in the order the documentation lists them.
+        pub const SETTINGS: &[Setting] = &[$($(
+            Setting {
+                name: stringify!($name),
+                key: key!($key, $name),
+                env: $env,
+                builder: builder(stringify!($group), stringify!($name)),
+                ty: ty!($shape $given),
+                default: $default,
+                kind: $kind,
+                expected: $expected,
+                baseline: $baseline,
+                recorded: $recorded,
+                doc: $doc,
+            },
+        )*)*];
+    };
+}
+
+/// A row's attribute key: its name (`true`), none (`false`) or another.
+macro_rules! key {
+    (true, $name:ident) => {
+        Some(stringify!($name))
+    };
+    (false, $name:ident) => {
+        None
+    };
+    ($key:literal, $name:ident) => {
+        Some($key)
+    };
+}
+
+/// The type a row resolves to, as the documentation writes it.
+macro_rules! ty {
+    (optional $given:ty) => {
+        concat!("Option<", stringify!($given), ">")
+    };
+    (timeout $given:ty) => {
+        concat!("Option<", stringify!($given), ">")
+    };
+    ($shape:ident $given:ty) => {
+        stringify!($given)
+    };
+}
+
+/// The builder method of a row: a test's settings and the candidate's have
+/// one, named after them; the process's have none.
+const fn builder(group: &'static str, name: &'static str) -> Option<&'static str> {
+    match group.as_bytes() {
+        b"process" => None,
+        _ => Some(name),
+    }
+}
+
+crate::settings_table!(rows);
 
 /// [`SETTINGS`] as a Markdown table, one row per setting: the table of the
 /// runtime guide's configuration chapter, which a test keeps equal to this.

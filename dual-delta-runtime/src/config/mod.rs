@@ -17,13 +17,8 @@ pub(crate) mod tests;
 pub(crate) use self::ci::{commit, step_summary_file};
 pub(crate) use self::paths::baseline_dir_env;
 pub use self::paths::{report_root, report_root_with};
-pub use self::settings::{Baselines, Overrides, SeedSource, Settings};
+pub use self::settings::{Baselines, Overrides, Process, SeedSource, Settings};
 pub use dual_delta_settings::{Kind, SETTINGS, Setting, parse_seed};
-
-/// Number of trials when nothing else is said.
-pub(crate) const DEFAULT_N: usize = 1000;
-/// Significance level when nothing else is said.
-pub(crate) const DEFAULT_ALPHA: f64 = 0.01;
 
 /// Environment variable overriding the base seed (a `u64`, decimal or
 /// `0x`-prefixed hexadecimal, or `random` for a fresh one that is printed).

@@ -98,7 +98,7 @@ fn workspace_root(start: &Path) -> PathBuf {
 pub(crate) fn baseline_dir_env(
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<Option<PathBuf>, ConfigError> {
-    let dir = dual_delta_settings::setting("baselines.dir");
+    let dir = dual_delta_settings::setting("baseline_dir");
     env(dir.env_var())
         .map(|v| dir.parse(dir.env_var(), &v).map(|v| v.text().into()))
         .transpose()

@@ -37,7 +37,7 @@ fn env_over_attribute_over_default() {
     assert_eq!(s.seed_source, SeedSource::Environment);
 
     let s = Settings::resolve_with("t", &Overrides::default(), env(&[])).unwrap();
-    assert_eq!((s.n, s.alpha), (DEFAULT_N, DEFAULT_ALPHA));
+    assert_eq!((s.n, s.alpha), (1000, 0.01));
     assert_eq!(s.seed, crate::rng::seed_from_name("t"));
     assert_eq!(s.seed_source, SeedSource::Default);
 }
@@ -139,9 +139,9 @@ fn early_stopping_and_the_screen_are_on_unless_turned_off_and_one_margin_serves_
 #[test]
 fn progress_is_shown_outside_ci_unless_turned_off_and_home_must_name_a_directory() {
     let p = |pairs: &[(&str, &str)]| {
-        Settings::resolve_with("t", &Overrides::default(), env(pairs))
+        Process::read(env(pairs))
             .unwrap()
-            .progress
+            .shows_progress(env(pairs))
     };
     assert!(p(&[]));
     assert!(!p(&[("CI", "true")]));

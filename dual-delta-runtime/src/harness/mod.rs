@@ -2,7 +2,9 @@
 
 use std::marker::PhantomData;
 
-use crate::config::Overrides;
+use std::time::Duration;
+
+use crate::config::{Baselines, Overrides};
 use crate::error::RunError;
 use crate::expect::Expect;
 use crate::metric::Metric;
@@ -172,128 +174,6 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         self
     }
 
-    /// Number of trials N (default 1000; `DUAL_DELTA_N` overrides).
-    pub fn n(mut self, n: usize) -> Self {
-        self.overrides.n = Some(n);
-        self
-    }
-
-    /// Base seed (default: derived from the test name; `DUAL_DELTA_SEED`
-    /// overrides).
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.overrides.seed = Some(seed);
-        self
-    }
-
-    /// Significance level α (default 0.01; `DUAL_DELTA_ALPHA` overrides).
-    pub fn alpha(mut self, alpha: f64) -> Self {
-        self.overrides.alpha = Some(alpha);
-        self
-    }
-
-    /// Error metric (default [`Metric::MaxHybrid`]).
-    pub fn metric(mut self, metric: Metric) -> Self {
-        self.overrides.metric = Some(metric);
-        self
-    }
-
-    /// Accuracy expectation checked by [`Outcome::check`] (default
-    /// [`Expect::NoWorse`]).
-    pub fn expect(mut self, expect: Expect) -> Self {
-        self.overrides.expect = Some(expect);
-        self
-    }
-
-    /// Paired test deciding accuracy (default Wilcoxon).
-    pub fn test(mut self, test: AccuracyTest) -> Self {
-        self.overrides.test = Some(test);
-        self
-    }
-
-    /// Non-inferiority margin δ (default 5 %): the candidate counts as worse
-    /// only if its errors are significantly larger than `(1 + δ)` × the
-    /// baseline's. The same margin serves the early decision and the
-    /// fixed-N test; `0` is the paper's own test (any significant loss
-    /// fails). A significant loss inside the margin passes and is stated in
-    /// the verdict.
-    pub fn margin(mut self, margin: f64) -> Self {
-        self.overrides.margin = Some(margin);
-        self
-    }
-
-    /// Stability expectation checked by [`Outcome::check`] (default: none).
-    pub fn stability(mut self, expect: Expect) -> Self {
-        self.overrides.stability = Some(expect);
-        self
-    }
-
-    /// Accepts non-finite candidate outputs (default: off). Off, a trial
-    /// where the candidate returns a NaN or an infinity while the baseline
-    /// and the oracle are finite fails the run whatever the statistics say;
-    /// on, such a trial only counts as the worst possible error (`+inf` for
-    /// the built-in metrics). For kernels where overflow on edge-case inputs
-    /// is expected and tested separately.
-    pub fn allow_non_finite(mut self, allow: bool) -> Self {
-        self.overrides.allow_non_finite = Some(allow);
-        self
-    }
-
-    /// Stops the run as soon as the anytime-valid sequential test decides
-    /// (default `true`; `DUAL_DELTA_STOP_EARLY` overrides): `n` is then the
-    /// most trials a run takes. A failure stops at once; a pass is final
-    /// once the screen has checked every other input (see
-    /// [`DualDelta::screen`]). `false` runs all `n` trials and decides by
-    /// the fixed-N test at α, as the paper does; the sequential decision is
-    /// still recorded. Both modes test the same claim at the same margin.
-    pub fn stop_early(mut self, stop: bool) -> Self {
-        self.overrides.stop_early = Some(stop);
-        self
-    }
-
-    /// Whether an early pass waits for the screen of every remaining input
-    /// (default `true`; `DUAL_DELTA_SCREEN` overrides; see
-    /// [`crate::screen`]). `false` makes an early pass final after the
-    /// trials the sequential test took: cheaper, but a NaN, a panic or a
-    /// gross error on one input in a hundred can then pass, and the report
-    /// says that rare events were not checked.
-    pub fn screen(mut self, screen: bool) -> Self {
-        self.overrides.screen = Some(screen);
-        self
-    }
-
-    /// The per-trial time limit (default 300 s; `Duration::ZERO` turns it
-    /// off): a call that runs longer ends the process, naming the trial,
-    /// its seed and the command that replays it (see
-    /// [`crate::Settings::trial_timeout`]).
-    pub fn trial_timeout(mut self, limit: std::time::Duration) -> Self {
-        self.overrides.trial_timeout = Some(limit);
-        self
-    }
-
-    /// The gross-error gate's factor `G` (default 100, `> 1`; `f64::INFINITY`
-    /// turns the gate off): a trial on which the candidate's error exceeds
-    /// `G` × the larger of the baseline's error on that input and the median
-    /// reference error fails the run (see [`crate::screen`]).
-    pub fn gross_factor(mut self, factor: f64) -> Self {
-        self.overrides.gross_factor = Some(factor);
-        self
-    }
-
-    /// Saves the run as a baseline, or compares it with one (see
-    /// [`crate::baseline`]); the `DUAL_DELTA_*BASELINE*` variables override
-    /// each field they set.
-    pub fn baselines(mut self, baselines: crate::config::Baselines) -> Self {
-        self.overrides.baselines = Some(baselines);
-        self
-    }
-
-    /// Limits the threads running trials; `1` for implementations that must
-    /// not run concurrently. Results do not depend on it.
-    pub fn threads(mut self, threads: usize) -> Self {
-        self.overrides.threads = Some(threads);
-        self
-    }
-
     /// Replaces every setting at once (used by `#[dual_delta_test]`).
     pub fn overrides(mut self, overrides: Overrides) -> Self {
         self.overrides = overrides;
@@ -308,6 +188,28 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         crate::run::run(&self.trial, &self.names, &self.overrides)
     }
 }
+
+/// One setter for each of a test's settings, expanded from the table:
+/// `.n(1000)`, `.stop_early(false)`, …, each documented as its row.
+macro_rules! setters {
+    (
+        run {$(
+            $(#[doc = $doc:literal])*
+            $name:ident: $shape:ident($given:ty) = ($($init:tt)*) { $($row:tt)* }
+        )*}
+        $($rest:tt)*
+    ) => {
+        impl<I: Send + Sync> DualDelta<'_, I> {$(
+            $(#[doc = $doc])*
+            pub fn $name(mut self, value: $given) -> Self {
+                self.overrides.$name = Some(value);
+                self
+            }
+        )*}
+    };
+}
+
+dual_delta_settings::settings_table!(setters);
 
 #[cfg(test)]
 mod tests;
