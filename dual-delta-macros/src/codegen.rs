@@ -64,6 +64,9 @@ pub(crate) struct Run {
     /// The candidate's name.
     function: String,
     batch: Option<LitInt>,
+    /// How the worst inputs are shown: `Debug` where the input type has
+    /// it (picked by method resolution, so a type without it still works).
+    describe: TokenStream,
 }
 
 impl Run {
@@ -119,6 +122,16 @@ impl Run {
         // against it on their own, spanned at each, so that a generator or a
         // reference of the wrong type is reported at the expression that is
         // wrong rather than inside the runtime.
+        let describe = match input_type(sig, batch.is_some()) {
+            Some(ty) => quote! {
+                .describe_inputs_with({
+                    #[allow(unused_imports)]
+                    use #private::{ViaDebug as _, WithoutDebug as _};
+                    (&&#private::Describe::<#ty>::NEW).describer()
+                })
+            },
+            None => TokenStream::new(),
+        };
         let (input, baseline, oracle) = match input_type(sig, batch.is_some()) {
             Some(ty) => {
                 let span = |expr: &Expr| expr.span();
@@ -144,6 +157,7 @@ impl Run {
             names,
             function: sig.ident.unraw().to_string(),
             batch,
+            describe,
         }
     }
 
@@ -154,6 +168,7 @@ impl Run {
             names: [baseline_name, oracle_name, input_name],
             function,
             batch,
+            describe,
             ..
         } = self;
         let (private, fields, check) = (&self.private, &self.fields, &self.check);
@@ -172,6 +187,7 @@ impl Run {
             },
             None => quote!(#private::DualDelta::new(#candidate, #baseline, #oracle, #input)),
         };
+        let run = quote!(#run #describe);
         // Local-variable hygiene: never shadows a user item named `overrides`.
         let overrides = Ident::new("overrides", Span::mixed_site());
         quote! {

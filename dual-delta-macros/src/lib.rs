@@ -78,6 +78,7 @@ mod tests;
 /// | `stop_early` | `false` runs every input as a full trial; `true` skips the oracle on ties and stops early at a failure | `true` |
 /// | `screen` | `false`: the quick mode, an early pass after `k` trials is final | `true`: a pass covers every input |
 /// | `gross_factor` | the gross-error gate's factor G, a number literal > 1, or `inf` (no gate) | `100` |
+/// | `bound` | a documented error bound in the metric's unit, a number literal ≥ 0: the first input over it fails the test, whatever `expect` says | none |
 /// | `batch` | the candidate takes this many trials' inputs per call, an integer literal ≥ 1 | one input per call |
 /// | `check` | an extra check of the outcome, `FnOnce(&Outcome) -> Result<(), String>` | none |
 /// | `crate` | the path of the runtime, if renamed | `::dual_delta_runtime` |

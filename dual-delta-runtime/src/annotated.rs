@@ -3,7 +3,7 @@
 //! prints the table, writes the report and the CI summary row, and panics
 //! with the failure message unless the expectations hold.
 
-use crate::config::Overrides;
+use crate::config::{Overrides, Settings};
 use crate::harness::DualDelta;
 use crate::outcome::{Names, Outcome};
 use crate::rng::TrialRng;
@@ -82,6 +82,9 @@ pub fn run_test<I: Send + Sync>(
     // The test's path: `module::function`, or `module::function::case`.
     let test = format!("{}::{}", id.module_path, id.case.unwrap_or(id.function));
     crate::replay::register_annotated(&test, &id.cargo, id.file);
+    // A call past its time limit ends the process: recorded first, so that
+    // the suite counts the test.
+    crate::guard::on_hang(record_stopped);
     // A report directory set but invalid (`DUAL_DELTA_HOME=""`) is an error
     // of the run, before any trial: never ignored.
     if let Err(e) = crate::config::report_root() {
@@ -97,6 +100,7 @@ pub fn run_test<I: Send + Sync>(
         oracle: id.oracle.to_owned(),
         input: id.input.to_owned(),
     };
+    let seed = Settings::resolve(&test, &overrides).ok().map(|s| s.seed);
     let run = run.names(names).overrides(overrides);
     let outcome = match run.run() {
         Ok(o) => o,
@@ -115,11 +119,25 @@ pub fn run_test<I: Send + Sync>(
             }
             return;
         }
-        Err(e) => panic!(
-            "dual-delta test `{test}` ({}:{}) could not run: {e}",
-            id.file, id.line
-        ),
+        Err(e) => {
+            // A failure of the test, recorded as one: the suite, `list`
+            // and the index count it.
+            let seed = match &e {
+                crate::error::RunError::Panicked { trial, .. } => trial.base_seed,
+                _ => seed.unwrap_or_else(|| crate::rng::seed_from_name(&test)),
+            };
+            let replay = crate::replay::command(&test, seed);
+            let record = record_stopped(&test, &e.to_string(), &replay)
+                .map_or_else(String::new, |p| format!("\n  record: {}", p.display()));
+            panic!(
+                "dual-delta test `{test}` ({}:{}) could not run: {e}\n  replay: {replay}{record}",
+                id.file, id.line
+            )
+        }
     };
+    // The check is part of the verdict: decided before any report.
+    let verdict = check(&outcome);
+    let outcome = outcome.with_check(verdict);
     let report = crate::report::write(&outcome);
     let report_path = report.as_ref().ok().map(|p| p.as_path());
     let why = report.as_ref().err().map(ToString::to_string);
@@ -154,14 +172,24 @@ pub fn run_test<I: Send + Sync>(
         let message = crate::report::terminal::failure(&outcome, report_path);
         panic!("{message}{unwritten}");
     }
-    let table = crate::report::terminal::table(&outcome, report_path);
-    if let Err(reason) = check(&outcome) {
-        panic!(
-            "dual-delta test `{}` failed its check: {reason}\n{table}{unwritten}",
-            outcome.names.test
-        );
+    println!("{}", crate::report::terminal::table(&outcome, report_path));
+}
+
+/// Records under the report root that `test` could not finish; a record
+/// that cannot be written is a warning, never silent.
+fn record_stopped(test: &str, reason: &str, replay: &str) -> Option<std::path::PathBuf> {
+    let written = crate::config::report_root()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
+        .and_then(|root| crate::report::write_stopped(&root, test, reason, replay));
+    match written {
+        Ok(path) => Some(path),
+        Err(e) => {
+            warn(&format!(
+                "warning: dual-delta test `{test}`: its stop not recorded: {e}"
+            ));
+            None
+        }
     }
-    println!("{table}");
 }
 
 /// Writes `line` to the process's standard error directly: past the test

@@ -5,7 +5,7 @@
 use std::cell::Cell;
 use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, PanicHookInfo, catch_unwind};
-use std::sync::{Mutex, Once};
+use std::sync::{Mutex, Once, OnceLock};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
@@ -55,6 +55,17 @@ pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> R
 static RUNS: Mutex<Vec<(u64, String, Duration)>> = Mutex::new(Vec::new());
 /// The calls under way, by thread: the role, the trial and when it began.
 static CALLS: Mutex<Vec<(ThreadId, Role, TrialId, Instant)>> = Mutex::new(Vec::new());
+
+/// What the watchdog calls before it ends the process: the test, why and
+/// the command that replays it (set by the layer that keeps records; none
+/// for a bare builder's run).
+static ON_HANG: OnceLock<fn(&str, &str, &str) -> Option<std::path::PathBuf>> = OnceLock::new();
+
+/// Has the watchdog call `record` with the test, the reason and the replay
+/// command before it ends the process on a hung call.
+pub(crate) fn on_hang(record: fn(&str, &str, &str) -> Option<std::path::PathBuf>) {
+    let _ = ON_HANG.set(record);
+}
 
 /// A run watched for hung calls until it is dropped.
 pub(crate) struct Watch {
@@ -133,15 +144,22 @@ fn watchdog() {
                 // captures `eprintln!` (this thread inherits the capture
                 // of the test that started it), and its capture is never
                 // printed once the process ends here.
-                let message = format!(
-                    "dual-delta: {test}: the {role} has run for {:.0} s on trial {} (trial seed \
-                     {:#018x}), over the per-trial limit of {} s (DUAL_DELTA_TRIAL_TIMEOUT); \
-                     ending the process. Replay it with {}\n",
+                let reason = format!(
+                    "the {role} has run for {:.0} s on trial {} (trial seed {:#018x}), over the \
+                     per-trial limit of {} s (DUAL_DELTA_TRIAL_TIMEOUT)",
                     elapsed.as_secs_f64(),
                     trial.index,
                     trial.seed,
                     limit.as_secs_f64(),
-                    crate::replay::command(test, trial.base_seed),
+                );
+                let replay = crate::replay::command(test, trial.base_seed);
+                let record = ON_HANG
+                    .get()
+                    .and_then(|record| record(test, &reason, &replay))
+                    .map_or_else(String::new, |p| format!("  record: {}\n", p.display()));
+                let message = format!(
+                    "dual-delta: {test}: {reason}; ending the process. Replay it with \
+                     {replay}\n{record}"
                 );
                 let mut stderr = std::io::stderr().lock();
                 let _ = stderr.write_all(message.as_bytes());

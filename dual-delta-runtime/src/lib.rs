@@ -77,6 +77,7 @@ pub mod stats;
 pub mod suite;
 mod trial;
 mod verdict;
+pub mod worst;
 
 pub use crate::advice::MetricAdvice;
 pub use crate::config::{
@@ -84,7 +85,7 @@ pub use crate::config::{
     parse_seed,
 };
 pub use crate::decide::claim;
-pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, WithinMargin};
+pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, OverBound, WithinMargin};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
 pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
@@ -149,4 +150,5 @@ pub mod __private {
     };
     pub use crate::harness::DualDelta;
     pub use crate::replay::CargoTarget;
+    pub use crate::worst::{Describe, ViaDebug, WithoutDebug};
 }

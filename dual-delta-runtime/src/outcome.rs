@@ -155,6 +155,13 @@ pub struct Outcome {
     /// [`crate::record_environment`] (such as the GPU adapter), at the end
     /// of the run.
     pub environment: std::collections::BTreeMap<String, String>,
+    /// The trials with the candidate's largest errors, largest first, with
+    /// their inputs where they can be shown ([`crate::worst`]).
+    pub worst_inputs: Vec<crate::worst::WorstInput>,
+    /// Why the test's own check (`check = ...`) failed; `None` where it
+    /// held or the test has none. A failed check fails the run
+    /// ([`Outcome::with_check`]).
+    pub check: Option<String>,
 }
 
 impl Outcome {
@@ -174,6 +181,17 @@ impl Outcome {
             }
         }
         worst
+    }
+
+    /// The outcome with the result of the test's own check: a failed check
+    /// fails the run, and every report says why, first. Run before any
+    /// report is written, so that no report calls such a run passed.
+    pub fn with_check(mut self, check: Result<(), String>) -> Outcome {
+        if let Err(reason) = check {
+            self.judgement.passed = false;
+            self.check = Some(reason);
+        }
+        self
     }
 
     /// Whether the expectations hold ([`Judgement::passed`]).

@@ -11,8 +11,9 @@ use crate::advice::{self, MetricAdvice};
 use crate::baseline::{self, Baseline, Regression};
 use crate::config::{Overrides, Process, Settings};
 use crate::decide::claim::{self, Claim, Errors};
-use crate::decide::{self, Evidence, GrossError, Judgement, Levels, Monitor};
+use crate::decide::{self, Evidence, GrossError, Judgement, Levels, Monitor, OverBound};
 use crate::error::RunError;
+use crate::error::TrialId;
 use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
 use crate::outcome::{Names, Outcome};
 use crate::output::NumberFormat;
@@ -23,8 +24,9 @@ use crate::schedule;
 use crate::screen::{Mode, Screen};
 use crate::stats::sequential::Sequential;
 use crate::stats::{self, RatioInterval, StatsError};
-use crate::trial::{Checked, Trial, TrialErrors};
+use crate::trial::{Checked, Trial, TrialErrors, draw};
 use crate::verdict::{self, Analysis, Verdict};
+use crate::worst::{self, WorstInput};
 
 /// Runs `trial` as test `names.test` with `overrides`: the body of
 /// [`crate::DualDelta::run`].
@@ -32,6 +34,7 @@ pub(crate) fn run<I: Send + Sync>(
     trial: &Trial<'_, I>,
     names: &Names,
     overrides: &Overrides,
+    describe: Option<&(dyn Fn(&I) -> String + Sync + '_)>,
 ) -> Result<Outcome, RunError> {
     let plan = Plan::of(&names.test, overrides)?;
     let settings = &plan.settings;
@@ -57,11 +60,12 @@ pub(crate) fn run<I: Send + Sync>(
     let trial_time = start.elapsed();
     let collected = Collected::of(&plan, &checked, &sequential)?;
     let decided = Decided::of(&plan, &collected)?;
+    let worst_inputs = show_worst(trial, &plan, &collected, describe);
     let outcome = publish(
         names,
         plan,
         collected,
-        decided,
+        (decided, worst_inputs),
         (trial_time, start.elapsed()),
     )?;
     Ok(outcome)
@@ -94,14 +98,19 @@ impl Plan {
         let baseline = baseline::load(&settings, test)?;
         // A run that saves or compares a baseline measures every input, so
         // that the comparison covers all of them, whatever it expects.
-        let mode =
-            if !settings.stop_early || baseline.is_some() || settings.baselines.save.is_some() {
-                Mode::AllTrials
-            } else if settings.screen {
-                Mode::Screened
-            } else {
-                Mode::Quick
-            };
+        // So does a run with a documented bound: every input is checked
+        // against it.
+        let mode = if !settings.stop_early
+            || baseline.is_some()
+            || settings.baselines.save.is_some()
+            || settings.bound.is_some()
+        {
+            Mode::AllTrials
+        } else if settings.screen {
+            Mode::Screened
+        } else {
+            Mode::Quick
+        };
         let progress = Process::from_env()?.shows_progress(crate::config::env_var);
         Ok(Plan {
             settings,
@@ -119,6 +128,9 @@ struct Collected {
     delta2: Vec<f64>,
     indices: Vec<usize>,
     input_kinds: Vec<String>,
+    /// Each full trial's candidate and baseline outputs at its worst
+    /// element.
+    outputs_at_worst: Vec<(f64, f64)>,
     /// Each full trial's oracle value at its worst element, that element,
     /// and whether its outputs were identical.
     worst: Vec<(f64, (usize, usize), bool)>,
@@ -133,6 +145,7 @@ struct Collected {
     non_finite: NonFinite,
     reference_scale: f64,
     gross: Vec<GrossError>,
+    over_bound: Option<OverBound>,
     summaries: Summaries,
 }
 
@@ -153,6 +166,7 @@ impl Collected {
         Ok(Collected {
             indices: trials.iter().map(|t| t.index).collect(),
             input_kinds: trials.iter().map(|t| t.input_kind.clone()).collect(),
+            outputs_at_worst: trials.iter().map(|t| t.outputs_at_worst).collect(),
             worst: trials
                 .iter()
                 .map(|t| (t.oracle_at_worst, t.worst, t.identical_outputs))
@@ -178,6 +192,7 @@ impl Collected {
             },
             non_finite: non_finite(&trials, s),
             gross: decide::gross_errors(trials.iter().copied(), reference_scale, s),
+            over_bound: decide::over_bound(trials.iter().copied(), s),
             reference_scale,
             screen,
             summaries,
@@ -261,6 +276,7 @@ impl Decided {
             summaries: &c.summaries,
             non_finite: &c.non_finite,
             gross: &c.gross,
+            over_bound: c.over_bound,
             screen: &c.screen,
             regressed: regression.as_ref().is_some_and(|r| r.regressed),
         });
@@ -294,12 +310,51 @@ impl Decided {
     }
 }
 
+/// The trials with the candidate's largest errors, their inputs drawn
+/// again from their seeds and described where the test can.
+fn show_worst<I>(
+    trial: &Trial<'_, I>,
+    plan: &Plan,
+    c: &Collected,
+    describe: Option<&(dyn Fn(&I) -> String + Sync + '_)>,
+) -> Vec<WorstInput> {
+    let seed = plan.settings.seed;
+    worst::positions(&c.delta1)
+        .into_iter()
+        .map(|p| {
+            let index = c.indices[p];
+            let id = TrialId {
+                index,
+                seed: trial_seed(seed, index),
+                base_seed: seed,
+            };
+            let input = describe.map(|describe| match draw(&trial.input, id) {
+                Ok((x, _)) => describe(&x),
+                Err(e) => format!("(could not be drawn again: {e})"),
+            });
+            let (candidate, baseline) = c.outputs_at_worst[p];
+            let (oracle, element, _) = c.worst[p];
+            WorstInput {
+                trial: index,
+                seed: format!("{:#018x}", id.seed),
+                delta1: c.delta1[p],
+                delta2: c.delta2[p],
+                element,
+                candidate,
+                baseline,
+                oracle,
+                input,
+            }
+        })
+        .collect()
+}
+
 /// The outcome of the run, and the baseline it saves if asked to.
 fn publish(
     names: &Names,
     plan: Plan,
     c: Collected,
-    d: Decided,
+    (d, worst_inputs): (Decided, Vec<WorstInput>),
     (trial_time, elapsed): (Duration, Duration),
 ) -> Result<Outcome, RunError> {
     let outcome = Outcome {
@@ -327,6 +382,8 @@ fn publish(
         environment: d.environment,
         fingerprints: c.fingerprints,
         regression: d.regression,
+        worst_inputs,
+        check: None,
         settings: plan.settings,
     };
     baseline::save_if_asked(

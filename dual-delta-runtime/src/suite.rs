@@ -148,7 +148,9 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
                 let regressed = j.regressed;
                 let gate = matches!(
                     j.decided_by,
-                    DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. }
+                    DecidedBy::NonFinite { .. }
+                        | DecidedBy::GrossError { .. }
+                        | DecidedBy::Bound { .. }
                 );
                 let alpha = r.settings.settings.alpha;
                 let result = if j.passed {
@@ -162,7 +164,11 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
                 SuiteTest {
                     test: r.names.test.clone(),
                     result,
-                    sentence: r.sentences.verdict.clone(),
+                    sentence: r
+                        .sentences
+                        .failure
+                        .clone()
+                        .unwrap_or_else(|| r.sentences.verdict.clone()),
                     alpha: Some(alpha),
                     p_value: if regressed || gate {
                         Some(0.0)
@@ -173,6 +179,16 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
                     dir: dir.clone(),
                 }
             }
+            Stored::Stopped(k) => SuiteTest {
+                test: k.test.clone(),
+                result: SuiteResult::Failed,
+                sentence: format!("could not finish: {}", k.reason),
+                alpha: None,
+                // Like a gate failure: kept under any suite budget.
+                p_value: Some(0.0),
+                kept_by_suite_alpha: None,
+                dir: dir.clone(),
+            },
             Stored::Skipped(k) => SuiteTest {
                 test: k.test.clone(),
                 result: SuiteResult::Skipped,

@@ -52,6 +52,11 @@ fn worse_candidate_fails_with_the_verdict_table_p_value_and_seed() {
         "naive_is_worse is significantly less accurate than sum_kahan",
         "DUAL_DELTA_SEED=",
         "test naive_is_worse ... FAILED",
+        // The worst inputs, with their Debug cut short (the inputs are
+        // long vectors of f32).
+        "  largest errors of naive_is_worse:\n    trial ",
+        "; input [",
+        " characters in all)",
     ]);
 }
 
@@ -117,9 +122,11 @@ fn expect_worse_on_a_worse_candidate_passes() {
 
 #[test]
 fn a_failed_check_fails_the_test_with_its_reason() {
+    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-check");
+    let _ = std::fs::remove_dir_all(&home);
     let run = cargo_test(
         &["--test", "summation", "--", "check_fails", "--exact"],
-        &[],
+        &[("DUAL_DELTA_HOME", home.to_str().unwrap())],
     );
     assert!(!run.passed, "{}", run.output);
     run.assert_contains(&[
@@ -129,6 +136,22 @@ fn a_failed_check_fails_the_test_with_its_reason() {
         "check_fails and sum_kahan gave identical outputs on every trial",
         "test check_fails ... FAILED",
     ]);
+    // The check is decided before the report is written: the report, the
+    // suite and the index call the run failed, reason first.
+    let stored = dual_delta_runtime::report::scan(&home).unwrap();
+    let Some(dual_delta_runtime::report::Stored::Run(r)) = stored.values().next() else {
+        panic!("no report under {}: {stored:?}", home.display())
+    };
+    assert!(!r.judgement.passed);
+    let failure = r.sentences.failure.as_deref().unwrap_or_default();
+    assert!(
+        failure.starts_with("Failed its check: max error "),
+        "{failure}"
+    );
+    let suite = dual_delta_runtime::suite::summarise(&stored, None);
+    assert_eq!((suite.failed, suite.passed), (1, 0));
+    let index = std::fs::read_to_string(home.join("index.html")).unwrap();
+    assert!(index.contains("Failed its check: max error "), "{index}");
 }
 
 #[test]

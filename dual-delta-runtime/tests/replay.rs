@@ -8,7 +8,8 @@ mod child;
 use std::path::Path;
 
 use child::{Run, cargo_test, run_printed};
-use dual_delta_runtime::report::{Stored, scan, show};
+use dual_delta_runtime::report::{Stopped, Stored, scan, show};
+use dual_delta_runtime::suite::summarise;
 
 /// The command on the line of `output` after `label`.
 fn command_after<'a>(output: &'a str, label: &str) -> &'a str {
@@ -97,9 +98,51 @@ fn the_command_show_prints_runs_the_test_it_names() {
     replay.assert_contains(&["test result: ok. 1 passed; 0 failed"]);
 }
 
+/// The record a run that could not finish left under `home`.
+fn stopped(home: &Path, test: &str) -> Stopped {
+    match scan(home).unwrap().into_values().find(|s| s.test() == test) {
+        Some(Stored::Stopped(s)) => s,
+        other => panic!("no stop of {test} under {}: {other:?}", home.display()),
+    }
+}
+
+/// A fresh report directory for one child run.
+fn home(name: &str) -> std::path::PathBuf {
+    let home = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&home);
+    home
+}
+
+#[test]
+fn a_panicking_candidate_is_recorded_and_counted_as_a_failure() {
+    let home = home("replay-panic");
+    let env = [("DUAL_DELTA_HOME", home.to_str().unwrap())];
+    let run = cargo_test(
+        &["--test", "gate", "--", "panics_on_a_trial", "--exact"],
+        &env,
+    );
+    assert!(!run.passed, "{}", run.output);
+    let stop = stopped(&home, "gate::panics_on_a_trial");
+    assert!(
+        stop.reason.contains("the kernel hit a bad input"),
+        "{stop:?}"
+    );
+    assert_eq!(command_after(&run.output, "replay: "), stop.replay);
+    let suite = summarise(&scan(&home).unwrap(), None);
+    assert_eq!((suite.failed, suite.passed, suite.failures_kept), (1, 0, 1));
+    assert!(suite.tests[0].sentence.starts_with("could not finish: "));
+    let replay = run_printed(&stop.replay, &[]);
+    assert!(!replay.passed, "{}", replay.output);
+    assert_eq!(running(&replay), ["1 test"], "{}", replay.output);
+}
+
 #[test]
 fn the_watchdog_is_heard_without_nocapture_and_its_command_replays_the_test() {
-    let env = [("DUAL_DELTA_TRIAL_TIMEOUT", "1")];
+    let home = home("replay-watchdog");
+    let env = [
+        ("DUAL_DELTA_TRIAL_TIMEOUT", "1"),
+        ("DUAL_DELTA_HOME", home.to_str().unwrap()),
+    ];
     let run = cargo_test(
         &["--test", "gate", "--", "slow_first_call", "--exact"],
         &env,
@@ -121,6 +164,13 @@ fn the_watchdog_is_heard_without_nocapture_and_its_command_replays_the_test() {
             "DUAL_DELTA_SEED={seed:#x} cargo test -p dual-delta-e2e --test gate -- \
              slow_first_call --exact"
         )
+    );
+    // Recorded before the process ended: the suite counts it.
+    let stop = stopped(&home, "gate::slow_first_call");
+    assert_eq!(stop.replay, command);
+    assert!(
+        stop.reason.contains("over the per-trial limit of 1 s"),
+        "{stop:?}"
     );
     let replay = run_printed(command, &env);
     assert!(!replay.passed, "{}", replay.output);

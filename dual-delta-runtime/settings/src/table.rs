@@ -200,6 +200,20 @@ macro_rules! settings_table {
                     baseline: false, recorded: true, serde: (with = "crate::json_number"),
                     doc: "the gross-error gate's factor G: a candidate's error above G × the baseline's fails the run (`inf`: no gate)",
                 }
+                /// A documented error bound, in the metric's unit (ULPs
+                /// under `max_ulp`; default: none): the run fails at the
+                /// first input whose candidate error exceeds it, naming the
+                /// input, its outputs and its seed, whatever `expect` says.
+                /// Every input is then measured against the oracle, and the
+                /// bound takes the gross-error gate's place (both bound the
+                /// candidate's error; the bound absolutely).
+                bound: optional(f64) = () {
+                    key: true, env: None, default: "none",
+                    kind: $crate::Kind::NonNegative,
+                    expected: "a finite number >= 0, in the metric's unit",
+                    baseline: false, recorded: true, serde: (default),
+                    doc: "a documented error bound in the metric's unit: the first input whose candidate error exceeds it fails the run, whatever `expect` says; every input is measured, and it replaces the gross-error gate",
+                }
                 /// The per-trial time limit (default 300 s;
                 /// `DUAL_DELTA_TRIAL_TIMEOUT` in seconds overrides;
                 /// `Duration::ZERO` or `0` turns it off, resolved to

@@ -273,6 +273,10 @@ fn stored_run(dir: &Path, test: &str) -> Result<Summary<'static>, String> {
     match found {
         Some(Stored::Run(r)) => Ok((**r).clone()),
         Some(Stored::Skipped(k)) => Err(format!("`{test}` was skipped: {}", k.reason)),
+        Some(Stored::Stopped(k)) => Err(format!(
+            "`{}` could not finish: {}\n  replay: {}",
+            k.test, k.reason, k.replay
+        )),
         None => {
             // A summary of another schema version is passed over by the
             // scan: say why.

@@ -1,7 +1,9 @@
-//! The two gates: every full trial, in every mode, is checked for a
+//! The gates: every full trial, in every mode, is checked for a
 //! non-finite output and for a gross error (see [`crate::screen`] for the
-//! definitions and what a pass guarantees). Either fails the run whatever
-//! the statistics say.
+//! definitions and what a pass guarantees), or, where the test documents
+//! one, against its error bound ([`crate::Settings::bound`]), which takes
+//! the gross-error gate's place. Each fails the run whatever the statistics
+//! say.
 
 use crate::config::Settings;
 use crate::rng::trial_seed;
@@ -25,6 +27,66 @@ pub struct GrossError {
     /// trial.
     #[serde(with = "crate::json_number")]
     pub reference: f64,
+}
+
+/// The first input whose candidate error exceeded the test's documented
+/// bound: what it was and where.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OverBound {
+    /// The trial's index.
+    pub trial: usize,
+    /// The trial's seed.
+    pub seed: u64,
+    /// The bound, in the metric's unit.
+    #[serde(with = "crate::json_number")]
+    pub bound: f64,
+    /// The candidate's error.
+    #[serde(with = "crate::json_number")]
+    pub delta1: f64,
+    /// The baseline's error.
+    #[serde(with = "crate::json_number")]
+    pub delta2: f64,
+    /// The output element where the candidate's error is largest, and the
+    /// output's length.
+    pub element: (usize, usize),
+    /// The candidate's output there.
+    #[serde(with = "crate::json_number")]
+    pub candidate: f64,
+    /// The baseline's output there.
+    #[serde(with = "crate::json_number")]
+    pub baseline: f64,
+    /// The oracle's output there.
+    #[serde(with = "crate::json_number")]
+    pub oracle: f64,
+}
+
+/// The first of `trials`, in the order given, whose candidate error is
+/// above `settings.bound`; `None` without a bound.
+pub(crate) fn over_bound<'a>(
+    trials: impl IntoIterator<Item = &'a TrialErrors>,
+    settings: &Settings,
+) -> Option<OverBound> {
+    let bound = settings.bound?;
+    trials
+        .into_iter()
+        .find(|t| exceeds(t, settings))
+        .map(|t| OverBound {
+            trial: t.index,
+            seed: trial_seed(settings.seed, t.index),
+            bound,
+            delta1: t.candidate,
+            delta2: t.baseline,
+            element: t.worst,
+            candidate: t.outputs_at_worst.0,
+            baseline: t.outputs_at_worst.1,
+            oracle: t.oracle_at_worst,
+        })
+}
+
+/// Whether trial `t`'s candidate error is above the test's bound (a NaN
+/// error is: nothing shows it within).
+pub(crate) fn exceeds(t: &TrialErrors, settings: &Settings) -> bool {
+    settings.bound.is_some_and(|b| !(t.candidate <= b))
 }
 
 /// The largest finite error of the baseline over `trials`, `0` when none
@@ -53,12 +115,16 @@ fn gross(t: &TrialErrors, scale: f64, factor: f64) -> Option<f64> {
 }
 
 /// The gross errors among `trials`, in the order given, at `scale`
-/// ([`reference_scale`] over every full trial of the run).
+/// ([`reference_scale`] over every full trial of the run); none where the
+/// test documents a bound, which takes the gate's place.
 pub(crate) fn gross_errors<'a>(
     trials: impl IntoIterator<Item = &'a TrialErrors>,
     scale: f64,
     settings: &Settings,
 ) -> Vec<GrossError> {
+    if settings.bound.is_some() {
+        return Vec::new();
+    }
     trials
         .into_iter()
         .filter_map(|t| {

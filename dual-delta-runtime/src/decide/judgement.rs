@@ -1,14 +1,15 @@
 //! The judgement: the one place where a run's pass or fail is decided.
 //!
-//! In order: the non-finite gate, the gross-error gate (both over every
-//! full trial; see [`crate::screen`]), then the sequential decision if the
+//! In order: the non-finite gate, the test's documented bound, the
+//! gross-error gate (each over every full trial; see [`crate::screen`]),
+//! then the sequential decision if the
 //! run stopped at it (a failure, or a pass in the quick mode), then the
 //! claim's rule over every input ([`crate::decide::claim`]).
 //! [`Outcome`](crate::Outcome) stores the result; the terminal table, the
 //! HTML page, `summary.json`, the step summary and `assert` read it, and
 //! nothing re-derives it.
 
-use super::{GrossError, Levels};
+use super::{GrossError, Levels, OverBound};
 use crate::config::Settings;
 use crate::decide::claim::Claim;
 use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
@@ -23,6 +24,14 @@ pub enum DecidedBy {
     /// The candidate returned a NaN or an infinity where the baseline and
     /// the oracle were finite (the first such trial).
     NonFinite {
+        /// The trial.
+        trial: usize,
+        /// Its seed.
+        seed: u64,
+    },
+    /// The candidate's error exceeded the test's documented bound (the
+    /// first such trial; [`Judgement::over_bound`] says where).
+    Bound {
         /// The trial.
         trial: usize,
         /// Its seed.
@@ -172,6 +181,10 @@ pub struct Judgement {
     /// The candidate is significantly less accurate than at the baseline
     /// it was compared with (`DUAL_DELTA_BASELINE`): the run fails.
     pub regressed: bool,
+    /// The first input whose candidate error exceeded the test's
+    /// documented bound, if one did.
+    #[serde(default)]
+    pub over_bound: Option<OverBound>,
     /// The run's p-value for a suite ([`crate::suite`]), that of the
     /// criterion that failed it: the run fails its accuracy claim at α only
     /// if this is below α. A gate failure gives 0; an early failure
@@ -206,6 +219,8 @@ pub(crate) struct Evidence<'a> {
     pub(crate) summaries: &'a Summaries,
     pub(crate) non_finite: &'a NonFinite,
     pub(crate) gross: &'a [GrossError],
+    /// The first input over the test's bound.
+    pub(crate) over_bound: Option<OverBound>,
     pub(crate) screen: &'a crate::screen::Screen,
     /// The comparison with a saved baseline found the candidate less
     /// accurate than it was.
@@ -233,11 +248,18 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         .candidate_only()
         .first()
         .map(|t| (t.trial, t.seed));
-    let (decided_by, accuracy) = match (first_non_finite, e.gross.first()) {
-        (Some((trial, seed)), _) if !s.allow_non_finite => {
+    let (decided_by, accuracy) = match (first_non_finite, e.over_bound, e.gross.first()) {
+        (Some((trial, seed)), _, _) if !s.allow_non_finite => {
             (DecidedBy::NonFinite { trial, seed }, Accuracy::LessAccurate)
         }
-        (_, Some(g)) => (
+        (_, Some(b), _) => (
+            DecidedBy::Bound {
+                trial: b.trial,
+                seed: b.seed,
+            },
+            e.verdict.accuracy,
+        ),
+        (_, _, Some(g)) => (
             DecidedBy::GrossError {
                 trial: g.trial,
                 seed: g.seed,
@@ -261,6 +283,8 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     };
     let accuracy_met = match decided_by {
         DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. } => s.expect == Expect::Worse,
+        // A documented bound holds whatever the expectation.
+        DecidedBy::Bound { .. } => false,
         DecidedBy::Sequential { .. } => matches!(q.decision, Decision::Pass { .. }),
         DecidedBy::FixedN { .. } => e.verdict.meets_accuracy(s.expect),
     };
@@ -271,7 +295,9 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     let regressed = e.regressed;
     let p_value = (s.expect == Expect::NoWorse)
         .then(|| match decided_by {
-            DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. } => Some(0.0),
+            DecidedBy::NonFinite { .. }
+            | DecidedBy::GrossError { .. }
+            | DecidedBy::Bound { .. } => Some(0.0),
             DecidedBy::Sequential { .. } => match q.decision {
                 Decision::Fail { .. } => q.trace.last().map(|p| levels.early_p_value(p.log10_fail)),
                 _ => Some(1.0),
@@ -295,6 +321,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         fixed_alpha,
         within_margin,
         regressed,
+        over_bound: e.over_bound,
         p_value,
     }
 }

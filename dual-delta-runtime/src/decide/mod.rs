@@ -10,8 +10,10 @@ mod judgement;
 mod levels;
 mod monitor;
 
-pub use self::gates::GrossError;
-pub(crate) use self::gates::{fails_non_finite, gross_errors, reference_scale};
+pub use self::gates::{GrossError, OverBound};
+pub(crate) use self::gates::{
+    exceeds, fails_non_finite, gross_errors, over_bound, reference_scale,
+};
 pub use self::judgement::{DecidedBy, Ending, Judgement, WithinMargin};
 pub(crate) use self::judgement::{Evidence, judge, percent};
 pub(crate) use self::levels::Levels;

@@ -21,7 +21,7 @@
 //! The stopping input is the first input at which the rule holds, fed one
 //! by one, so it is the same on any rounds and any number of threads.
 
-use super::{Levels, fails_non_finite};
+use super::{Levels, exceeds, fails_non_finite};
 use crate::config::Settings;
 use crate::expect::Expect;
 use crate::schedule::Look;
@@ -90,6 +90,11 @@ impl<'s> Monitor<'s> {
                 };
             }
             if self.may_stop() && self.stops_at(c) {
+                return Look::Stop { trials: self.seen };
+            }
+            // The first input over a documented bound fails the run in
+            // every mode: nothing after it can change that.
+            if self.settings.stop_early && c.full().is_some_and(|t| exceeds(t, self.settings)) {
                 return Look::Stop { trials: self.seen };
             }
         }

@@ -47,8 +47,13 @@ pub struct DualDelta<'a, I> {
     trial: Trial<'a, I>,
     names: Names,
     overrides: Overrides,
+    /// How the worst inputs are shown, if they can be.
+    describe: Option<Describer<'a, I>>,
     _input: PhantomData<fn() -> I>,
 }
+
+/// How a test describes an input.
+type Describer<'a, I> = Box<dyn Fn(&I) -> String + Sync + 'a>;
 
 /// The trials a batched candidate receives per call unless
 /// [`DualDelta::batch_size`] says otherwise.
@@ -76,6 +81,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
                 input: Box::new(input),
             },
             overrides: Overrides::default(),
+            describe: None,
             _input: PhantomData,
         }
     }
@@ -131,7 +137,38 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
                 input: Box::new(input),
             },
             overrides: Overrides::default(),
+            describe: None,
             _input: PhantomData,
+        }
+    }
+
+    /// Shows the inputs of the worst trials ([`crate::worst`]) with their
+    /// `Debug`, cut at [`crate::worst::MAX_CHARS`] characters
+    /// (`#[dual_delta_test]` does this for every input type with `Debug`).
+    pub fn show_inputs(self) -> Self
+    where
+        I: std::fmt::Debug + 'a,
+    {
+        self.describe_inputs(crate::worst::bounded_debug::<I>)
+    }
+
+    /// Shows the inputs of the worst trials as `describe` writes them: a
+    /// matrix by its shape and range, say.
+    pub fn describe_inputs(mut self, describe: impl Fn(&I) -> String + Sync + 'a) -> Self {
+        self.describe = Some(Box::new(describe));
+        self
+    }
+
+    /// [`DualDelta::describe_inputs`] where `describe` is given, for
+    /// `#[dual_delta_test]`.
+    #[doc(hidden)]
+    pub fn describe_inputs_with(self, describe: Option<fn(&I) -> String>) -> Self
+    where
+        I: 'a,
+    {
+        match describe {
+            Some(f) => self.describe_inputs(f),
+            None => self,
         }
     }
 
@@ -185,7 +222,12 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// ([`Outcome::write_report`] does); saves the run as a baseline when
     /// [`crate::Settings::baselines`] asks for it.
     pub fn run(&self) -> Result<Outcome, RunError> {
-        crate::run::run(&self.trial, &self.names, &self.overrides)
+        crate::run::run(
+            &self.trial,
+            &self.names,
+            &self.overrides,
+            self.describe.as_deref(),
+        )
     }
 }
 

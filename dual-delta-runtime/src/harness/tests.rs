@@ -23,7 +23,7 @@ fn settings(d: &DualDelta<'static, f64>) -> String {
 
 #[test]
 fn each_builder_method_of_the_table_sets_its_setting() {
-    let setters: [(&str, Setter); 16] = [
+    let setters: [(&str, Setter); 17] = [
         ("n", |d| d.n(7)),
         ("seed", |d| d.seed(7)),
         ("alpha", |d| d.alpha(0.5)),
@@ -37,6 +37,7 @@ fn each_builder_method_of_the_table_sets_its_setting() {
         ("stop_early", |d| d.stop_early(false)),
         ("screen", |d| d.screen(false)),
         ("gross_factor", |d| d.gross_factor(f64::INFINITY)),
+        ("bound", |d| d.bound(0.1)),
         ("batch_size", |d| d.batch_size(7)),
         ("trial_timeout", |d| {
             d.trial_timeout(std::time::Duration::ZERO)

@@ -50,7 +50,9 @@ use std::time::{Duration, SystemTime};
 pub use self::reporter::{
     Context, Csv, FILE_REPORTERS, Html, Json, Reporter, StepSummary, Terminal,
 };
-pub use self::stored::{SKIPPED_FILE, Skipped, Stored, scan, show, write_skipped};
+pub use self::stored::{
+    SKIPPED_FILE, STOPPED_FILE, Skipped, Stopped, Stored, scan, show, write_skipped, write_stopped,
+};
 pub use crate::config::{report_root, report_root_with};
 pub use crate::dirname::test_dir_name;
 use crate::outcome::Outcome;

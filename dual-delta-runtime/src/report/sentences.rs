@@ -199,12 +199,90 @@ impl Outcome {
         }
     }
 
-    /// The verdict in words: the gates first where they decide the run,
+    /// Why the run failed, in one sentence, the reason first (its check,
+    /// a gate, a regression, then the expectation not met); `None` for a
+    /// run that passed. What every one-line summary of a failure says.
+    pub fn failure_sentence(&self) -> Option<String> {
+        if self.passed() {
+            return None;
+        }
+        let n = &self.names;
+        Some(if let Some(reason) = &self.check {
+            format!("Failed its check: {reason}.")
+        } else if self.non_finite_gate() {
+            format!(
+                "{} returned a non-finite value on {} of {} inputs checked where {} and the \
+                 oracle were finite.",
+                n.candidate,
+                self.non_finite.candidate_only().len(),
+                self.inputs_checked(),
+                n.baseline
+            )
+        } else if let Some(b) = &self.judgement.over_bound {
+            self.bound_sentence(b)
+        } else if let Some(r) = self
+            .regression
+            .as_ref()
+            .filter(|_| self.judgement.regressed)
+        {
+            r.sentence()
+        } else if self.gross_error_gate()
+            && let Some(g) = self.gross.first()
+        {
+            format!(
+                "{} made a gross error on {} of {} inputs checked (first on trial {}).",
+                n.candidate,
+                self.gross.len(),
+                self.inputs_checked(),
+                g.trial
+            )
+        } else if self.meets_accuracy() {
+            format!(
+                "Stability expectation `{}` not met: {}",
+                self.settings.stability.map_or("none", |e| e.name()),
+                self.verdict.stability_sentence(&n.candidate, &n.baseline)
+            )
+        } else {
+            self.accuracy_sentence()
+        })
+    }
+
+    /// The first input over the documented bound, in one sentence: the
+    /// trial, its seed, both errors, and the three outputs where the
+    /// candidate's error is largest.
+    pub fn bound_sentence(&self, b: &crate::OverBound) -> String {
+        let n = &self.names;
+        let at = if b.element.1 > 1 {
+            format!(" at output element {} of {}", b.element.0, b.element.1)
+        } else {
+            String::new()
+        };
+        format!(
+            "{}'s error exceeded the documented bound {} on trial {} (trial seed {:#018x}): \
+             error {} ({}'s {}){at}: candidate {}, baseline {}, oracle {}.",
+            n.candidate,
+            sci(b.bound),
+            b.trial,
+            b.seed,
+            sci(b.delta1),
+            n.baseline,
+            sci(b.delta2),
+            b.candidate,
+            b.baseline,
+            b.oracle
+        )
+    }
+
+    /// The verdict in words: a failed check first, the gates where they
+    /// decide the run,
     /// then accuracy, a difference inside the margin, the screen, then
     /// stability.
     pub fn verdict_sentence(&self) -> String {
         let n = &self.names;
         let mut out = String::new();
+        if let Some(reason) = &self.check {
+            out.push_str(&format!("Failed its check: {reason}. "));
+        }
         let failing = self.non_finite.candidate_only();
         if !failing.is_empty() {
             out.push_str(&format!(
@@ -219,6 +297,18 @@ impl Outcome {
                 } else {
                     ""
                 }
+            ));
+        }
+        if let Some(b) = &self.judgement.over_bound {
+            out.push_str(&format!("{} ", self.bound_sentence(b)));
+        } else if let Some(bound) = self.settings.bound {
+            let max = self.delta1.iter().copied().fold(0.0, f64::max);
+            out.push_str(&format!(
+                "Every one of the {} inputs checked within the documented bound {} (largest \
+                 error {}). ",
+                self.inputs_checked(),
+                sci(bound),
+                sci(max)
             ));
         }
         if let Some(g) = self.gross.first() {

@@ -74,7 +74,8 @@ fn ends_with_table(text: &str) -> bool {
 
 /// The outcome's row.
 pub fn row(o: &Outcome, report: ReportAt<'_>) -> String {
-    let mut verdict = o.verdict_sentence();
+    // A failure leads with its reason.
+    let mut verdict = o.failure_sentence().unwrap_or_else(|| o.verdict_sentence());
     if let Some(adapter) = o.environment.get("gpu.adapter") {
         verdict.push_str(&format!(" Adapter: {adapter}"));
         if let Some(semantics) = o.environment.get("gpu.semantics") {

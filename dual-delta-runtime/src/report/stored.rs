@@ -1,5 +1,7 @@
 //! What a report directory holds of each test: its run (`summary.json`),
-//! or `skipped.json`, what a skipped test leaves instead of a report.
+//! `skipped.json`, what a skipped test leaves instead of a report, or
+//! `stopped.json`, what a run that could not finish leaves (an error before
+//! or during the trials, a panic, a call past its time limit).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -33,31 +35,82 @@ pub struct Skipped {
 ///
 /// When the file cannot be written.
 pub fn write_skipped(root: &Path, test: &str, role: &str, reason: &str) -> io::Result<PathBuf> {
-    let dir = root.join(super::test_dir_name(test));
-    fs::create_dir_all(&dir)?;
     let skipped = Skipped {
         test: test.to_owned(),
         role: role.to_owned(),
         reason: reason.to_owned(),
-        timestamp_ms: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64),
+        timestamp_ms: now_ms(),
     };
-    let path = dir.join(SKIPPED_FILE);
     let text = serde_json::to_string_pretty(&skipped).map_err(io::Error::other)?;
-    fs::write(&path, text + "\n")?;
-    // A run written before, under the same directory, is stale now.
-    let _ = fs::remove_file(dir.join(SUMMARY_FILE));
+    record(root, test, SKIPPED_FILE, &text)
+}
+
+/// The file a run that could not finish leaves in its directory.
+pub const STOPPED_FILE: &str = "stopped.json";
+
+/// A run that could not finish: a failure of the test, which suites count
+/// as one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stopped {
+    /// The test's path.
+    pub test: String,
+    /// Why, as the test's failure message says it.
+    pub reason: String,
+    /// The command that replays the run.
+    pub replay: String,
+    /// When, in Unix milliseconds.
+    pub timestamp_ms: u64,
+}
+
+/// Records under `root` that `test` could not finish, for `reason`, and
+/// the command that replays it; a run stored before under the same
+/// directory is removed (it is stale now).
+///
+/// # Errors
+///
+/// When the file cannot be written.
+pub fn write_stopped(root: &Path, test: &str, reason: &str, replay: &str) -> io::Result<PathBuf> {
+    let stopped = Stopped {
+        test: test.to_owned(),
+        reason: reason.to_owned(),
+        replay: replay.to_owned(),
+        timestamp_ms: now_ms(),
+    };
+    let text = serde_json::to_string_pretty(&stopped).map_err(io::Error::other)?;
+    record(root, test, STOPPED_FILE, &text)
+}
+
+/// Writes `text` as `file` of `test`'s directory under `root`, and removes
+/// what the directory held of another run of the test.
+fn record(root: &Path, test: &str, file: &str, text: &str) -> io::Result<PathBuf> {
+    let dir = root.join(super::test_dir_name(test));
+    fs::create_dir_all(&dir)?;
+    let path = dir.join(file);
+    fs::write(&path, format!("{text}\n"))?;
+    for stale in [SUMMARY_FILE, SKIPPED_FILE, STOPPED_FILE] {
+        if stale != file {
+            let _ = fs::remove_file(dir.join(stale));
+        }
+    }
     Ok(path)
 }
 
-/// One test's stored run, or its skip.
+/// Now, in Unix milliseconds.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// One test's stored run, its skip, or its run that could not finish.
 #[derive(Clone, Debug)]
 pub enum Stored {
     /// A run with its `summary.json`.
     Run(Box<Summary<'static>>),
     /// A skipped test.
     Skipped(Skipped),
+    /// A run that could not finish.
+    Stopped(Stopped),
 }
 
 impl Stored {
@@ -66,6 +119,7 @@ impl Stored {
         match self {
             Stored::Run(s) => &s.names.test,
             Stored::Skipped(s) => &s.test,
+            Stored::Stopped(s) => &s.test,
         }
     }
 
@@ -74,12 +128,13 @@ impl Stored {
         match self {
             Stored::Run(s) => s.timestamp_ms,
             Stored::Skipped(s) => s.timestamp_ms,
+            Stored::Stopped(s) => s.timestamp_ms,
         }
     }
 }
 
-/// Every test stored directly under `root`, by directory name, the newer
-/// of a run and a skip where a directory holds both.
+/// Every test stored directly under `root`, by directory name, the newest
+/// of a run, a skip and a stop where a directory holds more than one.
 pub fn scan(root: &Path) -> io::Result<BTreeMap<String, Stored>> {
     let mut out = BTreeMap::new();
     let entries = match fs::read_dir(root) {
@@ -105,11 +160,19 @@ pub fn scan(root: &Path) -> io::Result<BTreeMap<String, Stored>> {
             .ok()
             .and_then(|t| serde_json::from_str::<Skipped>(&t).ok())
             .map(Stored::Skipped);
-        let newest = match (run, skip) {
-            (Some(r), Some(s)) if s.timestamp_ms() > r.timestamp_ms() => Some(s),
-            (Some(r), _) => Some(r),
-            (None, s) => s,
-        };
+        let stop = fs::read_to_string(entry.path().join(STOPPED_FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Stopped>(&t).ok())
+            .map(Stored::Stopped);
+        // The first of the newest: a run over a skip or a stop written in
+        // the same millisecond.
+        let newest = [run, skip, stop].into_iter().flatten().reduce(|a, b| {
+            if b.timestamp_ms() > a.timestamp_ms() {
+                b
+            } else {
+                a
+            }
+        });
         if let Some(s) = newest {
             out.insert(dir, s);
         }

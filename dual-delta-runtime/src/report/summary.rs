@@ -117,6 +117,11 @@ pub struct Summary<'a> {
     pub regression: Option<Cow<'a, Regression>>,
     /// The trial with the candidate's largest error.
     pub worst_trial: WorstTrial,
+    /// The trials with the candidate's largest errors, largest first, with
+    /// their inputs where the test can show them
+    /// ([`crate::worst::WorstInput`]).
+    #[serde(default)]
+    pub worst_inputs: Cow<'a, [crate::worst::WorstInput]>,
     /// The claim's two criteria over every input ([`crate::claim::Claim`]).
     #[serde(default)]
     pub claim: Cow<'a, crate::decide::claim::Claim>,
@@ -213,6 +218,10 @@ pub struct Sentences {
     /// Where the loss is ([`crate::Outcome::where_sentence`]), or `null`.
     #[serde(default)]
     pub where_loss: Option<String>,
+    /// Why the run failed, reason first
+    /// ([`crate::Outcome::failure_sentence`]), or `null` for a pass.
+    #[serde(default)]
+    pub failure: Option<String>,
 }
 
 /// A value, or why it could not be computed (`{"error": "..."}`).

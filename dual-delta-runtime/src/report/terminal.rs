@@ -336,7 +336,21 @@ pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
     let s = &o.settings;
     let mut out = String::new();
     let failing = o.non_finite.candidate_only();
-    if o.non_finite_gate()
+    if let Some(reason) = &o.check {
+        let _ = writeln!(
+            out,
+            "dual-delta test `{}` failed its check: {reason}",
+            o.names.test
+        );
+    } else if let Some(b) = &o.judgement.over_bound {
+        let _ = writeln!(
+            out,
+            "dual-delta test `{}` failed: {}",
+            o.names.test,
+            o.bound_sentence(b)
+        );
+        let _ = writeln!(out, "  replay: {}", replay(o));
+    } else if o.non_finite_gate()
         && let Some(first) = failing.first()
     {
         let _ = writeln!(
@@ -404,6 +418,12 @@ pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
                 format!("accuracy expectation `{}` not met", s.expect.name())
             }
         );
+    }
+    if !o.worst_inputs.is_empty() {
+        let _ = writeln!(out, "  largest errors of {}:", o.names.candidate);
+        for w in &o.worst_inputs {
+            let _ = writeln!(out, "    {}", w.line());
+        }
     }
     out.push_str(&table(o, report));
     let _ = writeln!(out, "  to replay exactly this run: {}", replay(o));

@@ -344,6 +344,8 @@ pub(crate) struct TrialErrors {
     pub(crate) worst: (usize, usize),
     /// `fΩ(x)` at that element.
     pub(crate) oracle_at_worst: f64,
+    /// The candidate's and the baseline's outputs at that element.
+    pub(crate) outputs_at_worst: (f64, f64),
     /// Under a hybrid metric, both errors again under `max_relative`, and
     /// whether the absolute branch decided the candidate's error (`|fΩ|`
     /// below 1 at its worst element); `None` under other metrics.
@@ -368,6 +370,7 @@ impl TrialErrors {
             fingerprint: 0,
             worst: (0, 1),
             oracle_at_worst: 1.0,
+            outputs_at_worst: (1.0, 1.0),
             relative: None,
         }
     }
@@ -474,6 +477,10 @@ pub(crate) fn measure(
         fingerprint: fingerprint(oracle),
         worst: (worst, oracle.len()),
         oracle_at_worst: oracle.get(worst).copied().unwrap_or(0.0),
+        outputs_at_worst: (
+            y1.get(worst).copied().unwrap_or(0.0),
+            refs.baseline.get(worst).copied().unwrap_or(0.0),
+        ),
         relative: matches!(settings.metric, Metric::MaxHybrid | Metric::MeanHybrid).then(|| {
             let relative = |y: &[f64]| Metric::MaxRelative.error(y, oracle, format);
             let absolute = oracle.get(worst).is_some_and(|o| o.abs() < 1.0);

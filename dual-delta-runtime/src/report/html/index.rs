@@ -6,7 +6,7 @@ use std::path::Path;
 use askama::Template;
 
 use super::super::summary::Summary;
-use super::super::{INDEX_FILE, Skipped, Stored, scan};
+use super::super::{INDEX_FILE, Skipped, Stopped, Stored, scan};
 use super::{VERSION, url_segment};
 
 /// What the top-level index shows of one report (read back from its
@@ -40,7 +40,8 @@ impl ReportEntry {
             n: s.settings.settings.n,
             passed: s.judgement.passed,
             skipped: false,
-            sentence: s.sentences.accuracy,
+            // A failure leads with its reason, not the statistics.
+            sentence: s.sentences.failure.unwrap_or(s.sentences.accuracy),
             test: names.test,
             candidate: names.candidate,
             baseline: names.baseline,
@@ -62,6 +63,24 @@ impl ReportEntry {
             passed: false,
             skipped: true,
             sentence: format!("skipped by the {}: {}", s.role, s.reason),
+        }
+    }
+
+    /// The entry of a run in directory `dir` that could not finish: a
+    /// failure.
+    fn stopped(dir: String, s: Stopped) -> Self {
+        ReportEntry {
+            dir,
+            timestamp_ms: s.timestamp_ms,
+            time_utc: crate::clock::utc(s.timestamp_ms / 1000),
+            test: s.test,
+            candidate: String::new(),
+            baseline: String::new(),
+            metric: String::new(),
+            n: 0,
+            passed: false,
+            skipped: false,
+            sentence: format!("could not finish: {}", s.reason),
         }
     }
 
@@ -101,6 +120,7 @@ pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
         .map(|(dir, stored)| match stored {
             Stored::Run(r) => ReportEntry::new(dir, *r),
             Stored::Skipped(k) => ReportEntry::skipped(dir, k),
+            Stored::Stopped(k) => ReportEntry::stopped(dir, k),
         })
         .collect();
     out.sort_by(|a, b| {

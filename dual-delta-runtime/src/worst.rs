@@ -1,0 +1,189 @@
+//! The worst inputs, shown: the candidate's largest errors with the inputs
+//! that gave them, each described with `Debug` (bounded) where the input
+//! type has it, and the three outputs where the error is largest.
+//!
+//! Inputs are not kept while a run goes: after it, the worst trials'
+//! inputs are drawn again from their seeds, which gives the same inputs.
+
+use std::fmt::{self, Debug, Write as _};
+use std::marker::PhantomData;
+
+/// How many of the worst trials a run shows.
+pub const SHOWN: usize = 3;
+
+/// The most characters of an input's description; a longer one is cut and
+/// says how long it was.
+pub const MAX_CHARS: usize = 400;
+
+/// One of the trials with the candidate's largest errors.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WorstInput {
+    /// The trial's index.
+    pub trial: usize,
+    /// The trial's seed, in hexadecimal (`0x` and 16 digits).
+    pub seed: String,
+    /// The candidate's error.
+    #[serde(with = "crate::json_number")]
+    pub delta1: f64,
+    /// The baseline's error.
+    #[serde(with = "crate::json_number")]
+    pub delta2: f64,
+    /// The output element where the candidate's error is largest, and the
+    /// output's length.
+    pub element: (usize, usize),
+    /// The candidate's output there.
+    #[serde(with = "crate::json_number")]
+    pub candidate: f64,
+    /// The baseline's output there.
+    #[serde(with = "crate::json_number")]
+    pub baseline: f64,
+    /// The oracle's output there.
+    #[serde(with = "crate::json_number")]
+    pub oracle: f64,
+    /// The input, as its `Debug` (at most [`MAX_CHARS`] characters) or the
+    /// test's own description; `None` where the input type has no `Debug`
+    /// and the test gave no description.
+    pub input: Option<String>,
+}
+
+impl WorstInput {
+    /// The trial in one line: its index and seed, both errors, the three
+    /// outputs at the worst element and the input.
+    pub fn line(&self) -> String {
+        let at = if self.element.1 > 1 {
+            format!(" at element {} of {}", self.element.0, self.element.1)
+        } else {
+            String::new()
+        };
+        format!(
+            "trial {} (seed {}): error {:.4e} against the baseline's {:.4e}{at}: candidate {}, \
+             baseline {}, oracle {}; input {}",
+            self.trial,
+            self.seed,
+            self.delta1,
+            self.delta2,
+            self.candidate,
+            self.baseline,
+            self.oracle,
+            self.input.as_deref().unwrap_or(
+                "not shown (its type has no Debug; `DualDelta::describe_inputs` describes it)"
+            ),
+        )
+    }
+}
+
+/// `x`'s `Debug`, cut at [`MAX_CHARS`] characters: a longer one ends with
+/// `…` and its length.
+pub fn bounded_debug<T: Debug + ?Sized>(x: &T) -> String {
+    let mut w = Bounded {
+        out: String::new(),
+        chars: 0,
+    };
+    let _ = write!(w, "{x:?}");
+    if w.chars > MAX_CHARS {
+        let _ = write!(w.out, "… ({} characters in all)", w.chars);
+    }
+    w.out
+}
+
+/// A writer that keeps the first [`MAX_CHARS`] characters and counts the
+/// rest.
+struct Bounded {
+    out: String,
+    chars: usize,
+}
+
+impl fmt::Write for Bounded {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for c in s.chars() {
+            if self.chars < MAX_CHARS {
+                self.out.push(c);
+            }
+            self.chars += 1;
+        }
+        Ok(())
+    }
+}
+
+/// The positions (into a run's `delta1`) of its [`SHOWN`] largest
+/// candidate errors, largest first (the earlier trial first among equals;
+/// NaN errors first of all).
+pub(crate) fn positions(delta1: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..delta1.len()).collect();
+    let key = |i: usize| {
+        if delta1[i].is_nan() {
+            f64::INFINITY
+        } else {
+            delta1[i]
+        }
+    };
+    order.sort_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
+    order.truncate(SHOWN);
+    order
+}
+
+/// What `#[dual_delta_test]` asks for an input type `T`: `Debug` where it
+/// has it, else nothing (by method resolution: `(&&Describe::<T>::NEW)
+/// .describer()` finds [`ViaDebug`] first, for `T: Debug`).
+#[doc(hidden)]
+pub struct Describe<T>(PhantomData<fn(&T)>);
+
+impl<T> Describe<T> {
+    /// The one value.
+    pub const NEW: Self = Describe(PhantomData);
+}
+
+/// [`Describe`] for a `Debug` input type.
+#[doc(hidden)]
+pub trait ViaDebug<T> {
+    /// [`bounded_debug`].
+    fn describer(&self) -> Option<fn(&T) -> String>;
+}
+
+impl<T: Debug> ViaDebug<T> for &Describe<T> {
+    fn describer(&self) -> Option<fn(&T) -> String> {
+        Some(bounded_debug::<T>)
+    }
+}
+
+/// [`Describe`] for any other input type.
+#[doc(hidden)]
+pub trait WithoutDebug<T> {
+    /// None.
+    fn describer(&self) -> Option<fn(&T) -> String>;
+}
+
+impl<T> WithoutDebug<T> for Describe<T> {
+    fn describer(&self) -> Option<fn(&T) -> String> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_debug_is_cut_and_says_its_length() {
+        let v: Vec<u8> = vec![7; 1000];
+        let full = format!("{v:?}");
+        let cut = bounded_debug(&v);
+        assert!(cut.starts_with(&full[..MAX_CHARS]));
+        assert!(cut.ends_with(&format!("… ({} characters in all)", full.len())));
+        assert_eq!(bounded_debug(&[1.5f32, 2.0]), "[1.5, 2.0]");
+    }
+
+    #[test]
+    fn the_describer_is_debug_where_the_type_has_it() {
+        struct Opaque;
+        let debug = (&&Describe::<Vec<i32>>::NEW).describer().unwrap();
+        assert_eq!(debug(&vec![1, 2]), "[1, 2]");
+        assert!((&&Describe::<Opaque>::NEW).describer().is_none());
+    }
+
+    #[test]
+    fn the_largest_errors_come_first_nan_before_all() {
+        assert_eq!(positions(&[1.0, 5.0, f64::NAN, 5.0, 2.0]), [2, 1, 3]);
+        assert_eq!(positions(&[1.0]), [0]);
+    }
+}
