@@ -26,7 +26,7 @@ use crate::stats::sequential::Sequential;
 use crate::stats::{self, RatioInterval, StatsError};
 use crate::trial::{Checked, Trial, TrialErrors, draw};
 use crate::verdict::{self, Analysis, Verdict};
-use crate::worst::{self, WorstInput};
+use crate::worst::{self, AtWorst, WorstInput};
 
 /// Runs `trial` as test `names.test` with `overrides`: the body of
 /// [`crate::DualDelta::run`].
@@ -335,14 +335,16 @@ fn show_worst<I>(
             let (candidate, baseline) = c.outputs_at_worst[p];
             let (oracle, element, _) = c.worst[p];
             WorstInput {
-                trial: index,
-                seed: format!("{:#018x}", id.seed),
-                delta1: c.delta1[p],
-                delta2: c.delta2[p],
-                element,
-                candidate,
-                baseline,
-                oracle,
+                at: AtWorst {
+                    trial: index,
+                    seed: id.seed,
+                    delta1: c.delta1[p],
+                    delta2: c.delta2[p],
+                    element,
+                    candidate,
+                    baseline,
+                    oracle,
+                },
                 input,
             }
         })

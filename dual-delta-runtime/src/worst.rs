@@ -18,10 +18,24 @@ pub const MAX_CHARS: usize = 400;
 /// One of the trials with the candidate's largest errors.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorstInput {
+    /// The trial, its errors and its outputs where the candidate's error
+    /// is largest.
+    #[serde(flatten)]
+    pub at: AtWorst,
+    /// The input, as its `Debug` (at most [`MAX_CHARS`] characters) or the
+    /// test's own description; `None` where the input type has no `Debug`
+    /// and the test gave no description.
+    pub input: Option<String>,
+}
+
+/// A trial, both errors, and the three outputs at the output element where
+/// the candidate's error is largest.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AtWorst {
     /// The trial's index.
     pub trial: usize,
-    /// The trial's seed, in hexadecimal (`0x` and 16 digits).
-    pub seed: String,
+    /// The trial's seed.
+    pub seed: u64,
     /// The candidate's error.
     #[serde(with = "crate::json_number")]
     pub delta1: f64,
@@ -40,31 +54,36 @@ pub struct WorstInput {
     /// The oracle's output there.
     #[serde(with = "crate::json_number")]
     pub oracle: f64,
-    /// The input, as its `Debug` (at most [`MAX_CHARS`] characters) or the
-    /// test's own description; `None` where the input type has no `Debug`
-    /// and the test gave no description.
-    pub input: Option<String>,
+}
+
+impl AtWorst {
+    /// Where the candidate's error is largest, in words: ` at element i
+    /// of L` for a vector, nothing for a scalar.
+    pub fn element_words(&self) -> String {
+        if self.element.1 > 1 {
+            format!(" at element {} of {}", self.element.0, self.element.1)
+        } else {
+            String::new()
+        }
+    }
 }
 
 impl WorstInput {
     /// The trial in one line: its index and seed, both errors, the three
     /// outputs at the worst element and the input.
     pub fn line(&self) -> String {
-        let at = if self.element.1 > 1 {
-            format!(" at element {} of {}", self.element.0, self.element.1)
-        } else {
-            String::new()
-        };
+        let a = &self.at;
         format!(
-            "trial {} (seed {}): error {:.4e} against the baseline's {:.4e}{at}: candidate {}, \
-             baseline {}, oracle {}; input {}",
-            self.trial,
-            self.seed,
-            self.delta1,
-            self.delta2,
-            self.candidate,
-            self.baseline,
-            self.oracle,
+            "trial {} (seed {:#018x}): error {:.4e} against the baseline's {:.4e}{}: candidate \
+             {}, baseline {}, oracle {}; input {}",
+            a.trial,
+            a.seed,
+            a.delta1,
+            a.delta2,
+            a.element_words(),
+            a.candidate,
+            a.baseline,
+            a.oracle,
             self.input.as_deref().unwrap_or(
                 "not shown (its type has no Debug; `DualDelta::describe_inputs` describes it)"
             ),

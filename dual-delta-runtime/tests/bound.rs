@@ -66,9 +66,10 @@ fn the_first_input_over_the_bound_fails_the_run_there_naming_it() {
         o.judgement.decided_by,
         DecidedBy::Bound {
             trial: first,
-            seed: b.seed
+            seed: b.at.seed
         }
     );
+    let b = b.at;
     assert_eq!(b.trial, first);
     assert_eq!(b.seed, o.trial_seed(first));
     let x = angle(&mut TrialRng::from_trial_seed(b.seed));
@@ -118,13 +119,14 @@ fn the_worst_inputs_are_shown_largest_first_drawn_again_from_their_seeds() {
     let mut sorted = o.delta1.clone();
     sorted.sort_by(|a, b| b.total_cmp(a));
     for (shown, largest) in w.iter().zip(&sorted) {
-        assert_eq!(shown.delta1, *largest);
-        let seed = u64::from_str_radix(shown.seed.trim_start_matches("0x"), 16).unwrap();
-        assert_eq!(seed, o.trial_seed(shown.trial));
-        let x = angle(&mut TrialRng::from_trial_seed(seed));
+        let a = &shown.at;
+        assert_eq!(a.delta1, *largest);
+        assert_eq!(a.seed, o.trial_seed(a.trial));
+        let x = angle(&mut TrialRng::from_trial_seed(a.seed));
         assert_eq!(shown.input.as_deref(), Some(format!("{x:?}").as_str()));
-        assert_eq!(shown.candidate, f64::from(taylor_sin(&x)));
-        assert_eq!(shown.oracle, sin64(&x));
+        assert_eq!(a.candidate, f64::from(taylor_sin(&x)));
+        assert_eq!(a.oracle, sin64(&x));
+        assert!(shown.line().contains(&format!("(seed {:#018x})", a.seed)));
         assert!(
             shown.line().contains(&format!("input {x:?}")),
             "{}",
@@ -132,7 +134,7 @@ fn the_worst_inputs_are_shown_largest_first_drawn_again_from_their_seeds() {
         );
     }
     // The worst inputs of a truncated series are the far ends of the range.
-    assert!(w.iter().all(|s| s.oracle.abs() > 0.99), "{w:?}");
+    assert!(w.iter().all(|s| s.at.oracle.abs() > 0.99), "{w:?}");
 }
 
 #[test]

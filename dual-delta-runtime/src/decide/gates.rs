@@ -8,6 +8,7 @@
 use crate::config::Settings;
 use crate::rng::trial_seed;
 use crate::trial::TrialErrors;
+use crate::worst::AtWorst;
 
 /// A trial on which the candidate's error was gross (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -33,31 +34,13 @@ pub struct GrossError {
 /// bound: what it was and where.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OverBound {
-    /// The trial's index.
-    pub trial: usize,
-    /// The trial's seed.
-    pub seed: u64,
     /// The bound, in the metric's unit.
     #[serde(with = "crate::json_number")]
     pub bound: f64,
-    /// The candidate's error.
-    #[serde(with = "crate::json_number")]
-    pub delta1: f64,
-    /// The baseline's error.
-    #[serde(with = "crate::json_number")]
-    pub delta2: f64,
-    /// The output element where the candidate's error is largest, and the
-    /// output's length.
-    pub element: (usize, usize),
-    /// The candidate's output there.
-    #[serde(with = "crate::json_number")]
-    pub candidate: f64,
-    /// The baseline's output there.
-    #[serde(with = "crate::json_number")]
-    pub baseline: f64,
-    /// The oracle's output there.
-    #[serde(with = "crate::json_number")]
-    pub oracle: f64,
+    /// The trial, its errors and its outputs where the candidate's error
+    /// is largest.
+    #[serde(flatten)]
+    pub at: AtWorst,
 }
 
 /// The first of `trials`, in the order given, whose candidate error is
@@ -71,15 +54,17 @@ pub(crate) fn over_bound<'a>(
         .into_iter()
         .find(|t| exceeds(t, settings))
         .map(|t| OverBound {
-            trial: t.index,
-            seed: trial_seed(settings.seed, t.index),
             bound,
-            delta1: t.candidate,
-            delta2: t.baseline,
-            element: t.worst,
-            candidate: t.outputs_at_worst.0,
-            baseline: t.outputs_at_worst.1,
-            oracle: t.oracle_at_worst,
+            at: AtWorst {
+                trial: t.index,
+                seed: trial_seed(settings.seed, t.index),
+                delta1: t.candidate,
+                delta2: t.baseline,
+                element: t.worst,
+                candidate: t.outputs_at_worst.0,
+                baseline: t.outputs_at_worst.1,
+                oracle: t.oracle_at_worst,
+            },
         })
 }
 

@@ -254,8 +254,8 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         }
         (_, Some(b), _) => (
             DecidedBy::Bound {
-                trial: b.trial,
-                seed: b.seed,
+                trial: b.at.trial,
+                seed: b.at.seed,
             },
             e.verdict.accuracy,
         ),

@@ -251,25 +251,21 @@ impl Outcome {
     /// trial, its seed, both errors, and the three outputs where the
     /// candidate's error is largest.
     pub fn bound_sentence(&self, b: &crate::OverBound) -> String {
-        let n = &self.names;
-        let at = if b.element.1 > 1 {
-            format!(" at output element {} of {}", b.element.0, b.element.1)
-        } else {
-            String::new()
-        };
+        let (n, a) = (&self.names, &b.at);
         format!(
             "{}'s error exceeded the documented bound {} on trial {} (trial seed {:#018x}): \
-             error {} ({}'s {}){at}: candidate {}, baseline {}, oracle {}.",
+             error {} ({}'s {}){}: candidate {}, baseline {}, oracle {}.",
             n.candidate,
             sci(b.bound),
-            b.trial,
-            b.seed,
-            sci(b.delta1),
+            a.trial,
+            a.seed,
+            sci(a.delta1),
             n.baseline,
-            sci(b.delta2),
-            b.candidate,
-            b.baseline,
-            b.oracle
+            sci(a.delta2),
+            a.element_words(),
+            a.candidate,
+            a.baseline,
+            a.oracle
         )
     }
 

@@ -50,37 +50,37 @@ impl ReportEntry {
 
     /// The entry of a skipped test in directory `dir`.
     fn skipped(dir: String, s: Skipped) -> Self {
-        let secs = s.timestamp_ms / 1000;
-        ReportEntry {
-            dir,
-            timestamp_ms: s.timestamp_ms,
-            time_utc: crate::clock::utc(secs),
-            test: s.test,
-            candidate: String::new(),
-            baseline: String::new(),
-            metric: String::new(),
-            n: 0,
-            passed: false,
-            skipped: true,
-            sentence: format!("skipped by the {}: {}", s.role, s.reason),
-        }
+        let sentence = format!("skipped by the {}: {}", s.role, s.reason);
+        Self::without_run(dir, s.test, s.timestamp_ms, true, sentence)
     }
 
     /// The entry of a run in directory `dir` that could not finish: a
     /// failure.
     fn stopped(dir: String, s: Stopped) -> Self {
+        let sentence = format!("could not finish: {}", s.reason);
+        Self::without_run(dir, s.test, s.timestamp_ms, false, sentence)
+    }
+
+    /// The entry of a test with no run to show, written at `timestamp_ms`.
+    fn without_run(
+        dir: String,
+        test: String,
+        timestamp_ms: u64,
+        skipped: bool,
+        sentence: String,
+    ) -> Self {
         ReportEntry {
             dir,
-            timestamp_ms: s.timestamp_ms,
-            time_utc: crate::clock::utc(s.timestamp_ms / 1000),
-            test: s.test,
+            timestamp_ms,
+            time_utc: crate::clock::utc(timestamp_ms / 1000),
+            test,
             candidate: String::new(),
             baseline: String::new(),
             metric: String::new(),
             n: 0,
             passed: false,
-            skipped: false,
-            sentence: format!("could not finish: {}", s.reason),
+            skipped,
+            sentence,
         }
     }
 
