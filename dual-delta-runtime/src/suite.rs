@@ -42,7 +42,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::decide::DecidedBy;
-use crate::report::{Stored, rebuild_index, scan};
+#[cfg(feature = "html")]
+use crate::report::rebuild_index;
+use crate::report::{Stored, scan};
 
 /// The suite summary `merge` writes.
 pub const SUITE_FILE: &str = "suite.json";
@@ -320,6 +322,7 @@ pub fn merge(shards: &[PathBuf], out: &Path, suite_alpha: Option<f64>) -> io::Re
             copy_dir(from, &to)?;
         }
     }
+    #[cfg(feature = "html")]
     rebuild_index(out)?;
     let summary = summarise(&scan(out)?, suite_alpha);
     let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;

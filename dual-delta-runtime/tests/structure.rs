@@ -415,3 +415,26 @@ fn each_setting_is_declared_once() {
         );
     }
 }
+
+/// Without the default `html` feature the runtime depends on neither
+/// plotters nor askama: a test harness builds without them (the cargo
+/// metadata, read with `cargo tree`, which builds nothing).
+#[test]
+fn without_the_html_feature_neither_plotters_nor_askama_is_a_dependency() {
+    let tree = |features: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args(["tree", "--offline", "-e", "normal", "-p", "dual-delta-runtime"])
+            .args(features)
+            .current_dir(manifest_dir())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let with = tree(&[]);
+    let without = tree(&["--no-default-features"]);
+    for dependency in ["plotters ", "askama "] {
+        assert!(with.contains(dependency), "{with}");
+        assert!(!without.contains(dependency), "{without}");
+    }
+}

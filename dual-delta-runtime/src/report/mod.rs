@@ -1,7 +1,8 @@
 //! Reports of a run: the terminal table, the step summary's row, and the
 //! report written to disk, each a [`Reporter`] reading the outcome.
 //!
-//! Every run can write a report, like criterion does for benchmarks:
+//! Every run can write a report, like criterion does for benchmarks (the
+//! HTML pages and the SVG plots with the default `html` feature only):
 //!
 //! ```text
 //! <root>/                      see report_root()
@@ -31,8 +32,10 @@
 //! report present.
 
 pub mod csv;
+#[cfg(feature = "html")]
 mod html;
 pub mod json;
+#[cfg(feature = "html")]
 pub mod plot;
 mod reporter;
 mod sentences;
@@ -47,9 +50,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
-pub use self::reporter::{
-    Context, Csv, FILE_REPORTERS, Html, Json, Reporter, StepSummary, Terminal,
-};
+#[cfg(feature = "html")]
+pub use self::reporter::Html;
+pub use self::reporter::{Context, Csv, FILE_REPORTERS, Json, Reporter, StepSummary, Terminal};
 pub use self::stored::{
     SKIPPED_FILE, STOPPED_FILE, Skipped, Stopped, Stored, scan, show, write_skipped, write_stopped,
 };
@@ -90,6 +93,7 @@ pub fn write(outcome: &Outcome) -> io::Result<PathBuf> {
 pub fn write_under(outcome: &Outcome, root: &Path) -> io::Result<PathBuf> {
     let dir = root.join(test_dir_name(&outcome.names.test));
     let page = write_dir(outcome, &dir, true)?;
+    #[cfg(feature = "html")]
     rebuild_index(root)?;
     Ok(page)
 }
@@ -108,7 +112,12 @@ pub fn write_to(outcome: &Outcome, dir: &Path) -> io::Result<PathBuf> {
 /// [`write_to`]; `back_link` links the page to `../index.html`.
 fn write_dir(outcome: &Outcome, dir: &Path, back_link: bool) -> io::Result<PathBuf> {
     let written = SystemTime::now();
-    let page = dir.join(INDEX_FILE);
+    // The report's front page: its HTML page, else its summary.
+    let page = dir.join(if cfg!(feature = "html") {
+        INDEX_FILE
+    } else {
+        SUMMARY_FILE
+    });
     let files = render(outcome, written, &page, back_link);
     let replaceable = match fs::read_dir(dir) {
         Ok(mut entries) => entries.next().is_none() || dir.join(SUMMARY_FILE).is_file(),
@@ -144,28 +153,37 @@ fn render(
     page: &Path,
     back_link: bool,
 ) -> Vec<(&'static str, String)> {
+    let cx = Context {
+        written,
+        at: Ok(page),
+        back_link,
+    };
+    #[cfg_attr(not(feature = "html"), allow(unused_mut))]
+    let mut files: Vec<(&'static str, String)> = FILE_REPORTERS
+        .iter()
+        .filter_map(|r| Some((r.file()?, r.render(outcome, &cx))))
+        .collect();
+    #[cfg(feature = "html")]
+    files.extend(plots(outcome));
+    files
+}
+
+/// The report's plots, by file name.
+#[cfg(feature = "html")]
+fn plots(outcome: &Outcome) -> Vec<(&'static str, String)> {
     let labels = plot::Labels {
         candidate: &outcome.names.candidate,
         baseline: &outcome.names.baseline,
         metric: outcome.settings.metric.name(),
     };
     let (d1, d2) = (&outcome.delta1, &outcome.delta2);
-    let cx = Context {
-        written,
-        at: Ok(page),
-        back_link,
-    };
-    let mut files: Vec<(&'static str, String)> = FILE_REPORTERS
-        .iter()
-        .filter_map(|r| Some((r.file()?, r.render(outcome, &cx))))
-        .collect();
-    files.extend([
+    let mut files = vec![
         (PLOT_FILES[0], plot::histogram(d1, d2, &labels)),
         (PLOT_FILES[1], plot::boxplot(d1, d2, &labels)),
         (PLOT_FILES[2], plot::qq(d1, d2, &labels)),
         (PLOT_FILES[3], plot::scatter(d1, d2, &labels)),
         (EVIDENCE_FILE, evidence_plot(outcome)),
-    ]);
+    ];
     if let Some(r) = outcome.regression.as_ref().filter(|r| !r.now.is_empty()) {
         // The baseline as a third sample: the candidate's errors now
         // against its errors at the baseline, on the paired trials.
@@ -182,6 +200,7 @@ fn render(
 }
 
 /// The sequential test's evidence against the trials run.
+#[cfg(feature = "html")]
 fn evidence_plot(o: &Outcome) -> String {
     let q = &o.sequential;
     let (fail, pass): (Vec<f64>, Vec<f64>) =
@@ -263,6 +282,7 @@ pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// Safe to call from parallel threads and processes: the page is written
 /// through a temporary file and an atomic rename, and then the reports are
 /// scanned again; if they changed meanwhile, the page is rebuilt.
+#[cfg(feature = "html")]
 pub fn rebuild_index(root: &Path) -> io::Result<PathBuf> {
     fs::create_dir_all(root)?;
     let path = root.join(INDEX_FILE);
@@ -281,6 +301,7 @@ pub fn rebuild_index(root: &Path) -> io::Result<PathBuf> {
 
 /// Removes hidden temporaries left under `root` by processes that died while
 /// writing (older than an hour).
+#[cfg(feature = "html")]
 fn remove_stale_temporaries(root: &Path) {
     let Ok(entries) = fs::read_dir(root) else {
         return;

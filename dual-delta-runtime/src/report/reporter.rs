@@ -12,7 +12,9 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use super::step_summary::ReportAt;
-use super::{DELTAS_FILE, INDEX_FILE, SUMMARY_FILE, csv, html, json, step_summary, terminal};
+#[cfg(feature = "html")]
+use super::{INDEX_FILE, html};
+use super::{DELTAS_FILE, SUMMARY_FILE, csv, json, step_summary, terminal};
 use crate::outcome::Outcome;
 
 /// What a reporter knows besides the outcome: when the report is written,
@@ -59,7 +61,8 @@ pub trait Reporter {
 #[derive(Clone, Copy, Debug)]
 pub struct Terminal;
 
-/// The test's HTML page.
+/// The test's HTML page (the `html` feature).
+#[cfg(feature = "html")]
 #[derive(Clone, Copy, Debug)]
 pub struct Html;
 
@@ -81,6 +84,7 @@ impl Reporter for Terminal {
     }
 }
 
+#[cfg(feature = "html")]
 impl Reporter for Html {
     fn file(&self) -> Option<&'static str> {
         Some(INDEX_FILE)
@@ -119,4 +123,8 @@ impl Reporter for StepSummary {
 
 /// The reporters whose text is a file of a test's report directory (the
 /// plots are drawn beside them).
-pub const FILE_REPORTERS: [&dyn Reporter; 3] = [&Json, &Csv, &Html];
+#[cfg(feature = "html")]
+pub const FILE_REPORTERS: &[&dyn Reporter] = &[&Json, &Csv, &Html];
+/// The reporters whose text is a file of a test's report directory.
+#[cfg(not(feature = "html"))]
+pub const FILE_REPORTERS: &[&dyn Reporter] = &[&Json, &Csv];
