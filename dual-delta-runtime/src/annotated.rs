@@ -102,6 +102,24 @@ pub fn run_test<I: Send + Sync>(
     };
     let seed = Settings::resolve(&test, &overrides).ok().map(|s| s.seed);
     let run = run.names(names).overrides(overrides);
+    // One trial run again on its own, for a closer look: no verdict.
+    match crate::config::Process::from_env() {
+        Ok(crate::config::Process {
+            trial: Some(seed), ..
+        }) => match run.replay_trial(seed) {
+            Ok(t) => panic!(
+                "dual-delta test `{test}`: {}(DUAL_DELTA_TRIAL runs one trial and gives no \
+                 verdict: unset it to run the test)",
+                t.text()
+            ),
+            Err(e) => panic!("dual-delta test `{test}`: trial {seed:#018x} could not run: {e}"),
+        },
+        Ok(_) => {}
+        Err(e) => panic!(
+            "dual-delta test `{test}` ({}:{}) could not run: {e}",
+            id.file, id.line
+        ),
+    }
     let outcome = match run.run() {
         Ok(o) => o,
         Err(crate::error::RunError::Skipped { role, reason }) => {

@@ -24,9 +24,9 @@ use crate::schedule;
 use crate::screen::{Mode, Screen};
 use crate::stats::sequential::Sequential;
 use crate::stats::{self, RatioInterval, StatsError};
-use crate::trial::{Checked, Trial, TrialErrors, draw};
+use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
 use crate::verdict::{self, Analysis, Verdict};
-use crate::worst::{self, AtWorst, WorstInput};
+use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
 
 /// Runs `trial` as test `names.test` with `overrides`: the body of
 /// [`crate::DualDelta::run`].
@@ -34,7 +34,7 @@ pub(crate) fn run<I: Send + Sync>(
     trial: &Trial<'_, I>,
     names: &Names,
     overrides: &Overrides,
-    describe: Option<&(dyn Fn(&I) -> String + Sync + '_)>,
+    describe: Option<&Describe<'_, I>>,
 ) -> Result<Outcome, RunError> {
     let plan = Plan::of(&names.test, overrides)?;
     let settings = &plan.settings;
@@ -316,7 +316,7 @@ fn show_worst<I>(
     trial: &Trial<'_, I>,
     plan: &Plan,
     c: &Collected,
-    describe: Option<&(dyn Fn(&I) -> String + Sync + '_)>,
+    describe: Option<&Describe<'_, I>>,
 ) -> Vec<WorstInput> {
     let seed = plan.settings.seed;
     worst::positions(&c.delta1)
@@ -329,7 +329,7 @@ fn show_worst<I>(
                 base_seed: seed,
             };
             let input = describe.map(|describe| match draw(&trial.input, id) {
-                Ok((x, _)) => describe(&x),
+                Ok((x, _)) => describe(&x, worst::MAX_CHARS),
                 Err(e) => format!("(could not be drawn again: {e})"),
             });
             let (candidate, baseline) = c.outputs_at_worst[p];
@@ -349,6 +349,43 @@ fn show_worst<I>(
             }
         })
         .collect()
+}
+
+/// How a test describes an input, cut at the number of characters given.
+type Describe<'a, I> = dyn Fn(&I, usize) -> String + Sync + 'a;
+
+/// Trial `seed` run on its own, in full: the body of
+/// [`crate::DualDelta::replay_trial`].
+pub(crate) fn replay_trial<I>(
+    trial: &Trial<'_, I>,
+    names: &Names,
+    overrides: &Overrides,
+    describe: Option<&Describe<'_, I>>,
+    seed: u64,
+) -> Result<ReplayedTrial, RunError> {
+    let settings = Settings::resolve(&names.test, overrides)?;
+    let index = (0..settings.n).find(|&i| trial_seed(settings.seed, i) == seed);
+    let id = TrialId {
+        index: index.unwrap_or(0),
+        seed,
+        base_seed: settings.seed,
+    };
+    let (x, kind) = draw(&trial.input, id)?;
+    let mut candidate = Vec::new();
+    let format = trial.candidate_one(id, &x, &mut candidate)?;
+    let mut refs = References::default();
+    trial.references(id, &x, &mut refs)?;
+    let errors = measure(&settings, id, &candidate, format, &refs, kind)?;
+    Ok(ReplayedTrial {
+        index,
+        seed,
+        input: describe.map(|d| d(&x, worst::REPLAY_CHARS)),
+        candidate,
+        baseline: refs.baseline,
+        oracle: refs.oracle,
+        delta1: errors.candidate,
+        delta2: errors.baseline,
+    })
 }
 
 /// The outcome of the run, and the baseline it saves if asked to.

@@ -91,36 +91,92 @@ impl WorstInput {
     }
 }
 
+/// The most characters of an input's description when one trial is
+/// replayed (`DUAL_DELTA_TRIAL`): in full, short of the absurd.
+pub const REPLAY_CHARS: usize = 1 << 20;
+
 /// `x`'s `Debug`, cut at [`MAX_CHARS`] characters: a longer one ends with
 /// `…` and its length.
 pub fn bounded_debug<T: Debug + ?Sized>(x: &T) -> String {
+    debug_cut(x, MAX_CHARS)
+}
+
+/// `x`'s `Debug`, cut at `max` characters: a longer one ends with `…` and
+/// its length.
+pub fn debug_cut<T: Debug + ?Sized>(x: &T, max: usize) -> String {
     let mut w = Bounded {
         out: String::new(),
         chars: 0,
+        max,
     };
     let _ = write!(w, "{x:?}");
-    if w.chars > MAX_CHARS {
+    if w.chars > max {
         let _ = write!(w.out, "… ({} characters in all)", w.chars);
     }
     w.out
 }
 
-/// A writer that keeps the first [`MAX_CHARS`] characters and counts the
-/// rest.
+/// A writer that keeps the first `max` characters and counts the rest.
 struct Bounded {
     out: String,
     chars: usize,
+    max: usize,
 }
 
 impl fmt::Write for Bounded {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         for c in s.chars() {
-            if self.chars < MAX_CHARS {
+            if self.chars < self.max {
                 self.out.push(c);
             }
             self.chars += 1;
         }
         Ok(())
+    }
+}
+
+/// One trial run again on its own (`DUAL_DELTA_TRIAL=<trial seed>`): its
+/// input and the three outputs in full, and both errors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayedTrial {
+    /// The trial's index in the run, where its seed is one of the run's
+    /// (`None`: a seed of another base seed or `n`).
+    pub index: Option<usize>,
+    /// The trial's seed.
+    pub seed: u64,
+    /// The input's `Debug` (up to [`REPLAY_CHARS`] characters) or the
+    /// test's description; `None` without either.
+    pub input: Option<String>,
+    /// The candidate's output, widened.
+    pub candidate: Vec<f64>,
+    /// The baseline's output, widened.
+    pub baseline: Vec<f64>,
+    /// The oracle's output.
+    pub oracle: Vec<f64>,
+    /// The candidate's error.
+    pub delta1: f64,
+    /// The baseline's error.
+    pub delta2: f64,
+}
+
+impl ReplayedTrial {
+    /// The trial in full, one item a line.
+    pub fn text(&self) -> String {
+        let index = self.index.map_or_else(
+            || "a trial of another run".to_owned(),
+            |i| format!("trial {i}"),
+        );
+        format!(
+            "{index} (trial seed {:#018x}) run again on its own:\n  input: {}\n  candidate: \
+             {:?}\n  baseline: {:?}\n  oracle: {:?}\n  error: candidate {:e}, baseline {:e}\n",
+            self.seed,
+            self.input.as_deref().unwrap_or("(its type has no Debug)"),
+            self.candidate,
+            self.baseline,
+            self.oracle,
+            self.delta1,
+            self.delta2,
+        )
     }
 }
 
@@ -152,16 +208,19 @@ impl<T> Describe<T> {
     pub const NEW: Self = Describe(PhantomData);
 }
 
+/// A description of an input, cut at the number of characters given.
+pub type Describer<T> = fn(&T, usize) -> String;
+
 /// [`Describe`] for a `Debug` input type.
 #[doc(hidden)]
 pub trait ViaDebug<T> {
-    /// [`bounded_debug`].
-    fn describer(&self) -> Option<fn(&T) -> String>;
+    /// [`debug_cut`].
+    fn describer(&self) -> Option<Describer<T>>;
 }
 
 impl<T: Debug> ViaDebug<T> for &Describe<T> {
-    fn describer(&self) -> Option<fn(&T) -> String> {
-        Some(bounded_debug::<T>)
+    fn describer(&self) -> Option<Describer<T>> {
+        Some(debug_cut::<T>)
     }
 }
 
@@ -169,11 +228,11 @@ impl<T: Debug> ViaDebug<T> for &Describe<T> {
 #[doc(hidden)]
 pub trait WithoutDebug<T> {
     /// None.
-    fn describer(&self) -> Option<fn(&T) -> String>;
+    fn describer(&self) -> Option<Describer<T>>;
 }
 
 impl<T> WithoutDebug<T> for Describe<T> {
-    fn describer(&self) -> Option<fn(&T) -> String> {
+    fn describer(&self) -> Option<Describer<T>> {
         None
     }
 }
@@ -196,7 +255,8 @@ mod tests {
     fn the_describer_is_debug_where_the_type_has_it() {
         struct Opaque;
         let debug = (&&Describe::<Vec<i32>>::NEW).describer().unwrap();
-        assert_eq!(debug(&vec![1, 2]), "[1, 2]");
+        assert_eq!(debug(&vec![1, 2], MAX_CHARS), "[1, 2]");
+        assert_eq!(debug(&vec![1, 2], 3), "[1,… (6 characters in all)");
         assert!((&&Describe::<Opaque>::NEW).describer().is_none());
     }
 

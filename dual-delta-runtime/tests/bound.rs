@@ -159,3 +159,24 @@ fn an_input_without_debug_still_runs_and_says_why_it_is_not_shown() {
         w.line()
     );
 }
+
+#[test]
+fn a_trial_replayed_on_its_own_gives_its_input_and_outputs_in_full() {
+    let o = test(1e-3).run().unwrap();
+    let b = o.judgement.over_bound.unwrap().at;
+    let t = test(1e-3).show_inputs().replay_trial(b.seed).unwrap();
+    let x = angle(&mut TrialRng::from_trial_seed(b.seed));
+    assert_eq!(t.index, Some(b.trial));
+    assert_eq!(t.input, Some(format!("{x:?}")));
+    assert_eq!(t.candidate, [f64::from(taylor_sin(&x))]);
+    assert_eq!(t.baseline, [f64::from(sin32(&x))]);
+    assert_eq!(t.oracle, [sin64(&x)]);
+    assert_eq!((t.delta1, t.delta2), (b.delta1, b.delta2));
+    assert!(t.text().starts_with(&format!(
+        "trial {} (trial seed {:#018x}) run again on its own:\n  input: {x:?}\n",
+        b.trial, b.seed
+    )));
+    // A seed from elsewhere still runs, and says it is not this run's.
+    let other = test(1e-3).replay_trial(1).unwrap();
+    assert_eq!((other.index, other.input), (None, None));
+}

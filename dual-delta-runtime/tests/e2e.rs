@@ -155,6 +155,24 @@ fn a_failed_check_fails_the_test_with_its_reason() {
 }
 
 #[test]
+fn dual_delta_trial_runs_one_trial_and_prints_it_in_full() {
+    let run = cargo_test(
+        &["--test", "summation", "--", "naive_is_worse", "--exact"],
+        &[("DUAL_DELTA_TRIAL", "0x1")],
+    );
+    assert!(!run.passed, "{}", run.output);
+    run.assert_contains(&[
+        "dual-delta test `summation::naive_is_worse`: a trial of another run (trial seed \
+         0x0000000000000001) run again on its own:\n  input: [",
+        "\n  candidate: [",
+        "\n  oracle: [",
+        "DUAL_DELTA_TRIAL runs one trial and gives no verdict",
+    ]);
+    // In full: no input is cut.
+    assert!(!run.output.contains("characters in all"), "{}", run.output);
+}
+
+#[test]
 fn env_n_sets_the_number_of_trials() {
     let run = cargo_test(
         &[

@@ -423,12 +423,23 @@ fn each_setting_is_declared_once() {
 fn without_the_html_feature_neither_plotters_nor_askama_is_a_dependency() {
     let tree = |features: &[&str]| {
         let out = std::process::Command::new(env!("CARGO"))
-            .args(["tree", "--offline", "-e", "normal", "-p", "dual-delta-runtime"])
+            .args([
+                "tree",
+                "--offline",
+                "-e",
+                "normal",
+                "-p",
+                "dual-delta-runtime",
+            ])
             .args(features)
             .current_dir(manifest_dir())
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     let with = tree(&[]);

@@ -284,6 +284,15 @@ macro_rules! settings_table {
                     baseline: false, recorded: false,
                     doc: "where baselines are kept",
                 }
+                /// Run only the trial of this seed, and print its input and
+                /// outputs in full (no verdict: the test fails saying so).
+                trial: env(u64) = () {
+                    key: false, env: Some("DUAL_DELTA_TRIAL"), default: "none",
+                    kind: $crate::Kind::Seed,
+                    expected: "a trial seed as a report prints it (`0x` and 16 hexadecimal digits)",
+                    baseline: false, recorded: false,
+                    doc: "run only the trial of this seed, printing its input and the three outputs in full; the test then fails, saying it gave no verdict",
+                }
                 /// Compare with a baseline saved on another device.
                 baseline_any_device: env(bool) = () {
                     key: false, env: Some("DUAL_DELTA_BASELINE_ANY_DEVICE"), default: "`false`",

@@ -13,6 +13,7 @@ use crate::output::Output;
 use crate::rng::TrialRng;
 use crate::trial::{Candidate, Trial, Widened, implementation};
 use crate::verdict::AccuracyTest;
+use crate::worst::{Describer, ReplayedTrial};
 
 /// A Dual-Delta Test over a candidate f1, a baseline f2, an oracle fΩ and an
 /// input generator (the paper's Algorithm 1).
@@ -48,12 +49,12 @@ pub struct DualDelta<'a, I> {
     names: Names,
     overrides: Overrides,
     /// How the worst inputs are shown, if they can be.
-    describe: Option<Describer<'a, I>>,
+    describe: Option<DescribeFn<'a, I>>,
     _input: PhantomData<fn() -> I>,
 }
 
-/// How a test describes an input.
-type Describer<'a, I> = Box<dyn Fn(&I) -> String + Sync + 'a>;
+/// How a test describes an input, cut at the number of characters given.
+type DescribeFn<'a, I> = Box<dyn Fn(&I, usize) -> String + Sync + 'a>;
 
 /// The trials a batched candidate receives per call unless
 /// [`DualDelta::batch_size`] says otherwise.
@@ -145,31 +146,50 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// Shows the inputs of the worst trials ([`crate::worst`]) with their
     /// `Debug`, cut at [`crate::worst::MAX_CHARS`] characters
     /// (`#[dual_delta_test]` does this for every input type with `Debug`).
-    pub fn show_inputs(self) -> Self
+    pub fn show_inputs(mut self) -> Self
     where
         I: std::fmt::Debug + 'a,
     {
-        self.describe_inputs(crate::worst::bounded_debug::<I>)
+        self.describe = Some(Box::new(crate::worst::debug_cut::<I>));
+        self
     }
 
     /// Shows the inputs of the worst trials as `describe` writes them: a
     /// matrix by its shape and range, say.
     pub fn describe_inputs(mut self, describe: impl Fn(&I) -> String + Sync + 'a) -> Self {
-        self.describe = Some(Box::new(describe));
+        self.describe = Some(Box::new(move |x, _| describe(x)));
         self
     }
 
-    /// [`DualDelta::describe_inputs`] where `describe` is given, for
+    /// [`DualDelta::show_inputs`] where the input type has `Debug`, for
     /// `#[dual_delta_test]`.
     #[doc(hidden)]
-    pub fn describe_inputs_with(self, describe: Option<fn(&I) -> String>) -> Self
+    pub fn describe_inputs_with(mut self, describe: Option<Describer<I>>) -> Self
     where
         I: 'a,
     {
-        match describe {
-            Some(f) => self.describe_inputs(f),
-            None => self,
+        if let Some(f) = describe {
+            self.describe = Some(Box::new(f));
         }
+        self
+    }
+
+    /// Runs the trial whose seed is `trial_seed` on its own (as
+    /// `DUAL_DELTA_TRIAL=<seed>` does for an annotated test): its input
+    /// and the three outputs in full, and both errors. No verdict.
+    ///
+    /// # Errors
+    ///
+    /// An invalid setting, or the trial's own error (a panic, an oracle
+    /// that is not finite, ...).
+    pub fn replay_trial(&self, trial_seed: u64) -> Result<ReplayedTrial, RunError> {
+        crate::run::replay_trial(
+            &self.trial,
+            &self.names,
+            &self.overrides,
+            self.describe.as_deref(),
+            trial_seed,
+        )
     }
 
     /// The most trials the batched candidate receives per call (default

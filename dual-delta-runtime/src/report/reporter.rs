@@ -12,9 +12,9 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use super::step_summary::ReportAt;
+use super::{DELTAS_FILE, SUMMARY_FILE, csv, json, step_summary, terminal};
 #[cfg(feature = "html")]
 use super::{INDEX_FILE, html};
-use super::{DELTAS_FILE, SUMMARY_FILE, csv, json, step_summary, terminal};
 use crate::outcome::Outcome;
 
 /// What a reporter knows besides the outcome: when the report is written,

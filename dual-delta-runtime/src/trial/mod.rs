@@ -216,7 +216,7 @@ impl<'a, I> Trial<'a, I> {
     }
 
     /// The candidate's output on one input, widened into `out`.
-    fn candidate_one(
+    pub(crate) fn candidate_one(
         &self,
         trial: TrialId,
         x: &I,
