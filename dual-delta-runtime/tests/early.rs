@@ -180,10 +180,20 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
     assert!(decided_after <= o.trials_run());
     assert!(q.trace.len() >= decided_after);
     assert!(q.trace.last().unwrap().log10_fail >= -q.alpha_split.fail.log10());
+    // The plot says what the terminal and the page say: where the run
+    // stopped, and the evidence it stopped at.
     let svg = std::fs::read_to_string(dir.join("evidence.svg")).unwrap();
-    assert!(svg.contains(&format!(
-        "decided after trial {decided_after} of at most 1000"
-    )));
+    assert!(
+        svg.contains(&format!(
+            "stopped after input {} of at most 1000",
+            o.inputs_checked()
+        )),
+        "{svg}"
+    );
+    let stop = dual_delta_runtime::claim::STOP_EVIDENCE
+        .max(1.0 / q.alpha_split.fail)
+        .log10();
+    assert!(svg.contains(&format!("an early failure at log10 e = {stop:.2}")));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("evidence.svg"));
     assert!(html.contains(&format!(

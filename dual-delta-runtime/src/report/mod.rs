@@ -208,9 +208,16 @@ fn evidence_plot(o: &Outcome) -> String {
     plot::evidence(&plot::Evidence {
         fail: &fail,
         pass: &pass,
-        fail_threshold: -q.alpha_split.fail.log10(),
+        // Where the run would stop: as the monitor does, and the terminal
+        // and the page say.
+        fail_threshold: crate::decide::claim::STOP_EVIDENCE
+            .max(1.0 / q.alpha_split.fail)
+            .log10(),
         pass_threshold: -q.alpha_split.pass.log10(),
-        decided_after: q.decided_after(),
+        stopped_after: match o.judgement.ending {
+            crate::Ending::Decided { after } => Some(after),
+            _ => None,
+        },
         cap: o.settings.n,
     })
 }

@@ -1,4 +1,4 @@
-//! The evidence of the sequential test against the trials run.
+//! The evidence of the sequential test against the inputs observed.
 
 use plotters::prelude::*;
 
@@ -7,21 +7,23 @@ use super::figure::{Entry, Glyph, figure_with, no_decoration};
 use super::{BASELINE, CANDIDATE, GREY, POINTS};
 
 /// The two e-processes that decide an expectation, as `log10` of their
-/// e-values after each trial (one point per trial: `fail[i]`, `pass[i]`
-/// after trial `i + 1`), with their thresholds `log10(1/α)` and the trial at
-/// which the run was decided, if it was.
+/// e-values after each input (one point per input: `fail[i]`, `pass[i]`
+/// after input `i + 1`), with the evidence at which each side stops the run
+/// and the input at which the run stopped, if it did.
 #[derive(Clone, Copy, Debug)]
 pub struct Evidence<'a> {
     /// `log10` of the e-process whose crossing fails the expectation.
     pub fail: &'a [f64],
     /// `log10` of the e-process whose crossing passes it.
     pub pass: &'a [f64],
-    /// `log10(1/α)` of the fail side.
+    /// `log10` of the e-value at which the fail side stops the run: the
+    /// larger of `1/α_fail` and the claim's stop evidence.
     pub fail_threshold: f64,
-    /// `log10(1/α)` of the pass side.
+    /// `log10(1/α_pass)`: the pass side's (where it may stop the run).
     pub pass_threshold: f64,
-    /// The trial after which the sequential test decided.
-    pub decided_after: Option<usize>,
+    /// The input after which the run stopped early, as the run's
+    /// [`crate::Ending`] says; `None` where it did not stop early.
+    pub stopped_after: Option<usize>,
     /// The most trials the run could take (`n`).
     pub cap: usize,
 }
@@ -55,23 +57,26 @@ pub fn evidence(e: &Evidence<'_>) -> String {
         Entry::new(
             Glyph::Line(CANDIDATE),
             format!(
-                "evidence for failing; fails at log10(1/α) = {:.2} (dashed)",
+                "evidence for failing; an early failure at log10 e = {:.2} (dashed)",
                 e.fail_threshold
             ),
         ),
         Entry::new(
             Glyph::Line(BASELINE),
             format!(
-                "evidence for passing; passes at log10(1/α) = {:.2} (dashed)",
+                "evidence for passing; an early pass at log10 e = {:.2} (dashed)",
                 e.pass_threshold
             ),
         ),
     ];
     legend.push(Entry::new(
         Glyph::Line(POINTS),
-        match e.decided_after {
-            Some(t) => format!("decided after trial {t} of at most {}", e.cap),
-            None => format!("undecided after {trials} trials (at most {})", e.cap),
+        match e.stopped_after {
+            Some(t) => format!("stopped after input {t} of at most {}", e.cap),
+            None => format!(
+                "no early stop: {trials} inputs observed (at most {})",
+                e.cap
+            ),
         },
     ));
     figure_with(
@@ -79,7 +84,7 @@ pub fn evidence(e: &Evidence<'_>) -> String {
         &legend,
         x,
         y,
-        "trials run",
+        "inputs observed",
         "log10 e-value",
         |chart| {
             for (threshold, colour) in [(e.fail_threshold, CANDIDATE), (e.pass_threshold, BASELINE)]
@@ -94,7 +99,7 @@ pub fn evidence(e: &Evidence<'_>) -> String {
             )])?;
             chart.draw_series([PathElement::new(fail, CANDIDATE.stroke_width(2))])?;
             chart.draw_series([PathElement::new(pass, BASELINE.stroke_width(2))])?;
-            if let Some(t) = e.decided_after {
+            if let Some(t) = e.stopped_after {
                 chart.draw_series([PathElement::new(
                     vec![(t as f64, y.lo), (t as f64, y.hi)],
                     POINTS.stroke_width(2),
@@ -125,12 +130,13 @@ mod tests {
             pass: &pass,
             fail_threshold: 2.3,
             pass_threshold: 2.0,
-            decided_after: Some(16),
+            stopped_after: Some(16),
             cap: 1000,
         });
         assert!(svg.starts_with("<svg"), "{svg}");
-        assert!(svg.contains("decided after trial 16 of at most 1000"));
-        assert!(svg.contains("log10(1/α) = 2.30"));
+        assert!(svg.contains("stopped after input 16 of at most 1000"));
+        assert!(svg.contains("an early failure at log10 e = 2.30"));
+        assert!(svg.contains("an early pass at log10 e = 2.00"));
         assert!(svg.contains("#D55E00") && svg.contains("#0072B2"));
         // Empty and non-finite traces still give a plot.
         let empty = evidence(&Evidence {
@@ -138,9 +144,12 @@ mod tests {
             pass: &[f64::NAN],
             fail_threshold: 2.0,
             pass_threshold: 2.0,
-            decided_after: None,
+            stopped_after: None,
             cap: 10,
         });
-        assert!(empty.contains("undecided after 1 trials"), "{empty}");
+        assert!(
+            empty.contains("no early stop: 1 inputs observed"),
+            "{empty}"
+        );
     }
 }
