@@ -17,7 +17,7 @@ pub(crate) mod shader;
 use core::fmt;
 
 pub(crate) use self::dispatch::one_shape;
-pub use self::emulate::{K_BLOCK, matmul_cpu_emulated, matmul_cpu_split_k};
+pub use self::emulate::{K_BLOCK, matmul_cpu_emulated, matmul_cpu_split_k, matmul_emulated_with};
 pub use self::input::{MatmulElement, MatmulInput, random_matmul_input};
 pub(crate) use self::reference::gemm_row_major;
 pub use self::reference::{matmul_cpu_f16, matmul_dd, matmul_f64, matmul_input};
