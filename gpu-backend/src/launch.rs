@@ -4,12 +4,12 @@
 //! splits the results per input for every family alike.
 
 use std::borrow::Borrow;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
 use half::f16;
 use wgpu::util::DeviceExt as _;
 
-use crate::pipelines::KernelId;
+use crate::pipelines::Compiled;
 use crate::{Gpu, GpuError};
 
 /// A kernel family's strategy: what [`Gpu::run`] and [`Gpu::run_batch`]
@@ -65,11 +65,12 @@ pub(crate) enum Resource {
     Texture(wgpu::TextureView),
 }
 
-/// One dispatch: a kernel, its resources at bindings `0, 1, …`, and the
-/// invocations to cover (in workgroups of `workgroup`).
+/// One dispatch: a kernel's pipeline ([`Gpu::pipeline`] of the family's
+/// key), its resources at bindings `0, 1, …`, and the invocations to cover
+/// (in workgroups of `workgroup`).
 #[derive(Debug)]
 pub(crate) struct Dispatch {
-    pub(crate) kernel: KernelId,
+    pub(crate) pipeline: Arc<Compiled>,
     pub(crate) resources: Vec<Resource>,
     pub(crate) invocations: u64,
     pub(crate) workgroup: u32,
@@ -145,7 +146,7 @@ impl Gpu {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         let mut recorded = Vec::with_capacity(launch.dispatches.len());
         for dispatch in &launch.dispatches {
-            let compiled = self.pipelines.get(&self.device, self.key(dispatch.kernel));
+            let compiled = Arc::clone(&dispatch.pipeline);
             let bind = bind_group(&self.device, &compiled.layout, &dispatch.resources);
             let grid = self.checked_grid(dispatch.invocations, dispatch.workgroup)?;
             recorded.push((compiled, bind, grid));
@@ -164,7 +165,7 @@ impl Gpu {
         let what = launch
             .dispatches
             .first()
-            .map_or("empty", |d| d.kernel.label());
+            .map_or("empty", |d| d.pipeline.label);
         submit_and_read(
             &self.device,
             &self.queue,

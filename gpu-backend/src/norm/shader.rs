@@ -9,6 +9,8 @@
 use core::fmt::Write as _;
 
 use super::{LayerNormStrategy, RmsNormStrategy};
+use crate::compile::Binding;
+use crate::pipelines::PipelineKey;
 use crate::rows::ROW_THREADS;
 use crate::rows::shader::c;
 use crate::wgsl::{EXACT, ROUND16, unfused};
@@ -26,6 +28,30 @@ pub(crate) enum NormKernel {
     /// RMSNorm.
     Rms(RmsNormStrategy),
 }
+
+impl PipelineKey for NormKernel {
+    fn label(self) -> &'static str {
+        "norm"
+    }
+
+    fn bindings(self) -> &'static [Binding] {
+        &SIX_BINDINGS
+    }
+
+    fn source(self, native: bool) -> String {
+        source(self, native)
+    }
+}
+
+/// The bindings the norm and attention kernels share (see [`prelude`]).
+pub(crate) const SIX_BINDINGS: [Binding; 6] = [
+    Binding::Uniform,
+    Binding::Read,
+    Binding::Read,
+    Binding::Read,
+    Binding::ReadWrite,
+    Binding::ReadWrite,
+];
 
 /// The WGSL source of `kernel` for the native-`f16` path or the fallback.
 pub(crate) fn source(kernel: NormKernel, native: bool) -> String {

@@ -28,6 +28,8 @@ use core::fmt::Write as _;
 
 use super::emulate::{EXP_C, EXP_HI, EXP_LO, LN2_HI, LN2_LO, LOG2E};
 use super::{ROW_THREADS, SoftmaxStrategy, SumStrategy};
+use crate::compile::Binding;
+use crate::pipelines::PipelineKey;
 use crate::wgsl::{EXACT, ROUND16, unfused};
 
 /// The layout of the uniform `RowParams` (four `u32`).
@@ -53,6 +55,21 @@ pub(crate) enum RowKernel {
 /// An `f32` constant, written by its bits (no decimal rounding on the way).
 pub(crate) fn c(x: f32) -> String {
     format!("bitcast<f32>({:#010x}u)", x.to_bits())
+}
+
+impl PipelineKey for RowKernel {
+    fn label(self) -> &'static str {
+        "rows"
+    }
+
+    fn bindings(self) -> &'static [Binding] {
+        use Binding::{Read, ReadWrite, Uniform};
+        &[Uniform, Read, ReadWrite, ReadWrite]
+    }
+
+    fn source(self, native: bool) -> String {
+        source(self, native)
+    }
 }
 
 /// The WGSL source of `kernel` for the native-`f16` path or the fallback.
