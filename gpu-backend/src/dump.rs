@@ -10,14 +10,14 @@ use std::path::Path;
 
 use crate::attention::AttentionStrategy;
 use crate::attention::shader::AttentionKey;
-use crate::lowp::Bf16Accumulation;
-use crate::lowp::shader::LowpKernel;
 use crate::matmul::shader::{MatmulKernel, MatmulKey, Tiling};
+use crate::matmul_lowp::Bf16Accumulation;
+use crate::matmul_lowp::shader::LowpKernel;
 use crate::norm::shader::NormKernel;
 use crate::norm::{LayerNormStrategy, RmsNormStrategy};
 use crate::pipelines::{KernelKey, PipelineKey};
-use crate::rows::shader::RowKernel;
-use crate::rows::{SoftmaxStrategy, SumStrategy};
+use crate::reductions::shader::RowKernel;
+use crate::reductions::{SoftmaxStrategy, SumStrategy};
 use crate::wgsl::SourceTransform;
 
 /// The `(d, d_v)` pairs the attention sources are dumped for.

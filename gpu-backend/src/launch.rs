@@ -15,10 +15,10 @@ use crate::{Gpu, GpuError};
 /// A kernel family's strategy: what [`Gpu::run`] and [`Gpu::run_batch`]
 /// take to run that family's kernel on its input. Implemented by the
 /// strategies of every family: [`matmul::Accumulation`](crate::matmul::Accumulation),
-/// [`lowp::Bf16Accumulation`](crate::lowp::Bf16Accumulation),
-/// [`lowp::Fp8Accumulation`](crate::lowp::Fp8Accumulation),
-/// [`rows::SumStrategy`](crate::rows::SumStrategy),
-/// [`rows::SoftmaxStrategy`](crate::rows::SoftmaxStrategy),
+/// [`lowp::Bf16Accumulation`](crate::matmul_lowp::Bf16Accumulation),
+/// [`lowp::Fp8Accumulation`](crate::matmul_lowp::Fp8Accumulation),
+/// [`rows::SumStrategy`](crate::reductions::SumStrategy),
+/// [`rows::SoftmaxStrategy`](crate::reductions::SoftmaxStrategy),
 /// [`norm::LayerNormStrategy`](crate::norm::LayerNormStrategy),
 /// [`norm::RmsNormStrategy`](crate::norm::RmsNormStrategy) and
 /// [`attention::AttentionStrategy`](crate::attention::AttentionStrategy).

@@ -23,13 +23,13 @@ use dual_delta_gpu::{
     bf16,
     device::{F16Path, MatmulTiling, SourceTransform, Subgroups},
     f16,
-    lowp::{Bf16Accumulation, Fp8Accumulation, matmul_emulated_bf16, matmul_emulated_fp8},
     matmul::{Accumulation, MatmulInput, matmul_emulated_with, random_matmul_input},
+    matmul_lowp::{Bf16Accumulation, Fp8Accumulation, matmul_emulated_bf16, matmul_emulated_fp8},
     norm::{
         LayerNormStrategy, NormInput, RmsNormStrategy, layer_norm_emulated, random_norm_input,
         random_offset_norm_input, rms_norm_emulated,
     },
-    rows::{
+    reductions::{
         RowsInput, SoftmaxStrategy, SumStrategy, random_offset_rows, random_outlier_rows,
         random_rows, reduce_sum_emulated_with, softmax_emulated,
     },

@@ -11,7 +11,7 @@ use dual_delta_gpu::{
         LayerNormStrategy, MAX_NORM_LEN, NormInput, layer_norm_emulated, layer_norm_f64,
         random_norm_input, random_offset_norm_input,
     },
-    rows::RowsInput,
+    reductions::RowsInput,
 };
 use dual_delta_runtime::TrialRng;
 use rand::RngExt as _;

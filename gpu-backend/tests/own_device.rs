@@ -4,8 +4,8 @@
 //! records.
 
 use dual_delta_gpu::matmul::{Accumulation, matmul_emulated_with, random_matmul_input};
-use dual_delta_gpu::rows::random_rows;
-use dual_delta_gpu::rows::{SumStrategy, reduce_sum_emulated_with};
+use dual_delta_gpu::reductions::random_rows;
+use dual_delta_gpu::reductions::{SumStrategy, reduce_sum_emulated_with};
 use dual_delta_gpu::semantics::DeviceSemantics;
 use dual_delta_gpu::{
     Gpu, GpuError, GpuOptions,

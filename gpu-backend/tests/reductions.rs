@@ -9,7 +9,7 @@ use common::{
 };
 use dual_delta_gpu::{
     GpuError, f16,
-    rows::{
+    reductions::{
         MAX_ROW_LEN, MAX_SERIAL_LEN, RowsInput, SoftmaxStrategy, SumStrategy, random_offset_rows,
         random_outlier_rows, random_rows, reduce_sum_emulated_with, softmax_emulated, softmax_f64,
         sum_f64,

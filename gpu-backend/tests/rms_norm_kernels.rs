@@ -13,7 +13,7 @@ use dual_delta_gpu::{
         MAX_NORM_LEN, NormInput, RmsNormStrategy, random_norm_input, random_offset_norm_input,
         rms_norm_cpu, rms_norm_emulated, rms_norm_f64,
     },
-    rows::RowsInput,
+    reductions::RowsInput,
 };
 use dual_delta_runtime::TrialRng;
 

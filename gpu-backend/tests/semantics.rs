@@ -221,7 +221,7 @@ fn one_ulp_off_the_emulation_fails_where_the_emulations_hold() {
         .to_vec();
     let mut got = want.clone();
     got[1] = dual_delta_gpu::f16::from_bits(got[1].to_bits() + 1);
-    let input = dual_delta_gpu::rows::RowsInput::new(1, 3, want.clone()).unwrap();
+    let input = dual_delta_gpu::reductions::RowsInput::new(1, 3, want.clone()).unwrap();
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         common::assert_matches_emulation(gpu, &input, &got, &want, "softmax")
     }));

@@ -13,7 +13,7 @@ use super::{ATTENTION_THREADS, AttentionStrategy, FLASH_BLOCK};
 use crate::compile::Binding;
 use crate::norm::shader::{SIX_BINDINGS, prelude};
 use crate::pipelines::PipelineKey;
-use crate::rows::shader::exp_fn;
+use crate::reductions::shader::exp_fn;
 
 /// The attention family's pipeline key: a strategy and the head
 /// dimensions its source is generated for.

@@ -1,7 +1,7 @@
 //! The matmuls: `C = A · B` for `f16` inputs ([`Accumulation`], chosen
 //! like PyTorch by [`GemmConfig`]), on [`MatmulInput`]s generic over the
 //! element type (`bf16` and FP8 inputs run the kernels of
-//! [`lowp`](crate::lowp)); the CPU baseline [`matmul_cpu_f16`], the
+//! [`matmul_lowp`](crate::matmul_lowp)); the CPU baseline [`matmul_cpu_f16`], the
 //! oracles [`matmul_f64`] and [`matmul_dd`], matmul inputs from the
 //! runtime's generators ([`matmul_input`]), and the emulations of the
 //! kernels ([`matmul_cpu_emulated`], [`matmul_cpu_split_k`]). The kernels

@@ -8,7 +8,7 @@ use super::shader::{HAS_BIAS, HAS_WEIGHT, NormKernel};
 use super::{LayerNormStrategy, MAX_NORM_LEN, NormInput, RmsNormStrategy};
 use crate::launch::{Batching, Dispatch, Launch, Resource};
 use crate::pipelines::PipelineKey;
-use crate::rows::ROW_THREADS;
+use crate::reductions::ROW_THREADS;
 use crate::{Gpu, GpuError};
 
 f16_kernel!(

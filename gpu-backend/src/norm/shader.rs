@@ -11,8 +11,8 @@ use core::fmt::Write as _;
 use super::{LayerNormStrategy, RmsNormStrategy};
 use crate::compile::Binding;
 use crate::pipelines::PipelineKey;
-use crate::rows::ROW_THREADS;
-use crate::rows::shader::c;
+use crate::reductions::ROW_THREADS;
+use crate::reductions::shader::c;
 use crate::wgsl::{EXACT, ROUND16, unfused};
 
 /// Flag bit: a weight is present.

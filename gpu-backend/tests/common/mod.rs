@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use dual_delta_gpu::attention::AttentionInput;
 use dual_delta_gpu::matmul::MatmulInput;
 use dual_delta_gpu::norm::NormInput;
-use dual_delta_gpu::rows::RowsInput;
+use dual_delta_gpu::reductions::RowsInput;
 use dual_delta_gpu::semantics::Subnormals;
 use dual_delta_gpu::{
     Gpu, GpuOptions,

@@ -98,7 +98,7 @@ fn aexp(c: f32) -> i32 {
 
 impl PipelineKey for LowpKernel {
     fn label(self) -> &'static str {
-        "lowp"
+        "matmul_lowp"
     }
 
     fn bindings(self) -> &'static [Binding] {

@@ -59,7 +59,7 @@ pub(crate) fn c(x: f32) -> String {
 
 impl PipelineKey for RowKernel {
     fn label(self) -> &'static str {
-        "rows"
+        "reductions"
     }
 
     fn bindings(self) -> &'static [Binding] {
