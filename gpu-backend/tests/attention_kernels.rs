@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path};
+use common::{
+    KernelInput, assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path,
+};
 use dual_delta_gpu::{
     GpuError,
     attention::{
@@ -63,7 +65,13 @@ fn attention_matches_its_emulation_bit_for_bit() {
                 for (name, x) in &inputs {
                     let got = gpu.run(x, strategy).unwrap();
                     let what = format!("{strategy} attention of {name} on the {} path", path(gpu));
-                    assert_matches_emulation(gpu, x, &got, &attention_emulated(x, strategy), &what);
+                    assert_matches_emulation(
+                        gpu,
+                        x,
+                        &got,
+                        &attention_emulated(&x.as_loaded_on(gpu), strategy),
+                        &what,
+                    );
                 }
             }
         }

@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path};
+use common::{
+    KernelInput, assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path,
+};
 use dual_delta_gpu::{
     GpuError, f16,
     norm::{
@@ -68,7 +70,7 @@ fn layer_norm_matches_its_emulation_bit_for_bit() {
                         gpu,
                         x,
                         &got,
-                        &layer_norm_emulated(x, strategy),
+                        &layer_norm_emulated(&x.as_loaded_on(gpu), strategy),
                         &what,
                     );
                 }
@@ -193,7 +195,13 @@ fn rows_of_the_longest_accepted_length_are_normalised_completely() {
             for strategy in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
                 let got = gpu.run(&x, strategy).unwrap();
                 let what = format!("{strategy}");
-                assert_matches_emulation(gpu, &x, &got, &layer_norm_emulated(&x, strategy), &what);
+                assert_matches_emulation(
+                    gpu,
+                    &x,
+                    &got,
+                    &layer_norm_emulated(&x.as_loaded_on(gpu), strategy),
+                    &what,
+                );
             }
         }
     });

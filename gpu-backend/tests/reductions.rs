@@ -4,8 +4,8 @@
 mod common;
 
 use common::{
-    assert_identical, assert_matches_emulation, every_mismatch, f16_subnormals, gpus, max_hybrid,
-    path,
+    KernelInput, assert_identical, assert_matches_emulation, every_mismatch, f16_subnormals, gpus,
+    max_hybrid, path,
 };
 use dual_delta_gpu::{
     GpuError, f16,
@@ -89,7 +89,13 @@ fn softmax_matches_its_emulation_bit_for_bit() {
                 for (name, x) in &inputs {
                     let got = gpu.run(x, strategy).unwrap();
                     let what = format!("softmax ({strategy}) of {name} on the {} path", path(gpu));
-                    assert_matches_emulation(gpu, x, &got, &softmax_emulated(x, strategy), &what);
+                    assert_matches_emulation(
+                        gpu,
+                        x,
+                        &got,
+                        &softmax_emulated(&x.as_loaded_on(gpu), strategy),
+                        &what,
+                    );
                 }
             }
         }
@@ -225,7 +231,7 @@ fn rows_of_the_longest_accepted_length_are_complete_and_longer_are_refused() {
                     gpu,
                     &long,
                     &got,
-                    &softmax_emulated(&long, strategy),
+                    &softmax_emulated(&long.as_loaded_on(gpu), strategy),
                     &what,
                 );
             }

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{
-    assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, mean_std, path,
+    KernelInput, assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid,
+    mean_std, path,
 };
 use dual_delta_gpu::{
     f16,
@@ -48,7 +49,13 @@ fn rms_norm_matches_its_emulation_bit_for_bit() {
                 for (name, x) in &inputs {
                     let got = gpu.run(x, strategy).unwrap();
                     let what = format!("{strategy} RMSNorm of {name} on the {} path", path(gpu));
-                    assert_matches_emulation(gpu, x, &got, &rms_norm_emulated(x, strategy), &what);
+                    assert_matches_emulation(
+                        gpu,
+                        x,
+                        &got,
+                        &rms_norm_emulated(&x.as_loaded_on(gpu), strategy),
+                        &what,
+                    );
                 }
             }
         }
