@@ -86,7 +86,7 @@
 //! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`](device::Subgroups)); the same bits either way. |
 //! | `DUAL_DELTA_GPU_TILING` | `auto` (default), `registers`, `shared` | The matmul tile kernels ([`MatmulTiling`](device::MatmulTiling)): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
 //! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` (default), `strip` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
-//! | `DUAL_DELTA_GPU_IMITATE` | `none` (default), `all`, or a comma-separated list of `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero` | Every shader compiled with these driver freedoms imitated on its WGSL ([`SourceTransform`](device::SourceTransform), [`GpuOptions::imitate`]). |
+//! | `DUAL_DELTA_GPU_IMITATE` | `none` (default), `all`, or a comma-separated list of `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`, `reassoc` | Every shader compiled with these driver freedoms imitated on its WGSL ([`SourceTransform`](device::SourceTransform), [`GpuOptions::imitate`]). |
 //! | `DUAL_DELTA_WGSL_DUMP` | a folder | For the ignored unit test `dump_wgsl` (`DUAL_DELTA_WGSL_DUMP=DIR cargo test -p dual-delta-gpu --lib dump_wgsl -- --ignored`): writes the compiled WGSL of every kernel there, to compare two versions byte for byte. |
 //!
 //! Their names are the constants of [`env`](mod@env). wgpu's own variables

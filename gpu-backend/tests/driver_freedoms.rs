@@ -2,12 +2,14 @@
 //! ([`SourceTransform`]: division and square root a few ulps off, NaN and
 //! infinity comparisons folded, `a * b + c` fused, `f32 → f16` conversions
 //! rounded toward zero, round trips removed, `f32` and `f16` subnormals
-//! flushed, identities folded, `NaN · 0 = 0`), and with all of them at
-//! once, against its CPU emulation: bit for bit where the emulations hold
-//! (lavapipe), as the kernel tests check them. The kernels divide and take
-//! square roots exactly whatever the device's own are, test special values
-//! on the bits, round every inexact product on its own and store only
-//! values `round16` has made exact, so no freedom changes a bit; where
+//! flushed, identities folded, `NaN · 0 = 0`, additions and
+//! multiplications reassociated), and with all of them at once, against
+//! its CPU emulation: bit for bit where the emulations hold (lavapipe), as
+//! the kernel tests check them. The kernels divide and take square roots
+//! exactly whatever the device's own are, test special values on the bits,
+//! round every inexact product on its own and keep every order their bits
+//! depend on (bit barriers), and store only values `round16` has made
+//! exact, so no freedom changes a bit; where
 //! `f16` subnormals are flushed, the emulation flushes the input and the
 //! output alike (`KernelInput::as_loaded_on`).
 
@@ -321,4 +323,9 @@ fn kernels_keep_their_bits_with_identities_folded() {
 #[test]
 fn kernels_keep_their_bits_with_nan_times_zero_zero() {
     every_family_under(SourceTransform::NAN_TIMES_ZERO);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_adds_and_multiplies_reassociated() {
+    every_family_under(SourceTransform::REASSOC);
 }

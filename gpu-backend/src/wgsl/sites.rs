@@ -46,6 +46,10 @@ pub(crate) enum Site {
     Identity,
     /// `a * b`, zero wherever `a` or `b` is.
     TimesZero,
+    /// `(a * b) * c`, `(a + b) + c` or `(a - b) - c` reassociated, or a
+    /// call of a function returning `x * k` on a product, inlined and
+    /// reassociated.
+    Reassoc,
 }
 
 /// A replacement of `range` of the source by `pieces` (whose source ranges
@@ -71,6 +75,7 @@ pub(crate) struct Wanted {
     pub(crate) ftz16: bool,
     pub(crate) fold_identities: bool,
     pub(crate) nan_times_zero: bool,
+    pub(crate) reassoc: bool,
 }
 
 impl Wanted {
@@ -84,6 +89,7 @@ impl Wanted {
             || self.ftz16
             || self.fold_identities
             || self.nan_times_zero
+            || self.reassoc
     }
 }
 
@@ -133,6 +139,9 @@ pub(crate) fn sites(source: &str, wanted: Wanted) -> Vec<Edit> {
             if let Some(edit) = ctx.edit(h, expr, wanted) {
                 edits.push(edit);
             }
+        }
+        if wanted.reassoc {
+            ctx.inlined_products(&mut edits);
         }
     }
     edits.sort_by_key(|e| (e.range.start, core::cmp::Reverse(e.range.end)));
@@ -216,6 +225,9 @@ impl Ctx<'_> {
     }
 
     fn edit(&self, h: Handle<Expression>, expr: &Expression, wanted: Wanted) -> Option<Edit> {
+        if wanted.reassoc {
+            return self.reassoc(h, expr);
+        }
         if wanted.ftz32 || wanted.ftz16 || wanted.fold_identities || wanted.nan_times_zero {
             return self.loose(h, expr, wanted);
         }

@@ -30,6 +30,7 @@ use crate::GpuError;
 /// | `ftz16`     | the same for `f16` | every conversion between `f32` and `f16` (`f16(v)`, `f32(h)`, `pack2x16float`, `unpack2x16float`) flushes values below `2⁻¹⁴` to zero of their sign |
 /// | `fold-identities` | with no `SignedZeroInfNanPreserve`, Mesa's inexact rewrites apply | `x + 0.0`, `0.0 + x` and `x - 0.0` become `x`, and `x * 0.0`, `0.0 * x` become `0.0` (for `f32` literals) |
 /// | `nan-times-zero` | the same, at run time | every `f32` `a * b` is a zero (of the product's sign) where `a` or `b` is zero, even if the other is NaN or infinite |
+/// | `reassoc`   | WGSL lets a driver reassociate `f32` additions and multiplications (Metal's fast math does) | within an expression, `(a * b) * c` becomes `a * (b * c)`, `(a + b) + c` becomes `a + (b + c)` and `(a - b) - c` becomes `a - (b + c)`; a call of a function returning `x * k` on a product `a * b` is inlined as `a * (b * k)` (so a multiplication by a uniform 1 no longer keeps a product from being fused with the addition around it) |
 ///
 /// `all` is every one of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -56,11 +57,13 @@ impl SourceTransform {
     pub const FOLD_IDENTITIES: Self = Self(128);
     /// `a * b` zero wherever `a` or `b` is, NaN and infinity included.
     pub const NAN_TIMES_ZERO: Self = Self(256);
+    /// Additions and multiplications reassociated.
+    pub const REASSOC: Self = Self(512);
     /// Every freedom.
-    pub const ALL: Self = Self(511);
+    pub const ALL: Self = Self(1023);
 
     /// Each freedom on its own, with its name.
-    pub const EACH: [(&'static str, Self); 9] = [
+    pub const EACH: [(&'static str, Self); 10] = [
         ("strip", Self::STRIP_ROUND_TRIPS),
         ("div-sqrt", Self::DIV_SQRT),
         ("nan-fold", Self::NAN_FOLD),
@@ -70,6 +73,7 @@ impl SourceTransform {
         ("ftz16", Self::FTZ16),
         ("fold-identities", Self::FOLD_IDENTITIES),
         ("nan-times-zero", Self::NAN_TIMES_ZERO),
+        ("reassoc", Self::REASSOC),
     ];
 
     /// Both sets' freedoms.
@@ -107,7 +111,7 @@ impl SourceTransform {
                         value: value.to_owned(),
                         expected: "`all`, `none` or a comma-separated list of \
                                    `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, \
-                                   `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`",
+                                   `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`, `reassoc`",
                     })?,
             });
         }
@@ -117,7 +121,8 @@ impl SourceTransform {
     /// `source` with the freedoms of `self` taken.
     ///
     /// In passes, each on the source the one before wrote: identities
-    /// folded first (at compile time, as a compiler does), then the
+    /// folded first (at compile time, as a compiler does), then
+    /// reassociation (so that what it exposes can be contracted), then the
     /// freedoms of the first five table rows, then the flushes (of whatever
     /// arithmetic is left written as such), then `NaN · 0`. The helpers the
     /// rewritten source calls (`imitated_*`) are never rewritten.
@@ -134,6 +139,10 @@ impl SourceTransform {
         let passes = [
             Wanted {
                 fold_identities: self.contains(Self::FOLD_IDENTITIES),
+                ..Wanted::default()
+            },
+            Wanted {
+                reassoc: self.contains(Self::REASSOC),
                 ..Wanted::default()
             },
             Wanted {
