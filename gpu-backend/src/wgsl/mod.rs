@@ -11,6 +11,7 @@
 //! operations on the bits that no driver may change; conversions remain
 //! only where a value is stored to or loaded from `f16` memory.
 
+mod contract;
 mod exact;
 mod loose;
 mod reassoc;

@@ -24,7 +24,7 @@ use crate::GpuError;
 /// | `strip`     | NVIDIA's Vulkan driver removes conversion round trips | `f32(f16(v))` and `unpack2x16float(pack2x16float(..))` become their operand |
 /// | `div-sqrt`  | Vulkan bounds `a / b` by 2.5 ulp and `sqrt` by `inverseSqrt`'s precision | every `f32` `a / b` and `sqrt(x)` moved by 1 to 3 ulps, up or down, chosen from the bits of the result |
 /// | `nan-fold`  | naga emits no `SignedZeroInfNanPreserve`, so a driver may assume no NaN and no infinity | `v != v` is `false`, `v == v` `true`, and a comparison with an infinite constant is decided as for a finite `v` |
-/// | `contract`  | SPIR-V lets a driver fuse `a * b + c` | every `f32` `a * b ± c` written inline is fused: computed exactly and rounded once (WGSL's `fma` is not fused on lavapipe, so the fused result is computed from an exact product and a sum rounded to odd) |
+/// | `contract`  | SPIR-V lets a driver fuse `a * b + c` | every `f32` (scalar or vector) `a * b ± c`, the product written inline or bound by `let`, is fused: computed exactly and rounded once, lane by lane (WGSL's `fma` is not fused on lavapipe, so the fused result is computed with integer operations on the bits); WGSL's explicit `fma` is left as the driver compiles it |
 /// | `f16-store` | Vulkan leaves the rounding of `f32` → `f16` conversions open | every `f16(v)` and `pack2x16float(v)` rounds toward zero |
 /// | `ftz32`     | Vulkan lets a driver flush `f32` subnormals (the H100 does) | every `f32` `+`, `-`, `*`, `/` flushes subnormal operands and results to zero of their sign |
 /// | `ftz16`     | the same for `f16` | every conversion between `f32` and `f16` (`f16(v)`, `f32(h)`, `pack2x16float`, `unpack2x16float`) flushes values below `2⁻¹⁴` to zero of their sign |
@@ -198,7 +198,19 @@ impl fmt::Display for SourceTransform {
 /// The functions the rewritten sources call, each added where it is
 /// called (after the rewriting, so never rewritten itself); each after
 /// those that call it.
-const HELPERS: [(&str, &str); 10] = [
+const HELPERS: [(&str, &str); 13] = [
+    (
+        "imitated_fma2",
+        "fn imitated_fma2(a: vec2<f32>, b: vec2<f32>, c: vec2<f32>) -> vec2<f32> { return vec2<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y)); }\n",
+    ),
+    (
+        "imitated_fma3",
+        "fn imitated_fma3(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec3<f32> { return vec3<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y), imitated_fma(a.z, b.z, c.z)); }\n",
+    ),
+    (
+        "imitated_fma4",
+        "fn imitated_fma4(a: vec4<f32>, b: vec4<f32>, c: vec4<f32>) -> vec4<f32> { return vec4<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y), imitated_fma(a.z, b.z, c.z), imitated_fma(a.w, b.w, c.w)); }\n",
+    ),
     ("imitated_fma", IMITATED_FMA),
     (
         "imitated_mul0",
