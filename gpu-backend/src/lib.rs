@@ -140,10 +140,14 @@
 //! for bit on lavapipe:
 //!
 //! * Matmul: [`Accumulation`](matmul::Accumulation) (`f32`, split-K, `f16`);
-//!   emulation [`matmul_cpu_emulated`](matmul::matmul_cpu_emulated).
+//!   emulation [`matmul_cpu_emulated`](matmul::matmul_cpu_emulated), and
+//!   [`matmul_emulated_with`](matmul::matmul_emulated_with) on a device
+//!   that flushes `f16` subnormals.
 //! * Row sums: [`SumStrategy`](reductions::SumStrategy) (serial `f16`,
 //!   strided `f16`, strided `f32`, pairwise `f32`); emulation
-//!   [`reduce_sum_emulated`](reductions::reduce_sum_emulated).
+//!   [`reduce_sum_emulated`](reductions::reduce_sum_emulated), and
+//!   [`reduce_sum_emulated_with`](reductions::reduce_sum_emulated_with)
+//!   on a device that flushes `f16` subnormals.
 //! * Softmax over the last axis: [`SoftmaxStrategy`](reductions::SoftmaxStrategy)
 //!   (careful, no max subtraction, `f16` denominator, online); emulation
 //!   [`softmax_emulated`](reductions::softmax_emulated), with `exp` computed as [`kernel_exp`](reductions::kernel_exp).
