@@ -253,42 +253,44 @@ fn f16_accumulation_rounds_each_product_to_the_nearest_f16() {
 
 #[test]
 fn batched_results_equal_single_results() {
-    let batch: Vec<MatmulInput> = (0..5).map(|t| input(17, 33, 65, 300 + t)).collect();
-    // 1 MiB of A each: a batch of 10 runs as groups (8 MiB of input per
-    // group), and each result is still its own input's.
-    let large: Vec<MatmulInput> = (0..10).map(|t| input(128, 4096, 8, 500 + t)).collect();
-    for gpu in gpus() {
-        let got = gpu.run_batch(&large, Accumulation::F32).unwrap();
-        assert_eq!(got.len(), large.len());
-        for (i, (x, y)) in large.iter().zip(&got).enumerate() {
-            let what = format!("input {i} of a batch in groups, {} path", path(gpu));
-            assert_identical(y, &emulated(gpu, x, Accumulation::F32), &what);
-        }
-        for acc in [
-            Accumulation::F32,
-            Accumulation::split_k(),
-            Accumulation::F16,
-        ] {
-            let got = gpu.run_batch(&batch, acc).unwrap();
-            assert_eq!(got.len(), batch.len());
-            for (x, y) in batch.iter().zip(&got) {
-                let single = gpu.run(x, acc).unwrap();
-                assert_identical(
-                    y,
-                    &single,
-                    &format!("batched {acc} on the {} path", path(gpu)),
-                );
+    every_mismatch(|| {
+        let batch: Vec<MatmulInput> = (0..5).map(|t| input(17, 33, 65, 300 + t)).collect();
+        // 1 MiB of A each: a batch of 10 runs as groups (8 MiB of input per
+        // group), and each result is still its own input's.
+        let large: Vec<MatmulInput> = (0..10).map(|t| input(128, 4096, 8, 500 + t)).collect();
+        for gpu in gpus() {
+            let got = gpu.run_batch(&large, Accumulation::F32).unwrap();
+            assert_eq!(got.len(), large.len());
+            for (i, (x, y)) in large.iter().zip(&got).enumerate() {
+                let what = format!("input {i} of a batch in groups, {} path", path(gpu));
+                assert_identical(y, &emulated(gpu, x, Accumulation::F32), &what);
             }
+            for acc in [
+                Accumulation::F32,
+                Accumulation::split_k(),
+                Accumulation::F16,
+            ] {
+                let got = gpu.run_batch(&batch, acc).unwrap();
+                assert_eq!(got.len(), batch.len());
+                for (x, y) in batch.iter().zip(&got) {
+                    let single = gpu.run(x, acc).unwrap();
+                    assert_identical(
+                        y,
+                        &single,
+                        &format!("batched {acc} on the {} path", path(gpu)),
+                    );
+                }
+            }
+            // References to inputs work too, and an empty batch is empty.
+            let refs: Vec<&MatmulInput> = batch.iter().collect();
+            assert_eq!(
+                gpu.run_batch(&refs[..2], Accumulation::F32).unwrap().len(),
+                2
+            );
+            let none: [&MatmulInput; 0] = [];
+            assert!(gpu.run_batch(&none, Accumulation::F32).unwrap().is_empty());
         }
-        // References to inputs work too, and an empty batch is empty.
-        let refs: Vec<&MatmulInput> = batch.iter().collect();
-        assert_eq!(
-            gpu.run_batch(&refs[..2], Accumulation::F32).unwrap().len(),
-            2
-        );
-        let none: [&MatmulInput; 0] = [];
-        assert!(gpu.run_batch(&none, Accumulation::F32).unwrap().is_empty());
-    }
+    });
 }
 
 #[test]
@@ -306,25 +308,27 @@ fn bad_calls_are_errors() {
 
 #[test]
 fn exact_small_products() {
-    // Integers: every strategy is exact. [1 2 3; 4 5 6] · [7 8; 9 10; 11 12]
-    let h = |v: &[f32]| v.iter().copied().map(f16::from_f32).collect::<Vec<_>>();
-    let x = MatmulInput::new(
-        2,
-        3,
-        2,
-        h(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
-        h(&[7.0, 8.0, 9.0, 10.0, 11.0, 12.0]),
-    )
-    .unwrap();
-    let want = h(&[58.0, 64.0, 139.0, 154.0]);
-    for gpu in gpus() {
-        for acc in [
-            Accumulation::F32,
-            Accumulation::F16,
-            Accumulation::SplitK { splits: 2 },
-            Accumulation::SplitK { splits: 3 },
-        ] {
-            assert_identical(&gpu.run(&x, acc).unwrap(), &want, &format!("{acc}"));
+    every_mismatch(|| {
+        // Integers: every strategy is exact. [1 2 3; 4 5 6] · [7 8; 9 10; 11 12]
+        let h = |v: &[f32]| v.iter().copied().map(f16::from_f32).collect::<Vec<_>>();
+        let x = MatmulInput::new(
+            2,
+            3,
+            2,
+            h(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+            h(&[7.0, 8.0, 9.0, 10.0, 11.0, 12.0]),
+        )
+        .unwrap();
+        let want = h(&[58.0, 64.0, 139.0, 154.0]);
+        for gpu in gpus() {
+            for acc in [
+                Accumulation::F32,
+                Accumulation::F16,
+                Accumulation::SplitK { splits: 2 },
+                Accumulation::SplitK { splits: 3 },
+            ] {
+                assert_identical(&gpu.run(&x, acc).unwrap(), &want, &format!("{acc}"));
+            }
         }
-    }
+    });
 }

@@ -145,33 +145,35 @@ fn softmax_without_max_subtraction_overflows_from_12() {
 
 #[test]
 fn batched_results_equal_single_results() {
-    let batch: Vec<RowsInput<f16>> = (0..4)
-        .map(|t| random_rows(1 + t, 300)(&mut rng(200 + t)))
-        .collect();
-    for gpu in gpus() {
-        let sums = gpu.run_batch(&batch, SumStrategy::F32).unwrap();
-        let soft = gpu.run_batch(&batch, SoftmaxStrategy::Online).unwrap();
-        for (i, x) in batch.iter().enumerate() {
-            let what = format!("batch item {i} on the {} path", path(gpu));
-            assert_identical(&sums[i], &gpu.run(x, SumStrategy::F32).unwrap(), &what);
-            assert_identical(
-                &soft[i],
-                &gpu.run(x, SoftmaxStrategy::Online).unwrap(),
-                &what,
+    every_mismatch(|| {
+        let batch: Vec<RowsInput<f16>> = (0..4)
+            .map(|t| random_rows(1 + t, 300)(&mut rng(200 + t)))
+            .collect();
+        for gpu in gpus() {
+            let sums = gpu.run_batch(&batch, SumStrategy::F32).unwrap();
+            let soft = gpu.run_batch(&batch, SoftmaxStrategy::Online).unwrap();
+            for (i, x) in batch.iter().enumerate() {
+                let what = format!("batch item {i} on the {} path", path(gpu));
+                assert_identical(&sums[i], &gpu.run(x, SumStrategy::F32).unwrap(), &what);
+                assert_identical(
+                    &soft[i],
+                    &gpu.run(x, SoftmaxStrategy::Online).unwrap(),
+                    &what,
+                );
+            }
+            let none: [&RowsInput<f16>; 0] = [];
+            assert!(
+                gpu.run_batch(&none, SoftmaxStrategy::Careful)
+                    .unwrap()
+                    .is_empty()
             );
+            let other = random_rows(1, 301)(&mut rng(300));
+            let e = gpu
+                .run_batch(&[&batch[0], &other], SumStrategy::F32)
+                .unwrap_err();
+            assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
         }
-        let none: [&RowsInput<f16>; 0] = [];
-        assert!(
-            gpu.run_batch(&none, SoftmaxStrategy::Careful)
-                .unwrap()
-                .is_empty()
-        );
-        let other = random_rows(1, 301)(&mut rng(300));
-        let e = gpu
-            .run_batch(&[&batch[0], &other], SumStrategy::F32)
-            .unwrap_err();
-        assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
-    }
+    });
 }
 
 #[test]

@@ -123,21 +123,23 @@ fn f16_squares_overflow_on_large_activations() {
 
 #[test]
 fn batches_equal_single_calls() {
-    let batch: Vec<NormInput<f16>> = (0..4)
-        .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
-        .collect();
-    for gpu in gpus() {
-        for strategy in RmsNormStrategy::ALL {
-            let all = gpu.run_batch(&batch, strategy).unwrap();
-            for (i, x) in batch.iter().enumerate() {
-                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
+    every_mismatch(|| {
+        let batch: Vec<NormInput<f16>> = (0..4)
+            .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
+            .collect();
+        for gpu in gpus() {
+            for strategy in RmsNormStrategy::ALL {
+                let all = gpu.run_batch(&batch, strategy).unwrap();
+                for (i, x) in batch.iter().enumerate() {
+                    let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                    assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
+                }
             }
+            let too_long = vec![f16::ONE; MAX_NORM_LEN + 1];
+            let x = RowsInput::new(1, MAX_NORM_LEN + 1, too_long).unwrap();
+            let x = NormInput::new(x, None, None, 1e-5).unwrap();
+            let e = gpu.run(&x, RmsNormStrategy::F32).unwrap_err().to_string();
+            assert!(e.contains("rows of up to"), "{e}");
         }
-        let too_long = vec![f16::ONE; MAX_NORM_LEN + 1];
-        let x = RowsInput::new(1, MAX_NORM_LEN + 1, too_long).unwrap();
-        let x = NormInput::new(x, None, None, 1e-5).unwrap();
-        let e = gpu.run(&x, RmsNormStrategy::F32).unwrap_err().to_string();
-        assert!(e.contains("rows of up to"), "{e}");
-    }
+    });
 }
