@@ -90,7 +90,7 @@ impl Gpu {
     /// one input.
     ///
     /// ```no_run
-    /// use dual_delta_gpu::{Gpu, f16, rows::{RowsInput, SoftmaxStrategy, SumStrategy}};
+    /// use dual_delta_gpu::{Gpu, f16, reductions::{RowsInput, SoftmaxStrategy, SumStrategy}};
     ///
     /// let gpu = Gpu::shared()?;
     /// let ones = RowsInput::new(1, 4096, vec![f16::ONE; 4096])?;
