@@ -17,8 +17,8 @@
 
 use std::sync::mpsc;
 
-use dual_delta_gpu::rows::SumStrategy;
-use dual_delta_gpu::rows::{RowsInput, random_rows, sum_f64};
+use dual_delta_gpu::reductions::SumStrategy;
+use dual_delta_gpu::reductions::{RowsInput, random_rows, sum_f64};
 use dual_delta_gpu::{Gpu, f16, wgpu};
 use dual_delta_runtime::{DualDelta, Expect};
 use wgpu::util::DeviceExt as _;

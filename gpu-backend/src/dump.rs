@@ -9,51 +9,43 @@
 use std::path::Path;
 
 use crate::attention::AttentionStrategy;
-use crate::lowp::Bf16Accumulation;
-use crate::lowp::shader::LowpKernel;
-use crate::matmul::shader::{MatmulKernel, Tiling};
+use crate::attention::shader::AttentionKey;
+use crate::matmul::shader::{MatmulKernel, MatmulKey, Tiling};
+use crate::matmul_lowp::Bf16Accumulation;
+use crate::matmul_lowp::shader::LowpKernel;
 use crate::norm::shader::NormKernel;
 use crate::norm::{LayerNormStrategy, RmsNormStrategy};
-use crate::pipelines::{KernelId, KernelKey};
-use crate::rows::shader::RowKernel;
-use crate::rows::{SoftmaxStrategy, SumStrategy};
+use crate::pipelines::{KernelKey, PipelineKey};
+use crate::reductions::shader::RowKernel;
+use crate::reductions::{SoftmaxStrategy, SumStrategy};
 use crate::wgsl::SourceTransform;
 
 /// The `(d, d_v)` pairs the attention sources are dumped for.
 const HEAD_DIMS: [(u32, u32); 5] = [(1, 1), (8, 8), (16, 32), (64, 64), (128, 128)];
 
-/// Every kernel but the matmul's, named after its family and strategy.
-fn kernels() -> Vec<(String, KernelId)> {
-    let sums = SumStrategy::ALL.map(RowKernel::Sum);
-    let softmaxes = SoftmaxStrategy::ALL.map(RowKernel::Softmax);
-    let rows = sums.into_iter().chain(softmaxes);
-    let layers = LayerNormStrategy::ALL.map(NormKernel::Layer);
-    let norms = layers
-        .into_iter()
-        .chain(RmsNormStrategy::ALL.map(NormKernel::Rms));
-    let attention = AttentionStrategy::ALL.into_iter().flat_map(|strategy| {
-        HEAD_DIMS.map(|(d, d_v)| (format!("{strategy:?}-{d}x{d_v}"), strategy, d, d_v))
-    });
-    let rows = rows.map(|k| (format!("rows-{k:?}"), KernelId::Rows(k)));
-    let norms = norms.map(|k| (format!("norm-{k:?}"), KernelId::Norm(k)));
-    let attention = attention.map(|(name, strategy, d, d_v)| {
-        (
-            format!("attention-{name}"),
-            KernelId::Attention { strategy, d, d_v },
-        )
-    });
-    rows.chain(norms).chain(attention).collect()
+/// Writes the source of `kernel` on the `native` path (named `name`)
+/// under each transform dumped.
+fn write<K: PipelineKey>(dir: &Path, name: &str, kernel: K, native: bool) {
+    for transform in [
+        SourceTransform::AS_WRITTEN,
+        SourceTransform::STRIP_ROUND_TRIPS,
+    ] {
+        let key = KernelKey {
+            kernel,
+            native,
+            transform,
+        };
+        let file = dir.join(format!("{name}-{transform:?}.wgsl"));
+        std::fs::write(file, key.transform.apply(&key.source()).as_bytes()).unwrap();
+    }
 }
 
-/// Every kernel key (with the transform left as written) and its file name.
-fn keys() -> Vec<(String, KernelKey)> {
-    let key = |kernel, native, tiling| KernelKey {
-        kernel,
-        native,
-        tiling,
-        transform: SourceTransform::AS_WRITTEN,
-    };
-    let mut out = Vec::new();
+#[test]
+#[ignore = "writes files: run with DUAL_DELTA_WGSL_DUMP=DIR and --ignored"]
+fn dump_wgsl() {
+    let dir = std::env::var("DUAL_DELTA_WGSL_DUMP").expect("DUAL_DELTA_WGSL_DUMP names a folder");
+    let dir = Path::new(&dir);
+    std::fs::create_dir_all(dir).unwrap();
     for native in [true, false] {
         let path = if native { "native" } else { "packed" };
         let matmuls = [
@@ -64,11 +56,24 @@ fn keys() -> Vec<(String, KernelKey)> {
         for kernel in matmuls {
             for tiling in [Tiling::Lanes, Tiling::Subgroup, Tiling::Shared] {
                 let name = format!("matmul-{kernel:?}-{tiling:?}-{path}");
-                out.push((name, key(KernelId::Matmul(kernel), native, tiling)));
+                write(dir, &name, MatmulKey { kernel, tiling }, native);
             }
         }
-        for (name, kernel) in kernels() {
-            out.push((format!("{name}-{path}"), key(kernel, native, Tiling::Lanes)));
+        let sums = SumStrategy::ALL.map(RowKernel::Sum);
+        let softmaxes = SoftmaxStrategy::ALL.map(RowKernel::Softmax);
+        for k in sums.into_iter().chain(softmaxes) {
+            write(dir, &format!("rows-{k:?}-{path}"), k, native);
+        }
+        let layers = LayerNormStrategy::ALL.map(NormKernel::Layer);
+        let rms = RmsNormStrategy::ALL.map(NormKernel::Rms);
+        for k in layers.into_iter().chain(rms) {
+            write(dir, &format!("norm-{k:?}-{path}"), k, native);
+        }
+        for strategy in AttentionStrategy::ALL {
+            for (d, d_v) in HEAD_DIMS {
+                let name = format!("attention-{strategy:?}-{d}x{d_v}-{path}");
+                write(dir, &name, AttentionKey { strategy, d, d_v }, native);
+            }
         }
     }
     let fp8 = [
@@ -81,26 +86,6 @@ fn keys() -> Vec<(String, KernelKey)> {
         .into_iter()
         .chain(fp8);
     for kernel in lowp {
-        let name = format!("lowp-{kernel:?}");
-        out.push((name, key(KernelId::Lowp(kernel), false, Tiling::Lanes)));
-    }
-    out
-}
-
-#[test]
-#[ignore = "writes files: run with DUAL_DELTA_WGSL_DUMP=DIR and --ignored"]
-fn dump_wgsl() {
-    let dir = std::env::var("DUAL_DELTA_WGSL_DUMP").expect("DUAL_DELTA_WGSL_DUMP names a folder");
-    let dir = Path::new(&dir);
-    std::fs::create_dir_all(dir).unwrap();
-    for (name, key) in keys() {
-        for transform in [
-            SourceTransform::AS_WRITTEN,
-            SourceTransform::STRIP_ROUND_TRIPS,
-        ] {
-            let key = KernelKey { transform, ..key };
-            let file = dir.join(format!("{name}-{transform:?}.wgsl"));
-            std::fs::write(file, key.transform.apply(&key.source()).as_bytes()).unwrap();
-        }
+        write(dir, &format!("lowp-{kernel:?}"), kernel, false);
     }
 }

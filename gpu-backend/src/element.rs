@@ -84,3 +84,13 @@ pub(crate) fn sum_f32(xs: impl Iterator<Item = f32>) -> f32 {
 pub(crate) fn sum_dd(xs: impl Iterator<Item = f64>) -> f64 {
     dual_delta_runtime::oracle::sum(xs).to_f64()
 }
+
+/// `v`, or a zero of its sign where it is an `f16` subnormal: what a device
+/// that flushes `f16` subnormals loads or stores.
+pub(crate) fn flush16(v: f16) -> f16 {
+    if v.to_bits() & 0x7c00 == 0 {
+        f16::from_bits(v.to_bits() & 0x8000)
+    } else {
+        v
+    }
+}

@@ -4,21 +4,21 @@
 //! splits the results per input for every family alike.
 
 use std::borrow::Borrow;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 
 use half::f16;
 use wgpu::util::DeviceExt as _;
 
-use crate::pipelines::KernelId;
+use crate::pipelines::Compiled;
 use crate::{Gpu, GpuError};
 
 /// A kernel family's strategy: what [`Gpu::run`] and [`Gpu::run_batch`]
 /// take to run that family's kernel on its input. Implemented by the
 /// strategies of every family: [`matmul::Accumulation`](crate::matmul::Accumulation),
-/// [`lowp::Bf16Accumulation`](crate::lowp::Bf16Accumulation),
-/// [`lowp::Fp8Accumulation`](crate::lowp::Fp8Accumulation),
-/// [`rows::SumStrategy`](crate::rows::SumStrategy),
-/// [`rows::SoftmaxStrategy`](crate::rows::SoftmaxStrategy),
+/// [`lowp::Bf16Accumulation`](crate::matmul_lowp::Bf16Accumulation),
+/// [`lowp::Fp8Accumulation`](crate::matmul_lowp::Fp8Accumulation),
+/// [`rows::SumStrategy`](crate::reductions::SumStrategy),
+/// [`rows::SoftmaxStrategy`](crate::reductions::SoftmaxStrategy),
 /// [`norm::LayerNormStrategy`](crate::norm::LayerNormStrategy),
 /// [`norm::RmsNormStrategy`](crate::norm::RmsNormStrategy) and
 /// [`attention::AttentionStrategy`](crate::attention::AttentionStrategy).
@@ -65,11 +65,12 @@ pub(crate) enum Resource {
     Texture(wgpu::TextureView),
 }
 
-/// One dispatch: a kernel, its resources at bindings `0, 1, …`, and the
-/// invocations to cover (in workgroups of `workgroup`).
+/// One dispatch: a kernel's pipeline ([`Gpu::pipeline`] of the family's
+/// key), its resources at bindings `0, 1, …`, and the invocations to cover
+/// (in workgroups of `workgroup`).
 #[derive(Debug)]
 pub(crate) struct Dispatch {
-    pub(crate) kernel: KernelId,
+    pub(crate) pipeline: Arc<Compiled>,
     pub(crate) resources: Vec<Resource>,
     pub(crate) invocations: u64,
     pub(crate) workgroup: u32,
@@ -89,7 +90,7 @@ impl Gpu {
     /// one input.
     ///
     /// ```no_run
-    /// use dual_delta_gpu::{Gpu, f16, rows::{RowsInput, SoftmaxStrategy, SumStrategy}};
+    /// use dual_delta_gpu::{Gpu, f16, reductions::{RowsInput, SoftmaxStrategy, SumStrategy}};
     ///
     /// let gpu = Gpu::shared()?;
     /// let ones = RowsInput::new(1, 4096, vec![f16::ONE; 4096])?;
@@ -145,7 +146,7 @@ impl Gpu {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
         let mut recorded = Vec::with_capacity(launch.dispatches.len());
         for dispatch in &launch.dispatches {
-            let compiled = self.pipelines.get(&self.device, self.key(dispatch.kernel));
+            let compiled = Arc::clone(&dispatch.pipeline);
             let bind = bind_group(&self.device, &compiled.layout, &dispatch.resources);
             let grid = self.checked_grid(dispatch.invocations, dispatch.workgroup)?;
             recorded.push((compiled, bind, grid));
@@ -164,7 +165,7 @@ impl Gpu {
         let what = launch
             .dispatches
             .first()
-            .map_or("empty", |d| d.kernel.label());
+            .map_or("empty", |d| d.pipeline.label);
         submit_and_read(
             &self.device,
             &self.queue,

@@ -86,7 +86,7 @@
 //! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`](device::Subgroups)); the same bits either way. |
 //! | `DUAL_DELTA_GPU_TILING` | `auto` (default), `registers`, `shared` | The matmul tile kernels ([`MatmulTiling`](device::MatmulTiling)): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
 //! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` (default), `strip` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
-//! | `DUAL_DELTA_GPU_IMITATE` | `none` (default), `all`, or a comma-separated list of `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero` | Every shader compiled with these driver freedoms imitated on its WGSL ([`SourceTransform`](device::SourceTransform), [`GpuOptions::imitate`]). |
+//! | `DUAL_DELTA_GPU_IMITATE` | `none` (default), `all`, or a comma-separated list of `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`, `reassoc` | Every shader compiled with these driver freedoms imitated on its WGSL ([`SourceTransform`](device::SourceTransform), [`GpuOptions::imitate`]). |
 //! | `DUAL_DELTA_WGSL_DUMP` | a folder | For the ignored unit test `dump_wgsl` (`DUAL_DELTA_WGSL_DUMP=DIR cargo test -p dual-delta-gpu --lib dump_wgsl -- --ignored`): writes the compiled WGSL of every kernel there, to compare two versions byte for byte. |
 //!
 //! Their names are the constants of [`env`](mod@env). wgpu's own variables
@@ -140,13 +140,17 @@
 //! for bit on lavapipe:
 //!
 //! * Matmul: [`Accumulation`](matmul::Accumulation) (`f32`, split-K, `f16`);
-//!   emulation [`matmul_cpu_emulated`](matmul::matmul_cpu_emulated).
-//! * Row sums: [`SumStrategy`](rows::SumStrategy) (serial `f16`,
+//!   emulation [`matmul_cpu_emulated`](matmul::matmul_cpu_emulated), and
+//!   [`matmul_emulated_with`](matmul::matmul_emulated_with) on a device
+//!   that flushes `f16` subnormals.
+//! * Row sums: [`SumStrategy`](reductions::SumStrategy) (serial `f16`,
 //!   strided `f16`, strided `f32`, pairwise `f32`); emulation
-//!   [`reduce_sum_emulated`](rows::reduce_sum_emulated).
-//! * Softmax over the last axis: [`SoftmaxStrategy`](rows::SoftmaxStrategy)
+//!   [`reduce_sum_emulated`](reductions::reduce_sum_emulated), and
+//!   [`reduce_sum_emulated_with`](reductions::reduce_sum_emulated_with)
+//!   on a device that flushes `f16` subnormals.
+//! * Softmax over the last axis: [`SoftmaxStrategy`](reductions::SoftmaxStrategy)
 //!   (careful, no max subtraction, `f16` denominator, online); emulation
-//!   [`softmax_emulated`](rows::softmax_emulated), with `exp` computed as [`kernel_exp`](rows::kernel_exp).
+//!   [`softmax_emulated`](reductions::softmax_emulated), with `exp` computed as [`kernel_exp`](reductions::kernel_exp).
 //! * LayerNorm over the last axis: [`LayerNormStrategy`](norm::LayerNormStrategy)
 //!   (one-pass `E[x²] − E[x]²`, two-pass, Welford), one workgroup per row
 //!   like the row kernels; emulation [`layer_norm_emulated`](norm::layer_norm_emulated).
@@ -156,15 +160,15 @@
 //! * Scaled-dot-product attention: [`AttentionStrategy`](attention::AttentionStrategy)
 //!   (naive with `f16` scores, flash with `f32` or `f16` accumulation), one
 //!   invocation per (head, query); emulation [`attention_emulated`](attention::attention_emulated).
-//! * `bf16` matmul ([`MatmulInput<bf16>`](matmul::MatmulInput)): [`Bf16Accumulation`](lowp::Bf16Accumulation) (`f32`,
-//!   `bf16`); emulation [`matmul_emulated_bf16`](lowp::matmul_emulated_bf16); oracle
-//!   [`matmul_f64_bf16`](lowp::matmul_f64_bf16), baseline [`matmul_cpu_bf16`](lowp::matmul_cpu_bf16).
+//! * `bf16` matmul ([`MatmulInput<bf16>`](matmul::MatmulInput)): [`Bf16Accumulation`](matmul_lowp::Bf16Accumulation) (`f32`,
+//!   `bf16`); emulation [`matmul_emulated_bf16`](matmul_lowp::matmul_emulated_bf16); oracle
+//!   [`matmul_f64_bf16`](matmul_lowp::matmul_f64_bf16), baseline [`matmul_cpu_bf16`](matmul_lowp::matmul_cpu_bf16).
 //! * FP8 GEMM, E4M3 × E4M3 with per-tensor scales
 //!   ([`MatmulInput<E4m3>`](matmul::MatmulInput)):
-//!   [`Fp8Accumulation`](lowp::Fp8Accumulation) (`f32`; the limited accumulation of Hopper's FP8
-//!   tensor cores, [`fp8_fused_dot_add`](lowp::fp8_fused_dot_add); that promoted to `f32` every 128
-//!   products); emulation [`matmul_emulated_fp8`](lowp::matmul_emulated_fp8); oracle
-//!   [`matmul_f64_fp8`](lowp::matmul_f64_fp8), baseline [`matmul_cpu_fp8`](lowp::matmul_cpu_fp8).
+//!   [`Fp8Accumulation`](matmul_lowp::Fp8Accumulation) (`f32`; the limited accumulation of Hopper's FP8
+//!   tensor cores, [`fp8_fused_dot_add`](matmul_lowp::fp8_fused_dot_add); that promoted to `f32` every 128
+//!   products); emulation [`matmul_emulated_fp8`](matmul_lowp::matmul_emulated_fp8); oracle
+//!   [`matmul_f64_fp8`](matmul_lowp::matmul_f64_fp8), baseline [`matmul_cpu_fp8`](matmul_lowp::matmul_cpu_fp8).
 //!
 //! Every rounding to `f16` (or `bf16`) inside a kernel is done with integer
 //! operations on the bits, never as a conversion round trip
@@ -173,9 +177,9 @@
 //! `DUAL_DELTA_GPU_ROUND_TRIPS=strip` shows on lavapipe what such a driver
 //! would give ([`GpuOptions::strip_round_trips`]).
 //!
-//! The row kernels run one workgroup of [`ROW_THREADS`](rows::ROW_THREADS) invocations per
+//! The row kernels run one workgroup of [`ROW_THREADS`](reductions::ROW_THREADS) invocations per
 //! row, each invocation over a strided slice, combined by a fixed tree
-//! (documented on [`SumStrategy`](rows::SumStrategy)); `*_batch` versions take many inputs
+//! (documented on [`SumStrategy`](reductions::SumStrategy)); `*_batch` versions take many inputs
 //! of one row length in one submission.
 //!
 //! # CPU references
@@ -188,9 +192,9 @@
 //!   arithmetic replayed on the CPU, step for step.
 //!
 //! The other families have theirs in their modules: reductions
-//! ([`sum_f64`](rows::sum_f64), [`mean_f64`](rows::mean_f64),
-//! [`dot_f64`](rows::dot_f64)), [`softmax_f64`](rows::softmax_f64) and
-//! [`log_softmax_f64`](rows::log_softmax_f64),
+//! ([`sum_f64`](reductions::sum_f64), [`mean_f64`](reductions::mean_f64),
+//! [`dot_f64`](reductions::dot_f64)), [`softmax_f64`](reductions::softmax_f64) and
+//! [`log_softmax_f64`](reductions::log_softmax_f64),
 //! [`layer_norm_f64`](norm::layer_norm_f64) and
 //! [`rms_norm_f64`](norm::rms_norm_f64), and scaled-dot-product
 //! [`attention_f64`](attention::attention_f64), each an `f64` oracle
@@ -213,8 +217,8 @@
 //! | module | contents |
 //! |--------|----------|
 //! | [`matmul`] | the matmuls: [`Accumulation`](matmul::Accumulation), [`GemmConfig`](matmul::GemmConfig), the input [`MatmulInput`](matmul::MatmulInput) over `f16`, `bf16` or FP8, CPU baseline, oracles and emulations |
-//! | [`lowp`] | the `bf16` and FP8 kernels: their strategies, emulations, baselines and oracles |
-//! | [`rows`] | row sums and softmax: [`SumStrategy`](rows::SumStrategy), [`SoftmaxStrategy`](rows::SoftmaxStrategy), their inputs, references, emulations and limits |
+//! | [`matmul_lowp`] | the `bf16` and FP8 matmuls: their strategies, emulations, baselines and oracles |
+//! | [`reductions`] | row sums and softmax: [`SumStrategy`](reductions::SumStrategy), [`SoftmaxStrategy`](reductions::SoftmaxStrategy), their inputs, references, emulations and limits |
 //! | [`norm`] | LayerNorm and RMSNorm: [`LayerNormStrategy`](norm::LayerNormStrategy), [`RmsNormStrategy`](norm::RmsNormStrategy), their input, references, emulations and limits |
 //! | [`attention`] | scaled-dot-product attention: [`AttentionStrategy`](attention::AttentionStrategy), its input, references, emulation and limits |
 //! | [`device`] | the adapter policy ([`F16Path`](device::F16Path), [`Subgroups`](device::Subgroups), [`MatmulTiling`](device::MatmulTiling)), what was found ([`AdapterSummary`](device::AdapterSummary)), and the GPU test policy ([`GpuPolicy`](device::GpuPolicy)) |
@@ -238,12 +242,12 @@ mod element;
 mod error;
 pub mod guide;
 mod launch;
-pub mod lowp;
 pub mod matmul;
+pub mod matmul_lowp;
 pub mod norm;
 mod pipelines;
 pub mod randn;
-pub mod rows;
+pub mod reductions;
 pub mod semantics;
 mod wgsl;
 

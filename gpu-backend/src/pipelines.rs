@@ -1,122 +1,92 @@
 //! The one pipeline cache: every kernel a [`Gpu`](crate::Gpu) runs is
 //! compiled on first use, through [`compile`](crate::compile), and kept
-//! under its [`KernelKey`] for the context's life.
+//! under its key for the context's life.
+//!
+//! Each kernel family names its own kernels with a key of its own type
+//! (implementing [`PipelineKey`]: its label, its bindings and its WGSL);
+//! the cache holds one map per key type and names no family, so a family
+//! is added without touching this file.
 
+use core::any::{Any, TypeId};
+use core::fmt::Debug;
+use core::hash::Hash;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::compile::{self, Binding};
-use crate::matmul::shader::{MatmulKernel, Tiling};
 use crate::wgsl::SourceTransform;
-use crate::{attention, lowp, norm, rows};
 
-/// Which kernel: its family and strategy (and what else its source is
-/// generated for).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum KernelId {
-    /// A matmul tile kernel or the split-K reduction.
-    Matmul(MatmulKernel),
-    /// A row sum or softmax.
-    Rows(rows::shader::RowKernel),
-    /// A LayerNorm or RMSNorm.
-    Norm(norm::shader::NormKernel),
-    /// Scaled-dot-product attention, generated for one `d` and `d_v`.
-    Attention {
-        /// The strategy.
-        strategy: attention::AttentionStrategy,
-        /// The dimension of queries and keys.
-        d: u32,
-        /// The dimension of values.
-        d_v: u32,
-    },
-    /// A `bf16` or FP8 kernel.
-    Lowp(lowp::shader::LowpKernel),
-}
-
-impl KernelId {
+/// A family's name for one of its kernels: which strategy, and whatever
+/// else its source is generated for (a tiling, the head dimensions).
+pub(crate) trait PipelineKey: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// The family's name, the label of its pipelines.
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            KernelId::Matmul(_) => "matmul",
-            KernelId::Rows(_) => "rows",
-            KernelId::Norm(_) => "norm",
-            KernelId::Attention { .. } => "attention",
-            KernelId::Lowp(_) => "lowp",
-        }
-    }
+    fn label(self) -> &'static str;
 
     /// What the kernel binds at `0, 1, …`.
-    pub(crate) fn bindings(self) -> &'static [Binding] {
-        use Binding::{Read, ReadWrite, Texture, Uniform};
-        match self {
-            KernelId::Matmul(MatmulKernel::ReduceSplits) => &[Uniform, Read, Read, ReadWrite],
-            KernelId::Matmul(_) => &[Uniform, Texture, Texture, ReadWrite],
-            KernelId::Rows(_) => &[Uniform, Read, ReadWrite, ReadWrite],
-            KernelId::Norm(_) | KernelId::Attention { .. } => {
-                &[Uniform, Read, Read, Read, ReadWrite, ReadWrite]
-            }
-            KernelId::Lowp(_) => &[Uniform, Read, Read, ReadWrite, Read],
-        }
-    }
+    fn bindings(self) -> &'static [Binding];
 
-    /// The WGSL source, for the native-`f16` path or the fallback, and the
-    /// matmul tiling (which only the matmul kernels read).
-    pub(crate) fn source(self, native: bool, tiling: Tiling) -> String {
-        match self {
-            KernelId::Matmul(kernel) => crate::matmul::shader::source(kernel, native, tiling),
-            KernelId::Rows(kernel) => rows::shader::source(kernel, native),
-            KernelId::Norm(kernel) => norm::shader::source(kernel, native),
-            KernelId::Attention { strategy, d, d_v } => {
-                attention::shader::source(strategy, d as usize, d_v as usize, native)
-            }
-            KernelId::Lowp(kernel) => lowp::shader::source(kernel),
-        }
-    }
+    /// The WGSL source, for the native-`f16` path (`native`) or the packed
+    /// fallback.
+    fn source(self, native: bool) -> String;
 }
 
-/// Everything a compiled pipeline depends on: the kernel, the `f16` path,
-/// the matmul tiling and the source transform.
+/// Everything a compiled pipeline depends on: the family's key, the `f16`
+/// path and the source transform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct KernelKey {
+pub(crate) struct KernelKey<K> {
     /// Which kernel.
-    pub(crate) kernel: KernelId,
+    pub(crate) kernel: K,
     /// Native `f16` (`true`) or the packed fallback.
     pub(crate) native: bool,
-    /// How the matmul tile kernels divide `C`.
-    pub(crate) tiling: Tiling,
     /// How the source is transformed before compilation.
     pub(crate) transform: SourceTransform,
 }
 
-impl KernelKey {
+impl<K: PipelineKey> KernelKey<K> {
     /// The WGSL source as generated (before [`KernelKey::transform`]).
     pub(crate) fn source(&self) -> String {
-        self.kernel.source(self.native, self.tiling)
+        self.kernel.source(self.native)
     }
 }
 
-/// A compiled kernel: its pipeline and the bind group layout its bindings
-/// are made for.
+/// A compiled kernel: its pipeline, the bind group layout its bindings
+/// are made for, and its family's label.
 #[derive(Debug)]
 pub(crate) struct Compiled {
     /// The pipeline.
     pub(crate) pipeline: wgpu::ComputePipeline,
     /// The layout of its one bind group.
     pub(crate) layout: wgpu::BindGroupLayout,
+    /// The family's name ([`PipelineKey::label`]).
+    pub(crate) label: &'static str,
 }
 
-/// The pipelines compiled so far, one per key. Each is compiled by the
-/// first thread that asks for it, while other kernels compile in parallel.
+/// A slot compiled once, by the first thread that asks for it.
+type Slot = Arc<OnceLock<Arc<Compiled>>>;
+
+/// The pipelines compiled so far, one per key, in one map per key type.
+/// Each is compiled by the first thread that asks for it, while other
+/// kernels compile in parallel.
 #[derive(Debug, Default)]
 pub(crate) struct Pipelines {
-    slots: Mutex<HashMap<KernelKey, Arc<OnceLock<Arc<Compiled>>>>>,
+    /// For each key type `K`, a `HashMap<KernelKey<K>, Slot>`.
+    families: Mutex<HashMap<TypeId, Box<dyn Any + Send>>>,
 }
 
 impl Pipelines {
     /// The pipeline of `key`, compiled on `device` on the first call.
-    pub(crate) fn get(&self, device: &wgpu::Device, key: KernelKey) -> Arc<Compiled> {
-        let slot = {
-            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+    pub(crate) fn get<K: PipelineKey>(
+        &self,
+        device: &wgpu::Device,
+        key: KernelKey<K>,
+    ) -> Arc<Compiled> {
+        let slot: Slot = {
+            let mut families = self.families.lock().unwrap_or_else(|e| e.into_inner());
+            let slots = families
+                .entry(TypeId::of::<K>())
+                .or_insert_with(|| Box::new(HashMap::<KernelKey<K>, Slot>::new()))
+                .downcast_mut::<HashMap<KernelKey<K>, Slot>>()
+                .expect("each key type has its own map");
             Arc::clone(slots.entry(key).or_default())
         };
         Arc::clone(slot.get_or_init(|| {
@@ -125,7 +95,11 @@ impl Pipelines {
             let source = key.source();
             let pipeline =
                 compile::pipeline(device, &pipeline_layout, label, &source, key.transform);
-            Arc::new(Compiled { pipeline, layout })
+            Arc::new(Compiled {
+                pipeline,
+                layout,
+                label,
+            })
         }))
     }
 }

@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path};
+use common::{
+    KernelInput, assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path,
+};
 use dual_delta_gpu::{
     GpuError,
     attention::{
@@ -63,7 +65,13 @@ fn attention_matches_its_emulation_bit_for_bit() {
                 for (name, x) in &inputs {
                     let got = gpu.run(x, strategy).unwrap();
                     let what = format!("{strategy} attention of {name} on the {} path", path(gpu));
-                    assert_matches_emulation(gpu, x, &got, &attention_emulated(x, strategy), &what);
+                    assert_matches_emulation(
+                        gpu,
+                        x,
+                        &got,
+                        &attention_emulated(&x.as_loaded_on(gpu), strategy),
+                        &what,
+                    );
                 }
             }
         }
@@ -119,21 +127,25 @@ fn known_values_come_out_exactly() {
 
 #[test]
 fn batches_equal_single_calls() {
-    let s = shape(1, 40, 70, 32, 24);
-    let batch: Vec<AttentionInput<f16>> = (0..3)
-        .map(|t| {
-            random_attention_input(AttentionShape { heads: 1 + t, ..s }, true)(&mut rng(400 + t))
-        })
-        .collect();
-    for gpu in gpus() {
-        for strategy in AttentionStrategy::ALL {
-            let all = gpu.run_batch(&batch, strategy).unwrap();
-            for (i, x) in batch.iter().enumerate() {
-                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
+    every_mismatch(|| {
+        let s = shape(1, 40, 70, 32, 24);
+        let batch: Vec<AttentionInput<f16>> = (0..3)
+            .map(|t| {
+                random_attention_input(AttentionShape { heads: 1 + t, ..s }, true)(
+                    &mut rng(400 + t),
+                )
+            })
+            .collect();
+        for gpu in gpus() {
+            for strategy in AttentionStrategy::ALL {
+                let all = gpu.run_batch(&batch, strategy).unwrap();
+                for (i, x) in batch.iter().enumerate() {
+                    let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                    assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
+                }
             }
         }
-    }
+    });
 }
 
 #[test]

@@ -2,12 +2,14 @@
 //! ([`SourceTransform`]: division and square root a few ulps off, NaN and
 //! infinity comparisons folded, `a * b + c` fused, `f32 → f16` conversions
 //! rounded toward zero, round trips removed, `f32` and `f16` subnormals
-//! flushed, identities folded, `NaN · 0 = 0`), and with all of them at
-//! once, against its CPU emulation: bit for bit where the emulations hold
-//! (lavapipe), as the kernel tests check them. The kernels divide and take
-//! square roots exactly whatever the device's own are, test special values
-//! on the bits, round every inexact product on its own and store only
-//! values `round16` has made exact, so no freedom changes a bit; where
+//! flushed, identities folded, `NaN · 0 = 0`, additions and
+//! multiplications reassociated), and with all of them at once, against
+//! its CPU emulation: bit for bit where the emulations hold (lavapipe), as
+//! the kernel tests check them. The kernels divide and take square roots
+//! exactly whatever the device's own are, test special values on the bits,
+//! round every inexact product on its own and keep every order their bits
+//! depend on (bit barriers), and store only values `round16` has made
+//! exact, so no freedom changes a bit; where
 //! `f16` subnormals are flushed, the emulation flushes the input and the
 //! output alike (`KernelInput::as_loaded_on`).
 
@@ -15,7 +17,7 @@ mod common;
 
 use common::{
     KernelInput, assert_identical, assert_matches_emulation, assert_same_bits, every_mismatch,
-    fail, gpus, path,
+    f16_subnormals, fail, gpus, path,
 };
 use dual_delta_gpu::{
     Gpu, GpuOptions,
@@ -23,15 +25,15 @@ use dual_delta_gpu::{
     bf16,
     device::{F16Path, MatmulTiling, SourceTransform, Subgroups},
     f16,
-    lowp::{Bf16Accumulation, Fp8Accumulation, matmul_emulated_bf16, matmul_emulated_fp8},
-    matmul::{Accumulation, matmul_cpu_emulated, random_matmul_input},
+    matmul::{Accumulation, MatmulInput, matmul_emulated_with, random_matmul_input},
+    matmul_lowp::{Bf16Accumulation, Fp8Accumulation, matmul_emulated_bf16, matmul_emulated_fp8},
     norm::{
         LayerNormStrategy, NormInput, RmsNormStrategy, layer_norm_emulated, random_norm_input,
         random_offset_norm_input, rms_norm_emulated,
     },
-    rows::{
+    reductions::{
         RowsInput, SoftmaxStrategy, SumStrategy, random_offset_rows, random_outlier_rows,
-        random_rows, reduce_sum_emulated, softmax_emulated,
+        random_rows, reduce_sum_emulated_with, softmax_emulated,
     },
 };
 use dual_delta_runtime::E4m3;
@@ -93,7 +95,21 @@ fn rows() -> Vec<(String, RowsInput<f16>)> {
     special[18 + 1] = f16::NEG_INFINITY;
     special[27..36].fill(f16::NEG_INFINITY);
     v.push(("NaN, ±∞ 4×9".into(), RowsInput::new(4, 9, special).unwrap()));
+    // randn · 2⁻¹⁶: most values f16 subnormals, which a device flushing
+    // them (`ftz16`) loads as zeros, and some sums subnormal too.
+    let tiny = scaled(random_rows(3, 300)(&mut rng(23)).data(), -16);
+    v.push((
+        "randn·2⁻¹⁶ 3×300".into(),
+        RowsInput::new(3, 300, tiny).unwrap(),
+    ));
     v
+}
+
+/// `v · 2^e`, each product rounded to `f16`.
+fn scaled(v: &[f16], e: i32) -> Vec<f16> {
+    v.iter()
+        .map(|x| f16::from_f32(x.to_f32() * 2f32.powi(e)))
+        .collect()
 }
 
 /// Rows for LayerNorm and RMSNorm: short and long, affine or not, and
@@ -117,11 +133,14 @@ fn norm_inputs() -> Vec<(String, NormInput<f16>)> {
 }
 
 fn check_matmuls(gpu: &Gpu, what: &str) {
-    for (t, (m, k, n)) in [(1, 1, 1), (17, 33, 65), (32, 300, 16)]
-        .into_iter()
-        .enumerate()
-    {
-        let x = random_matmul_input(m, k, n)(&mut rng(50 + t));
+    let shapes = [(1, 1, 1), (17, 33, 65), (32, 300, 16), (9, 40, 7)];
+    for (t, (m, k, n)) in shapes.into_iter().enumerate() {
+        let mut x = random_matmul_input(m, k, n)(&mut rng(50 + t));
+        if t == 3 {
+            // A and B · 2⁻⁹: some inputs and most outputs (and split-K
+            // partials) f16 subnormals.
+            x = MatmulInput::new(m, k, n, scaled(x.a(), -9), scaled(x.b(), -9)).unwrap();
+        }
         for acc in [
             Accumulation::F32,
             Accumulation::F16,
@@ -129,7 +148,8 @@ fn check_matmuls(gpu: &Gpu, what: &str) {
         ] {
             let got = gpu.run(&x, acc).unwrap();
             let what = format!("{m}×{k}×{n} {acc} matmul {what}");
-            assert_identical(&got, &matmul_cpu_emulated(&x, acc), &what);
+            let want = matmul_emulated_with(&x, acc, f16_subnormals(gpu));
+            assert_identical(&got, &want, &what);
         }
     }
 }
@@ -139,7 +159,8 @@ fn check_rows(gpu: &Gpu, what: &str) {
         for strategy in SumStrategy::ALL {
             let got = gpu.run(x, strategy).unwrap();
             let what = format!("{strategy} sum of {name} {what}");
-            assert_identical(&got, &reduce_sum_emulated(x, strategy), &what);
+            let want = reduce_sum_emulated_with(x, strategy, f16_subnormals(gpu));
+            assert_identical(&got, &want, &what);
         }
         for variant in SoftmaxStrategy::ALL {
             let got = gpu.run(x, variant).unwrap();
@@ -302,4 +323,9 @@ fn kernels_keep_their_bits_with_identities_folded() {
 #[test]
 fn kernels_keep_their_bits_with_nan_times_zero_zero() {
     every_family_under(SourceTransform::NAN_TIMES_ZERO);
+}
+
+#[test]
+fn kernels_keep_their_bits_with_adds_and_multiplies_reassociated() {
+    every_family_under(SourceTransform::REASSOC);
 }

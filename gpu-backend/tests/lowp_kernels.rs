@@ -3,11 +3,11 @@
 
 use dual_delta_gpu::{
     bf16,
-    lowp::{
+    matmul::{MatmulInput, random_matmul_input},
+    matmul_lowp::{
         Bf16Accumulation, Fp8Accumulation, matmul_emulated_bf16, matmul_emulated_fp8,
         matmul_f64_bf16, matmul_f64_fp8,
     },
-    matmul::{MatmulInput, random_matmul_input},
     require_gpu,
 };
 use dual_delta_runtime::{E4m3, TrialRng};

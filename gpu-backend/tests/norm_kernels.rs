@@ -4,14 +4,16 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path};
+use common::{
+    KernelInput, assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path,
+};
 use dual_delta_gpu::{
     GpuError, f16,
     norm::{
         LayerNormStrategy, MAX_NORM_LEN, NormInput, layer_norm_emulated, layer_norm_f64,
         random_norm_input, random_offset_norm_input,
     },
-    rows::RowsInput,
+    reductions::RowsInput,
 };
 use dual_delta_runtime::TrialRng;
 use rand::RngExt as _;
@@ -68,7 +70,7 @@ fn layer_norm_matches_its_emulation_bit_for_bit() {
                         gpu,
                         x,
                         &got,
-                        &layer_norm_emulated(x, strategy),
+                        &layer_norm_emulated(&x.as_loaded_on(gpu), strategy),
                         &what,
                     );
                 }
@@ -126,32 +128,34 @@ fn one_pass_variance_is_wrong_on_offset_activations() {
 
 #[test]
 fn batches_equal_single_calls_and_bad_batches_are_refused() {
-    let batch: Vec<NormInput<f16>> = (0..4)
-        .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
-        .collect();
-    for gpu in gpus() {
-        for strategy in LayerNormStrategy::ALL {
-            let all = gpu.run_batch(&batch, strategy).unwrap();
-            for (i, x) in batch.iter().enumerate() {
-                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
+    every_mismatch(|| {
+        let batch: Vec<NormInput<f16>> = (0..4)
+            .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
+            .collect();
+        for gpu in gpus() {
+            for strategy in LayerNormStrategy::ALL {
+                let all = gpu.run_batch(&batch, strategy).unwrap();
+                for (i, x) in batch.iter().enumerate() {
+                    let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                    assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
+                }
+            }
+            let none: [&NormInput<f16>; 0] = [];
+            let empty = gpu.run_batch(&none, LayerNormStrategy::TwoPass);
+            assert!(empty.unwrap().is_empty());
+            let refused = [
+                random_norm_input(1, 301, true, 1e-5)(&mut rng(600)),
+                random_norm_input(1, 300, false, 1e-5)(&mut rng(601)),
+                random_norm_input(1, 300, true, 1e-3)(&mut rng(602)),
+            ];
+            for other in &refused {
+                let e = gpu
+                    .run_batch(&[&batch[0], other], LayerNormStrategy::TwoPass)
+                    .unwrap_err();
+                assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
             }
         }
-        let none: [&NormInput<f16>; 0] = [];
-        let empty = gpu.run_batch(&none, LayerNormStrategy::TwoPass);
-        assert!(empty.unwrap().is_empty());
-        let refused = [
-            random_norm_input(1, 301, true, 1e-5)(&mut rng(600)),
-            random_norm_input(1, 300, false, 1e-5)(&mut rng(601)),
-            random_norm_input(1, 300, true, 1e-3)(&mut rng(602)),
-        ];
-        for other in &refused {
-            let e = gpu
-                .run_batch(&[&batch[0], other], LayerNormStrategy::TwoPass)
-                .unwrap_err();
-            assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
-        }
-    }
+    });
 }
 
 #[test]
@@ -193,7 +197,13 @@ fn rows_of_the_longest_accepted_length_are_normalised_completely() {
             for strategy in [LayerNormStrategy::TwoPass, LayerNormStrategy::Welford] {
                 let got = gpu.run(&x, strategy).unwrap();
                 let what = format!("{strategy}");
-                assert_matches_emulation(gpu, &x, &got, &layer_norm_emulated(&x, strategy), &what);
+                assert_matches_emulation(
+                    gpu,
+                    &x,
+                    &got,
+                    &layer_norm_emulated(&x.as_loaded_on(gpu), strategy),
+                    &what,
+                );
             }
         }
     });

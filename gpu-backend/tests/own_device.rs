@@ -3,9 +3,9 @@
 //! `Gpu::shared`, so that what the process records is what `from_device`
 //! records.
 
-use dual_delta_gpu::matmul::{Accumulation, matmul_cpu_emulated, random_matmul_input};
-use dual_delta_gpu::rows::random_rows;
-use dual_delta_gpu::rows::{SumStrategy, reduce_sum_emulated};
+use dual_delta_gpu::matmul::{Accumulation, matmul_emulated_with, random_matmul_input};
+use dual_delta_gpu::reductions::random_rows;
+use dual_delta_gpu::reductions::{SumStrategy, reduce_sum_emulated_with};
 use dual_delta_gpu::semantics::DeviceSemantics;
 use dual_delta_gpu::{
     Gpu, GpuError, GpuOptions,
@@ -59,6 +59,10 @@ fn kernels_run_on_a_device_with_the_default_features_and_limits() {
         gpu.semantics()
     );
 
+    // The emulations in the device's mode (f16 subnormals flushed at
+    // loads and stores where it flushes them, as under
+    // DUAL_DELTA_GPU_IMITATE=ftz16).
+    let f16_subnormals = gpu.semantics().f16_subnormals();
     let mut rng = TrialRng::for_trial(0xd0e5, 0);
     let x = random_matmul_input(16, 300, 24)(&mut rng);
     for acc in [
@@ -66,13 +70,16 @@ fn kernels_run_on_a_device_with_the_default_features_and_limits() {
         Accumulation::split_k(),
         Accumulation::F16,
     ] {
-        assert_eq!(gpu.run(&x, acc).unwrap(), matmul_cpu_emulated(&x, acc));
+        assert_eq!(
+            gpu.run(&x, acc).unwrap(),
+            matmul_emulated_with(&x, acc, f16_subnormals)
+        );
     }
     let rows = random_rows(3, 1000)(&mut rng);
     for strategy in SumStrategy::ALL {
         assert_eq!(
             gpu.run(&rows, strategy).unwrap(),
-            reduce_sum_emulated(&rows, strategy)
+            reduce_sum_emulated_with(&rows, strategy, f16_subnormals)
         );
     }
     // Nothing is recorded for reports until asked.
@@ -116,6 +123,6 @@ fn native_f16_follows_the_device_features() {
     let x = random_matmul_input(8, 64, 8)(&mut TrialRng::for_trial(0xd0e5, 1));
     assert_eq!(
         gpu.run(&x, Accumulation::F16).unwrap(),
-        matmul_cpu_emulated(&x, Accumulation::F16)
+        matmul_emulated_with(&x, Accumulation::F16, gpu.semantics().f16_subnormals())
     );
 }

@@ -3,12 +3,15 @@
 
 mod common;
 
-use common::{assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path};
+use common::{
+    KernelInput, assert_identical, assert_matches_emulation, every_mismatch, f16_subnormals, gpus,
+    max_hybrid, path,
+};
 use dual_delta_gpu::{
     GpuError, f16,
-    rows::{
+    reductions::{
         MAX_ROW_LEN, MAX_SERIAL_LEN, RowsInput, SoftmaxStrategy, SumStrategy, random_offset_rows,
-        random_outlier_rows, random_rows, reduce_sum_emulated, softmax_emulated, softmax_f64,
+        random_outlier_rows, random_rows, reduce_sum_emulated_with, softmax_emulated, softmax_f64,
         sum_f64,
     },
 };
@@ -69,7 +72,8 @@ fn sums_match_their_emulation_bit_for_bit() {
                     let got = gpu.run(x, strategy).unwrap();
                     let what = format!("{strategy} sum of {name} on the {} path", path(gpu));
                     assert_eq!(got.len(), x.rows(), "{what}");
-                    assert_identical(&got, &reduce_sum_emulated(x, strategy), &what);
+                    let want = reduce_sum_emulated_with(x, strategy, f16_subnormals(gpu));
+                    assert_identical(&got, &want, &what);
                 }
             }
         }
@@ -85,7 +89,13 @@ fn softmax_matches_its_emulation_bit_for_bit() {
                 for (name, x) in &inputs {
                     let got = gpu.run(x, strategy).unwrap();
                     let what = format!("softmax ({strategy}) of {name} on the {} path", path(gpu));
-                    assert_matches_emulation(gpu, x, &got, &softmax_emulated(x, strategy), &what);
+                    assert_matches_emulation(
+                        gpu,
+                        x,
+                        &got,
+                        &softmax_emulated(&x.as_loaded_on(gpu), strategy),
+                        &what,
+                    );
                 }
             }
         }
@@ -135,33 +145,35 @@ fn softmax_without_max_subtraction_overflows_from_12() {
 
 #[test]
 fn batched_results_equal_single_results() {
-    let batch: Vec<RowsInput<f16>> = (0..4)
-        .map(|t| random_rows(1 + t, 300)(&mut rng(200 + t)))
-        .collect();
-    for gpu in gpus() {
-        let sums = gpu.run_batch(&batch, SumStrategy::F32).unwrap();
-        let soft = gpu.run_batch(&batch, SoftmaxStrategy::Online).unwrap();
-        for (i, x) in batch.iter().enumerate() {
-            let what = format!("batch item {i} on the {} path", path(gpu));
-            assert_identical(&sums[i], &gpu.run(x, SumStrategy::F32).unwrap(), &what);
-            assert_identical(
-                &soft[i],
-                &gpu.run(x, SoftmaxStrategy::Online).unwrap(),
-                &what,
+    every_mismatch(|| {
+        let batch: Vec<RowsInput<f16>> = (0..4)
+            .map(|t| random_rows(1 + t, 300)(&mut rng(200 + t)))
+            .collect();
+        for gpu in gpus() {
+            let sums = gpu.run_batch(&batch, SumStrategy::F32).unwrap();
+            let soft = gpu.run_batch(&batch, SoftmaxStrategy::Online).unwrap();
+            for (i, x) in batch.iter().enumerate() {
+                let what = format!("batch item {i} on the {} path", path(gpu));
+                assert_identical(&sums[i], &gpu.run(x, SumStrategy::F32).unwrap(), &what);
+                assert_identical(
+                    &soft[i],
+                    &gpu.run(x, SoftmaxStrategy::Online).unwrap(),
+                    &what,
+                );
+            }
+            let none: [&RowsInput<f16>; 0] = [];
+            assert!(
+                gpu.run_batch(&none, SoftmaxStrategy::Careful)
+                    .unwrap()
+                    .is_empty()
             );
+            let other = random_rows(1, 301)(&mut rng(300));
+            let e = gpu
+                .run_batch(&[&batch[0], &other], SumStrategy::F32)
+                .unwrap_err();
+            assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
         }
-        let none: [&RowsInput<f16>; 0] = [];
-        assert!(
-            gpu.run_batch(&none, SoftmaxStrategy::Careful)
-                .unwrap()
-                .is_empty()
-        );
-        let other = random_rows(1, 301)(&mut rng(300));
-        let e = gpu
-            .run_batch(&[&batch[0], &other], SumStrategy::F32)
-            .unwrap_err();
-        assert!(matches!(e, GpuError::InvalidInput(_)), "{e}");
-    }
+    });
 }
 
 #[test]
@@ -221,7 +233,7 @@ fn rows_of_the_longest_accepted_length_are_complete_and_longer_are_refused() {
                     gpu,
                     &long,
                     &got,
-                    &softmax_emulated(&long, strategy),
+                    &softmax_emulated(&long.as_loaded_on(gpu), strategy),
                     &what,
                 );
             }

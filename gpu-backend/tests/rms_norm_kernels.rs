@@ -5,7 +5,8 @@
 mod common;
 
 use common::{
-    assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, mean_std, path,
+    KernelInput, assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid,
+    mean_std, path,
 };
 use dual_delta_gpu::{
     f16,
@@ -13,7 +14,7 @@ use dual_delta_gpu::{
         MAX_NORM_LEN, NormInput, RmsNormStrategy, random_norm_input, random_offset_norm_input,
         rms_norm_cpu, rms_norm_emulated, rms_norm_f64,
     },
-    rows::RowsInput,
+    reductions::RowsInput,
 };
 use dual_delta_runtime::TrialRng;
 
@@ -48,7 +49,13 @@ fn rms_norm_matches_its_emulation_bit_for_bit() {
                 for (name, x) in &inputs {
                     let got = gpu.run(x, strategy).unwrap();
                     let what = format!("{strategy} RMSNorm of {name} on the {} path", path(gpu));
-                    assert_matches_emulation(gpu, x, &got, &rms_norm_emulated(x, strategy), &what);
+                    assert_matches_emulation(
+                        gpu,
+                        x,
+                        &got,
+                        &rms_norm_emulated(&x.as_loaded_on(gpu), strategy),
+                        &what,
+                    );
                 }
             }
         }
@@ -116,21 +123,23 @@ fn f16_squares_overflow_on_large_activations() {
 
 #[test]
 fn batches_equal_single_calls() {
-    let batch: Vec<NormInput<f16>> = (0..4)
-        .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
-        .collect();
-    for gpu in gpus() {
-        for strategy in RmsNormStrategy::ALL {
-            let all = gpu.run_batch(&batch, strategy).unwrap();
-            for (i, x) in batch.iter().enumerate() {
-                let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
-                assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
+    every_mismatch(|| {
+        let batch: Vec<NormInput<f16>> = (0..4)
+            .map(|t| random_norm_input(1 + t, 300, true, 1e-5)(&mut rng(500 + t)))
+            .collect();
+        for gpu in gpus() {
+            for strategy in RmsNormStrategy::ALL {
+                let all = gpu.run_batch(&batch, strategy).unwrap();
+                for (i, x) in batch.iter().enumerate() {
+                    let what = format!("{strategy} batch item {i} on the {} path", path(gpu));
+                    assert_identical(&all[i], &gpu.run(x, strategy).unwrap(), &what);
+                }
             }
+            let too_long = vec![f16::ONE; MAX_NORM_LEN + 1];
+            let x = RowsInput::new(1, MAX_NORM_LEN + 1, too_long).unwrap();
+            let x = NormInput::new(x, None, None, 1e-5).unwrap();
+            let e = gpu.run(&x, RmsNormStrategy::F32).unwrap_err().to_string();
+            assert!(e.contains("rows of up to"), "{e}");
         }
-        let too_long = vec![f16::ONE; MAX_NORM_LEN + 1];
-        let x = RowsInput::new(1, MAX_NORM_LEN + 1, too_long).unwrap();
-        let x = NormInput::new(x, None, None, 1e-5).unwrap();
-        let e = gpu.run(&x, RmsNormStrategy::F32).unwrap_err().to_string();
-        assert!(e.contains("rows of up to"), "{e}");
-    }
+    });
 }

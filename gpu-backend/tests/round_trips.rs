@@ -15,7 +15,7 @@ use dual_delta_gpu::{
     f16,
     matmul::{Accumulation, random_matmul_input},
     norm::{LayerNormStrategy, RmsNormStrategy, random_offset_norm_input},
-    rows::{RowsInput, SoftmaxStrategy, SumStrategy, random_outlier_rows, random_rows},
+    reductions::{RowsInput, SoftmaxStrategy, SumStrategy, random_outlier_rows, random_rows},
 };
 use dual_delta_runtime::TrialRng;
 

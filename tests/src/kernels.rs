@@ -13,7 +13,7 @@ use dual_delta_gpu::{
     Gpu,
     attention::AttentionStrategy,
     norm::{LayerNormStrategy, RmsNormStrategy},
-    rows::{SoftmaxStrategy, SumStrategy},
+    reductions::{SoftmaxStrategy, SumStrategy},
 };
 use dual_delta_gpu::{
     attention::{
@@ -23,7 +23,7 @@ use dual_delta_gpu::{
         NormInput, layer_norm_cpu, layer_norm_f64, random_offset_norm_input, rms_norm_cpu,
         rms_norm_f64,
     },
-    rows::{
+    reductions::{
         RowsInput, random_outlier_rows, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
     },
 };

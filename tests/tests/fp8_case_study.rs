@@ -12,11 +12,11 @@
 //! them within a round or two.
 
 use dual_delta_gpu::{
-    lowp::{
+    matmul::MatmulInput,
+    matmul_lowp::{
         Bf16Accumulation, Fp8Accumulation, matmul_cpu_bf16, matmul_cpu_fp8, matmul_f64_bf16,
         matmul_f64_fp8,
     },
-    matmul::MatmulInput,
 };
 use dual_delta_runtime::E4m3;
 use dual_delta_runtime::prelude::*;

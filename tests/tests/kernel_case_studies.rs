@@ -4,10 +4,10 @@
 //! `dual_delta_gpu::reference`, every one measured against an f64 oracle.
 //! Each asserts its verdict.
 
-use dual_delta_gpu::rows::{
+use dual_delta_gpu::reductions::{
     RowsInput, random_outlier_rows, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
 };
-use dual_delta_gpu::rows::{SoftmaxStrategy, SumStrategy};
+use dual_delta_gpu::reductions::{SoftmaxStrategy, SumStrategy};
 use dual_delta_runtime::prelude::*;
 
 fn sum(x: &RowsInput<f16>, strategy: SumStrategy) -> Vec<f16> {

@@ -3,10 +3,12 @@
 //! one sample (`|c − r| ≤ atol + rtol · |r|` elementwise, as NumPy's and
 //! PyTorch's `allclose`), against dual-delta's verdict on the same kernels.
 
-use dual_delta_gpu::rows::{RowsInput, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64};
+use dual_delta_gpu::reductions::{
+    RowsInput, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
+};
 use dual_delta_gpu::{
     f16,
-    rows::{SoftmaxStrategy, SumStrategy},
+    reductions::{SoftmaxStrategy, SumStrategy},
 };
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, Outcome, TrialRng};
 

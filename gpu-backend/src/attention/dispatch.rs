@@ -3,12 +3,12 @@
 
 use half::f16;
 
+use super::shader::AttentionKey;
 use super::{
     ATTENTION_THREADS, AttentionInput, AttentionShape, AttentionStrategy, MAX_HEAD_DIM, MAX_KEYS,
 };
 use crate::launch::{Batching, Launch};
 use crate::norm::dispatch::SixBindings;
-use crate::pipelines::KernelId;
 use crate::{Gpu, GpuError, Kernel};
 
 impl Kernel for AttentionStrategy {
@@ -97,7 +97,7 @@ impl Kernel for AttentionStrategy {
         );
         let scale = 1.0f32 / (d as f32).sqrt();
         SixBindings {
-            kernel: KernelId::Attention {
+            kernel: AttentionKey {
                 strategy: self,
                 d: d as u32,
                 d_v: d_v as u32,

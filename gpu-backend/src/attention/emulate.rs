@@ -5,7 +5,7 @@ use half::f16;
 use super::{AttentionStrategy, FLASH_BLOCK};
 use crate::{
     attention::{AttentionInput, AttentionShape},
-    rows::kernel_exp,
+    reductions::kernel_exp,
 };
 
 /// `v` rounded to `f16` and back.

@@ -11,7 +11,7 @@
 //! * `oᵢ = Σⱼ softmax(s)ⱼ · vⱼ`, each output rounded once to `f16`; how the
 //!   softmax and the weighted sum are computed is the [`AttentionStrategy`].
 //!
-//! `exp` is [`kernel_exp`](crate::rows::kernel_exp); no operation is fused; every
+//! `exp` is [`kernel_exp`](crate::reductions::kernel_exp); no operation is fused; every
 //! division is correctly rounded on any device within eight ulps of it
 //! (`div_rn` of `crate::wgsl`), every rounding to `f16` done on the bits.
 //!

@@ -5,7 +5,7 @@ use dual_delta_runtime::TrialRng;
 
 use crate::GpuError;
 use crate::element::{KernelElement, sum_dd, sum_f32};
-use crate::rows::randn;
+use crate::reductions::randn;
 
 /// The shape of an attention input: `heads` independent heads, each with
 /// `seq_q` queries and `seq_k` keys of dimension `d`, and `seq_k` values of

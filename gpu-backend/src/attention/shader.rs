@@ -10,8 +10,36 @@
 use core::fmt::Write as _;
 
 use super::{ATTENTION_THREADS, AttentionStrategy, FLASH_BLOCK};
-use crate::norm::shader::prelude;
-use crate::rows::shader::exp_fn;
+use crate::compile::Binding;
+use crate::norm::shader::{SIX_BINDINGS, prelude};
+use crate::pipelines::PipelineKey;
+use crate::reductions::shader::exp_fn;
+
+/// The attention family's pipeline key: a strategy and the head
+/// dimensions its source is generated for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct AttentionKey {
+    /// The strategy.
+    pub(crate) strategy: AttentionStrategy,
+    /// The dimension of queries and keys.
+    pub(crate) d: u32,
+    /// The dimension of values.
+    pub(crate) d_v: u32,
+}
+
+impl PipelineKey for AttentionKey {
+    fn label(self) -> &'static str {
+        "attention"
+    }
+
+    fn bindings(self) -> &'static [Binding] {
+        &SIX_BINDINGS
+    }
+
+    fn source(self, native: bool) -> String {
+        source(self.strategy, self.d as usize, self.d_v as usize, native)
+    }
+}
 
 /// The WGSL source of `strategy` for head dimensions `d` and `d_v`, for the
 /// native-`f16` path or the fallback. The loops over `d` and `d_v` are

@@ -2,14 +2,14 @@
 //! cache of its compiled kernels.
 
 use core::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::adapter::{
     AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe, native_f16, request_device,
 };
 use crate::GpuError;
 use crate::matmul::shader::{self, Tiling};
-use crate::pipelines::{KernelId, KernelKey, Pipelines};
+use crate::pipelines::{Compiled, KernelKey, PipelineKey, Pipelines};
 use crate::semantics::DeviceSemantics;
 use crate::wgsl::SourceTransform;
 
@@ -183,15 +183,15 @@ impl Gpu {
         })
     }
 
-    /// The cache key of `kernel` on this context: its `f16` path, tiling
-    /// and source transform.
-    pub(crate) fn key(&self, kernel: KernelId) -> KernelKey {
-        KernelKey {
+    /// The pipeline of a family's `kernel` on this context (its `f16` path
+    /// and source transform), compiled on first use.
+    pub(crate) fn pipeline<K: PipelineKey>(&self, kernel: K) -> Arc<Compiled> {
+        let key = KernelKey {
             kernel,
             native: self.summary.shader_f16,
-            tiling: self.tiling,
             transform: self.transform,
-        }
+        };
+        self.pipelines.get(&self.device, key)
     }
 
     /// Records this context's adapter (key `gpu.adapter`), the probe's

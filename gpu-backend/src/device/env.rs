@@ -24,6 +24,6 @@ pub const ENV_ROUND_TRIPS: &str = "DUAL_DELTA_GPU_ROUND_TRIPS";
 /// Environment variable: the driver freedoms every shader is compiled
 /// with, imitated on its WGSL (`all`, `none`, the default, or a
 /// comma-separated list of `strip`, `div-sqrt`, `nan-fold`, `contract`,
-/// `f16-store`, `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`). See
+/// `f16-store`, `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`, `reassoc`). See
 /// [`GpuOptions::imitate`](crate::GpuOptions::imitate).
 pub const ENV_IMITATE: &str = "DUAL_DELTA_GPU_IMITATE";

@@ -4,10 +4,9 @@
 
 use half::f16;
 
-use super::shader::{self, MatmulKernel, Params};
+use super::shader::{self, MatmulKernel, MatmulKey, Params};
 use super::{Accumulation, MatmulInput};
 use crate::launch::{Batching, Dispatch, Launch, Resource};
-use crate::pipelines::KernelId;
 use crate::{Gpu, GpuError, Kernel};
 
 impl Kernel for Accumulation {
@@ -50,8 +49,14 @@ impl Kernel for Accumulation {
             * u64::from(p.tiles_n)
             * u64::from(p.splits)
             * u64::from(gpu.tiling.invocations());
+        let pipeline = |kernel| {
+            gpu.pipeline(MatmulKey {
+                kernel,
+                tiling: gpu.tiling,
+            })
+        };
         let tile = |target: &wgpu::Buffer| Dispatch {
-            kernel: KernelId::Matmul(plan.kernel),
+            pipeline: pipeline(plan.kernel),
             resources: vec![
                 params.clone(),
                 Resource::Texture(a.clone()),
@@ -65,7 +70,7 @@ impl Kernel for Accumulation {
             let partials = gpu.writable("split-K partials", bytes * u64::from(p.splits), false);
             // The reduction reads the partials (binding 2 is unused).
             let reduce = Dispatch {
-                kernel: KernelId::Matmul(MatmulKernel::ReduceSplits),
+                pipeline: pipeline(MatmulKernel::ReduceSplits),
                 resources: vec![
                     params.clone(),
                     Resource::Buffer(partials.clone()),

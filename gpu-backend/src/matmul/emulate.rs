@@ -1,9 +1,10 @@
 //! The `f16` matmul kernels' arithmetic replayed on the CPU, step for step.
 
 use half::f16;
-use half::slice::HalfFloatSliceExt as _;
 
 use super::{Accumulation, MatmulInput};
+use crate::element::flush16;
+use crate::semantics::Subnormals;
 
 /// The number of products the `f32` kernels sum on their own before adding
 /// them to the accumulator: one tensor-core MMA's `k` for `f16` inputs
@@ -23,9 +24,33 @@ pub const K_BLOCK: usize = 16;
 ///
 /// Panics on `Accumulation::SplitK { splits: 0 }`.
 pub fn matmul_cpu_emulated(input: &MatmulInput, accumulation: Accumulation) -> Vec<f16> {
+    matmul_emulated_with(input, accumulation, Subnormals::Kept)
+}
+
+/// [`matmul_cpu_emulated`] on a device whose `f16` subnormals are
+/// `f16_subnormals` ([`DeviceSemantics::f16_subnormals`](crate::semantics::DeviceSemantics::f16_subnormals)):
+/// where they are not [`Subnormals::Kept`], every `f16` the kernels load
+/// (`A`, `B`, the split-K partials) or store (the partials, `C`) that is
+/// subnormal is a zero of its sign, as such a device's conversions give it.
+/// The kernels round to `f16` on the bits everywhere else (the
+/// `f16`-accumulating kernel's running sums included), so those keep their
+/// subnormals whatever the device does, and so does this emulation: it is
+/// the GPU's result bit for bit under `DUAL_DELTA_GPU_IMITATE=ftz16`.
+/// (`f32` subnormals never arise here: every product of two `f16` is a
+/// multiple of `2⁻⁴⁸`, and so is every sum of them.)
+///
+/// # Panics
+///
+/// Panics on `Accumulation::SplitK { splits: 0 }`.
+pub fn matmul_emulated_with(
+    input: &MatmulInput,
+    accumulation: Accumulation,
+    f16_subnormals: Subnormals,
+) -> Vec<f16> {
+    let flush = f16_subnormals != Subnormals::Kept;
+    let memory = |h: f16| if flush { flush16(h) } else { h };
     let (m, k, n) = input.shape();
-    let mut b = vec![0f32; k * n];
-    input.b().convert_to_f32_slice(&mut b);
+    let b: Vec<f32> = input.b().iter().map(|&h| memory(h).to_f32()).collect();
     let chunk = match accumulation {
         Accumulation::SplitK { splits } => {
             assert!(splits >= 1, "split-K needs at least one split");
@@ -45,7 +70,7 @@ pub fn matmul_cpu_emulated(input: &MatmulInput, accumulation: Accumulation) -> V
             if accumulation == Accumulation::F16 {
                 for (i, &a) in a_chunk.iter().enumerate() {
                     let kk = c * chunk + i;
-                    let a = a.to_f32();
+                    let a = memory(a).to_f32();
                     let b_row = &b[kk * n..(kk + 1) * n];
                     // a·b is exact in f32, so this is one f32 rounding of the
                     // fused a·b + acc, then the rounding to f16.
@@ -60,7 +85,7 @@ pub fn matmul_cpu_emulated(input: &MatmulInput, accumulation: Accumulation) -> V
                     block.fill(0.0);
                     for (i, &a) in a_block.iter().enumerate() {
                         let kk = c * chunk + j * K_BLOCK + i;
-                        let a = a.to_f32();
+                        let a = memory(a).to_f32();
                         let b_row = &b[kk * n..(kk + 1) * n];
                         for (s, &bv) in block.iter_mut().zip(b_row) {
                             *s += a * bv;
@@ -74,13 +99,13 @@ pub fn matmul_cpu_emulated(input: &MatmulInput, accumulation: Accumulation) -> V
             match accumulation {
                 Accumulation::SplitK { .. } => {
                     for (t, &s) in total.iter_mut().zip(&acc) {
-                        *t += round16(s);
+                        *t += memory(f16::from_f32(s)).to_f32();
                     }
                 }
                 Accumulation::F32 | Accumulation::F16 => total.copy_from_slice(&acc),
             }
         }
-        out.extend(total.iter().map(|&t| f16::from_f32(t)));
+        out.extend(total.iter().map(|&t| memory(f16::from_f32(t))));
     }
     out
 }

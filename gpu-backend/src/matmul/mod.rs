@@ -1,7 +1,7 @@
 //! The matmuls: `C = A · B` for `f16` inputs ([`Accumulation`], chosen
 //! like PyTorch by [`GemmConfig`]), on [`MatmulInput`]s generic over the
 //! element type (`bf16` and FP8 inputs run the kernels of
-//! [`lowp`](crate::lowp)); the CPU baseline [`matmul_cpu_f16`], the
+//! [`matmul_lowp`](crate::matmul_lowp)); the CPU baseline [`matmul_cpu_f16`], the
 //! oracles [`matmul_f64`] and [`matmul_dd`], matmul inputs from the
 //! runtime's generators ([`matmul_input`]), and the emulations of the
 //! kernels ([`matmul_cpu_emulated`], [`matmul_cpu_split_k`]). The kernels
@@ -17,7 +17,7 @@ pub(crate) mod shader;
 use core::fmt;
 
 pub(crate) use self::dispatch::one_shape;
-pub use self::emulate::{K_BLOCK, matmul_cpu_emulated, matmul_cpu_split_k};
+pub use self::emulate::{K_BLOCK, matmul_cpu_emulated, matmul_cpu_split_k, matmul_emulated_with};
 pub use self::input::{MatmulElement, MatmulInput, random_matmul_input};
 pub(crate) use self::reference::gemm_row_major;
 pub use self::reference::{matmul_cpu_f16, matmul_dd, matmul_f64, matmul_input};

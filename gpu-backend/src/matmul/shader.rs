@@ -59,6 +59,8 @@ mod tile;
 use core::fmt::Write as _;
 
 use super::K_BLOCK;
+use crate::compile::Binding;
+use crate::pipelines::PipelineKey;
 use crate::wgsl::ROUND16;
 
 pub(crate) use self::shared::{SHARED_TILE, SHARED_WORKGROUP};
@@ -234,6 +236,34 @@ pub(crate) fn source(kernel: MatmulKernel, native_f16: bool, tiling: Tiling) -> 
         MatmulKernel::ReduceSplits => reduce(&mut s, native_f16),
     }
     s
+}
+
+/// The matmul family's pipeline key: a kernel and the tiling its source is
+/// generated for (the context's; the reduction ignores it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct MatmulKey {
+    /// Which kernel.
+    pub(crate) kernel: MatmulKernel,
+    /// How the tile kernels divide `C`.
+    pub(crate) tiling: Tiling,
+}
+
+impl PipelineKey for MatmulKey {
+    fn label(self) -> &'static str {
+        "matmul"
+    }
+
+    fn bindings(self) -> &'static [Binding] {
+        use Binding::{Read, ReadWrite, Texture, Uniform};
+        match self.kernel {
+            MatmulKernel::ReduceSplits => &[Uniform, Read, Read, ReadWrite],
+            _ => &[Uniform, Texture, Texture, ReadWrite],
+        }
+    }
+
+    fn source(self, native: bool) -> String {
+        source(self.kernel, native, self.tiling)
+    }
 }
 
 /// The lines every tile kernel starts with after `let id = ...;` (no

@@ -7,8 +7,8 @@ use half::f16;
 use super::shader::{HAS_BIAS, HAS_WEIGHT, NormKernel};
 use super::{LayerNormStrategy, MAX_NORM_LEN, NormInput, RmsNormStrategy};
 use crate::launch::{Batching, Dispatch, Launch, Resource};
-use crate::pipelines::KernelId;
-use crate::rows::ROW_THREADS;
+use crate::pipelines::PipelineKey;
+use crate::reductions::ROW_THREADS;
 use crate::{Gpu, GpuError};
 
 f16_kernel!(
@@ -102,7 +102,7 @@ fn launch(gpu: &Gpu, group: &[&NormInput<f16>], kernel: NormKernel) -> Launch {
     let eps = first.eps() as f32;
     let elements = rows as u64 * len as u64;
     SixBindings {
-        kernel: KernelId::Norm(kernel),
+        kernel,
         params: [rows as u32, len as u32, flags, eps.to_bits(), 0, 0, 0, 0],
         inputs: [&x, &weight, &bias],
         outputs: elements,
@@ -115,8 +115,9 @@ fn launch(gpu: &Gpu, group: &[&NormInput<f16>], kernel: NormKernel) -> Launch {
 
 /// One dispatch of a kernel with the six bindings the norm and attention
 /// kernels share (see [`prelude`](super::shader::prelude)).
-pub(crate) struct SixBindings<'a> {
-    pub(crate) kernel: KernelId,
+pub(crate) struct SixBindings<'a, K> {
+    /// The family's key of the kernel.
+    pub(crate) kernel: K,
     /// The 8-word uniform.
     pub(crate) params: [u32; 8],
     /// Bindings 1 to 3 (an empty slice binds a 4-byte placeholder).
@@ -131,7 +132,7 @@ pub(crate) struct SixBindings<'a> {
     pub(crate) workgroup: u32,
 }
 
-impl SixBindings<'_> {
+impl<K: PipelineKey> SixBindings<'_, K> {
     /// Uploads the inputs and describes the dispatch.
     pub(crate) fn launch(self, gpu: &Gpu) -> Launch {
         let bytes = self.outputs * gpu.out_elem();
@@ -142,7 +143,7 @@ impl SixBindings<'_> {
         let scratch = gpu.writable("scratch", self.scratch * 4, false);
         Launch {
             dispatches: vec![Dispatch {
-                kernel: self.kernel,
+                pipeline: gpu.pipeline(self.kernel),
                 resources: vec![
                     gpu.uniform(&self.params),
                     a,

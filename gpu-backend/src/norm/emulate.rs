@@ -5,7 +5,7 @@ use half::f16;
 
 use super::NormInput;
 use super::{LayerNormStrategy, RmsNormStrategy};
-use crate::rows::{strided, tree};
+use crate::reductions::{strided, tree};
 
 /// What [`Gpu::run`](crate::Gpu::run) computes with
 /// `strategy`, replayed on the CPU: the same `f32` operations (never fused)
@@ -103,7 +103,7 @@ fn welford(row: &[f32], n: f32) -> (f32, f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rows::RowsInput;
+    use crate::reductions::RowsInput;
 
     fn input(values: &[f32]) -> NormInput<f16> {
         let data = values.iter().map(|&v| f16::from_f32(v)).collect();

@@ -4,7 +4,7 @@ use dual_delta_runtime::TrialRng;
 
 use crate::GpuError;
 use crate::element::KernelElement;
-use crate::rows::{RowsInput, assert_shape, noted};
+use crate::reductions::{RowsInput, assert_shape, noted};
 
 /// The input of the normalisations over the last axis
 /// ([`layer_norm_f64`](super::layer_norm_f64),

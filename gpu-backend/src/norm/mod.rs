@@ -22,7 +22,7 @@
 //!   where absent: one rounding to `f16` per output.
 //!
 //! Work decomposition: that of the row kernels, one workgroup of
-//! [`ROW_THREADS`](crate::rows::ROW_THREADS) invocations per row. Invocation `t`
+//! [`ROW_THREADS`](crate::reductions::ROW_THREADS) invocations per row. Invocation `t`
 //! visits elements `t, t + ROW_THREADS, …` (a strided slice) and keeps its
 //! partial statistics in registers; a fixed tree in workgroup memory
 //! combines them (step `h = ROW_THREADS/2, …, 1`: slot `t < h` combines
@@ -42,7 +42,7 @@ pub use self::reference::{layer_norm_cpu, layer_norm_f64, rms_norm_cpu, rms_norm
 /// The longest row the normalisation kernels accept.
 /// llvmpipe ends an invocation after 65535 loop iterations in all (its
 /// guard against endless loops); each invocation iterates at most three
-/// times per [`ROW_THREADS`](crate::rows::ROW_THREADS) elements.
+/// times per [`ROW_THREADS`](crate::reductions::ROW_THREADS) elements.
 pub const MAX_NORM_LEN: usize = 1 << 20;
 
 strategies! {

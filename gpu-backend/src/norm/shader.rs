@@ -9,9 +9,11 @@
 use core::fmt::Write as _;
 
 use super::{LayerNormStrategy, RmsNormStrategy};
-use crate::rows::ROW_THREADS;
-use crate::rows::shader::c;
-use crate::wgsl::{EXACT, ROUND16, unfused};
+use crate::compile::Binding;
+use crate::pipelines::PipelineKey;
+use crate::reductions::ROW_THREADS;
+use crate::reductions::shader::c;
+use crate::wgsl::{EXACT, ROUND16, barriers};
 
 /// Flag bit: a weight is present.
 pub(super) const HAS_WEIGHT: u32 = 1;
@@ -27,11 +29,35 @@ pub(crate) enum NormKernel {
     Rms(RmsNormStrategy),
 }
 
+impl PipelineKey for NormKernel {
+    fn label(self) -> &'static str {
+        "norm"
+    }
+
+    fn bindings(self) -> &'static [Binding] {
+        &SIX_BINDINGS
+    }
+
+    fn source(self, native: bool) -> String {
+        source(self, native)
+    }
+}
+
+/// The bindings the norm and attention kernels share (see [`prelude`]).
+pub(crate) const SIX_BINDINGS: [Binding; 6] = [
+    Binding::Uniform,
+    Binding::Read,
+    Binding::Read,
+    Binding::Read,
+    Binding::ReadWrite,
+    Binding::ReadWrite,
+];
+
 /// The WGSL source of `kernel` for the native-`f16` path or the fallback.
 pub(crate) fn source(kernel: NormKernel, native: bool) -> String {
     let mut s = prelude(native);
     s.push_str("struct Params { rows: u32, len: u32, flags: u32, eps: f32, pad: vec4<u32> }\n");
-    s.push_str(&unfused("p.pad.x"));
+    s.push_str(&barriers("p.pad.x"));
     let _ = writeln!(
         s,
         "var<workgroup> wa: array<f32, {ROW_THREADS}>;
@@ -176,7 +202,7 @@ fn welford(s: &mut String) -> &'static str {
                 let nn = na + nb;
                 let d = wb[t + h] - wb[t];
                 wb[t] = wb[t] + unfused(d * div_rn(nb, nn));
-                wc[t] = (wc[t] + wc[t + h]) + unfused((d * d) * div_rn(na * nb, nn));
+                wc[t] = pinned(wc[t] + wc[t + h]) + unfused(pinned(d * d) * div_rn(na * nb, nn));
                 wa[t] = nn;
             }",
     );

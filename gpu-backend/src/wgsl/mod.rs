@@ -11,8 +11,10 @@
 //! operations on the bits that no driver may change; conversions remain
 //! only where a value is stored to or loaded from `f16` memory.
 
+mod contract;
 mod exact;
 mod loose;
+mod reassoc;
 mod sites;
 mod strip;
 mod text;
@@ -48,18 +50,32 @@ pub(crate) const ROUND16: &str = "fn round16(v: f32) -> f32 {
 }
 ";
 
-/// `unfused(x)`: `x` itself, multiplied by a one the compiler cannot see
-/// (`bitcast<f32>(0x3f800000u | zero)`, with `zero` a uniform that is
-/// always 0). A product `a * b` written as `unfused(a * b)` is rounded on
-/// its own even where a driver contracts `a * b + c` into a fused
-/// multiply-add (SPIR-V allows it, and naga emits no `NoContraction`): the
-/// driver may fuse only the multiplication by one, which is exact. Where
-/// the kernels add an inexact product (the `exp` polynomial, the variance
-/// of LayerNorm, the rescaled sums of softmax and attention), they write it
-/// this way, so that they give the same bits as their emulations on every
-/// driver.
-pub(crate) fn unfused(zero: &str) -> String {
-    format!("fn unfused(x: f32) -> f32 {{ return x * bitcast<f32>(0x3f800000u | {zero}); }}\n")
+/// The bit barriers `unfused(x)` and `pinned(x)`: `x` itself, its bits
+/// ORed with `zero` (a uniform that is always 0, so a value the compiler
+/// cannot see): `bitcast<f32>(bitcast<u32>(x) | zero)`. No compiler can see
+/// through it, so `x` is rounded where it is written whatever the driver
+/// may do to floating-point arithmetic:
+///
+/// * `unfused(a * b)` is a product rounded on its own even where a driver
+///   contracts `a * b + c` into a fused multiply-add (SPIR-V allows it,
+///   and naga emits no `NoContraction`), or reassociates first (WGSL
+///   allows it): a multiplication by a uniform 1, as `unfused` was once
+///   written, keeps neither from fusing, since `(a * b) * one + c` may
+///   become `fma(a, b * one, c)`. Where the kernels add an inexact product
+///   (the `exp` polynomial, the variance of LayerNorm, the rescaled sums
+///   of softmax and attention), they write it this way.
+/// * `pinned(a + b) + c` (and `pinned(a * b) * c`) keeps the order written
+///   where a driver may reassociate it into `a + (b + c)`: the kernels
+///   write it where their result depends on that order (Cody–Waite's
+///   reduction in `exp`, the merges of Welford's statistics and of the
+///   online softmax).
+///
+/// So the kernels give the same bits as their emulations on every driver.
+pub(crate) fn barriers(zero: &str) -> String {
+    format!(
+        "fn unfused(x: f32) -> f32 {{ return bitcast<f32>(bitcast<u32>(x) | {zero}); }}
+fn pinned(x: f32) -> f32 {{ return bitcast<f32>(bitcast<u32>(x) | {zero}); }}\n"
+    )
 }
 
 /// `rbf(v)`: the `bf16` nearest to `v` (ties to even; NaN stays a quiet
@@ -77,6 +93,8 @@ fn roundbf16(v: f32) -> f32 { return bitcast<f32>(rbf(v) << 16u); }
 
 #[cfg(test)]
 mod loose_tests;
+#[cfg(test)]
+mod reassoc_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

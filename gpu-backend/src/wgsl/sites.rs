@@ -20,12 +20,11 @@ pub(crate) enum Site {
     /// A comparison whose result a driver may fold by assuming no NaN and
     /// no infinity: `v != v`, `x == inf`.
     Folded(bool),
-    /// `a * b + c` (or `c + a * b`, `a * b - c`, `c - a * b`) in `f32` (no
-    /// kernel does arithmetic in `f16`; WGSL's explicit `fma`, fused or not
-    /// as the driver likes, is left to the probe: the kernels write it only
-    /// on exact products, and emulating it in every unrolled step of the
-    /// matmul kernels makes them too slow to compile on lavapipe), the product on the left (`true`) or the right of `op`:
-    /// rewritten as `imitated_fma(a, b, ±c)`.
+    /// `a * b + c` (or `c + a * b`, `a * b - c`, `c - a * b`) in `f32`,
+    /// scalar or vector, the product inline or bound by `let` (no kernel
+    /// does arithmetic in `f16`; WGSL's explicit `fma` is left to the
+    /// probe, see `contract`), the product on the left (`true`) or the
+    /// right of `op`: rewritten as `imitated_fma(a, b, ±c)`.
     Contract {
         /// Whether the product is the left operand.
         product_left: bool,
@@ -46,6 +45,10 @@ pub(crate) enum Site {
     Identity,
     /// `a * b`, zero wherever `a` or `b` is.
     TimesZero,
+    /// `(a * b) * c`, `(a + b) + c` or `(a - b) - c` reassociated, or a
+    /// call of a function returning `x * k` on a product, inlined and
+    /// reassociated.
+    Reassoc,
 }
 
 /// A replacement of `range` of the source by `pieces` (whose source ranges
@@ -71,6 +74,7 @@ pub(crate) struct Wanted {
     pub(crate) ftz16: bool,
     pub(crate) fold_identities: bool,
     pub(crate) nan_times_zero: bool,
+    pub(crate) reassoc: bool,
 }
 
 impl Wanted {
@@ -84,6 +88,7 @@ impl Wanted {
             || self.ftz16
             || self.fold_identities
             || self.nan_times_zero
+            || self.reassoc
     }
 }
 
@@ -133,6 +138,9 @@ pub(crate) fn sites(source: &str, wanted: Wanted) -> Vec<Edit> {
             if let Some(edit) = ctx.edit(h, expr, wanted) {
                 edits.push(edit);
             }
+        }
+        if wanted.reassoc {
+            ctx.inlined_products(&mut edits);
         }
     }
     edits.sort_by_key(|e| (e.range.start, core::cmp::Reverse(e.range.end)));
@@ -184,7 +192,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn is_f32(&self, h: Handle<Expression>) -> bool {
+    pub(super) fn is_f32(&self, h: Handle<Expression>) -> bool {
         self.scalar(h) == Some(Scalar::F32)
     }
 
@@ -216,6 +224,9 @@ impl Ctx<'_> {
     }
 
     fn edit(&self, h: Handle<Expression>, expr: &Expression, wanted: Wanted) -> Option<Edit> {
+        if wanted.reassoc {
+            return self.reassoc(h, expr);
+        }
         if wanted.ftz32 || wanted.ftz16 || wanted.fold_identities || wanted.nan_times_zero {
             return self.loose(h, expr, wanted);
         }
@@ -283,103 +294,6 @@ impl Ctx<'_> {
             pieces,
             site,
         })
-    }
-
-    /// The contraction or the `f16` conversion at `h`, if any.
-    fn contraction(
-        &self,
-        h: Handle<Expression>,
-        expr: &Expression,
-        wanted: Wanted,
-    ) -> Option<Edit> {
-        let range = self.range(h)?;
-        let text = &self.source[range.clone()];
-        let start = range.start;
-        let src = |r: Range<usize>| Piece::Source(start + r.start..start + r.end);
-        let lit = |s: &str| Piece::Text(s.to_owned());
-        match *expr {
-            Expression::Binary { op, left, right }
-                if wanted.contract
-                    && matches!(op, Op::Add | Op::Subtract)
-                    && self.scalar(h) == Some(Scalar::F32) =>
-            {
-                let inline_product = |e: Handle<Expression>| {
-                    matches!(
-                        self.function.expressions[e],
-                        Expression::Binary {
-                            op: Op::Multiply,
-                            ..
-                        }
-                    ) && self.scalar(e).is_some()
-                        && self
-                            .range(e)
-                            .is_some_and(|r| r.start >= range.start && r.end <= range.end)
-                };
-                let subtract = op == Op::Subtract;
-                let (l, r) = split_binary(text, op_token(op))?;
-                // Either product may be contracted: take the right one.
-                let product_left = if inline_product(right) {
-                    false
-                } else if inline_product(left) {
-                    true
-                } else {
-                    return None;
-                };
-                let (product, other) = if product_left { (l, r) } else { (r, l) };
-                let (a, b) = split_binary(&text[product.clone()], "*")?;
-                let (a, b) = (
-                    product.start + a.start..product.start + a.end,
-                    product.start + b.start..product.start + b.end,
-                );
-                let neg_a = subtract && !product_left;
-                let neg_c = subtract && product_left;
-                let pieces = vec![
-                    lit(if neg_a {
-                        "imitated_fma(-("
-                    } else {
-                        "imitated_fma(("
-                    }),
-                    src(a),
-                    lit("), ("),
-                    src(b),
-                    lit(if neg_c { "), -(" } else { "), (" }),
-                    src(other),
-                    lit("))"),
-                ];
-                Some(Edit {
-                    range,
-                    pieces,
-                    site: Site::Contract {
-                        product_left,
-                        subtract,
-                    },
-                })
-            }
-            Expression::As {
-                expr: from,
-                kind: ScalarKind::Float,
-                convert: Some(2),
-            } if wanted.f16_store && self.is_f32(from) => {
-                let inner = inner_of_call(text)?;
-                Some(Edit {
-                    range,
-                    pieces: vec![lit("f16(imitated_rz16("), src(inner), lit("))")],
-                    site: Site::ToF16 { packed: false },
-                })
-            }
-            Expression::Math {
-                fun: MathFunction::Pack2x16float,
-                ..
-            } if wanted.f16_store => {
-                let inner = inner_of_call(text)?;
-                Some(Edit {
-                    range,
-                    pieces: vec![lit("pack2x16float(imitated_rz16x2("), src(inner), lit("))")],
-                    site: Site::ToF16 { packed: true },
-                })
-            }
-            _ => None,
-        }
     }
 }
 

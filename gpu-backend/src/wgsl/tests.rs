@@ -39,15 +39,15 @@ fn round_trips_are_replaced_by_their_operands() {
 /// module is checked on.
 pub(super) fn every_kernel_source() -> Vec<String> {
     use crate::attention::shader as attention;
-    use crate::lowp::shader::{self as lowp, LowpKernel};
     use crate::matmul::shader::{self as matmul, MatmulKernel as Kernel, Tiling};
+    use crate::matmul_lowp::shader::{self as lowp, LowpKernel};
     use crate::norm::shader as norm;
-    use crate::rows::shader::{self as rows, RowKernel};
+    use crate::reductions::shader::{self as rows, RowKernel};
     use crate::{
         attention::AttentionStrategy as AttentionVariant,
-        lowp::Bf16Accumulation,
+        matmul_lowp::Bf16Accumulation,
         norm::{LayerNormStrategy as LayerNormVariant, RmsNormStrategy as RmsNormVariant},
-        rows::{SoftmaxStrategy as SoftmaxVariant, SumStrategy as ReduceStrategy},
+        reductions::{SoftmaxStrategy as SoftmaxVariant, SumStrategy as ReduceStrategy},
     };
     let mut v = Vec::new();
     for native in [true, false] {

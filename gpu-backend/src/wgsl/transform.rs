@@ -24,12 +24,13 @@ use crate::GpuError;
 /// | `strip`     | NVIDIA's Vulkan driver removes conversion round trips | `f32(f16(v))` and `unpack2x16float(pack2x16float(..))` become their operand |
 /// | `div-sqrt`  | Vulkan bounds `a / b` by 2.5 ulp and `sqrt` by `inverseSqrt`'s precision | every `f32` `a / b` and `sqrt(x)` moved by 1 to 3 ulps, up or down, chosen from the bits of the result |
 /// | `nan-fold`  | naga emits no `SignedZeroInfNanPreserve`, so a driver may assume no NaN and no infinity | `v != v` is `false`, `v == v` `true`, and a comparison with an infinite constant is decided as for a finite `v` |
-/// | `contract`  | SPIR-V lets a driver fuse `a * b + c` | every `f32` `a * b ± c` written inline is fused: computed exactly and rounded once (WGSL's `fma` is not fused on lavapipe, so the fused result is computed from an exact product and a sum rounded to odd) |
+/// | `contract`  | SPIR-V lets a driver fuse `a * b + c` | every `f32` (scalar or vector) `a * b ± c`, the product written inline or bound by `let`, is fused: computed exactly and rounded once, lane by lane (WGSL's `fma` is not fused on lavapipe, so the fused result is computed with integer operations on the bits); WGSL's explicit `fma` is left as the driver compiles it |
 /// | `f16-store` | Vulkan leaves the rounding of `f32` → `f16` conversions open | every `f16(v)` and `pack2x16float(v)` rounds toward zero |
 /// | `ftz32`     | Vulkan lets a driver flush `f32` subnormals (the H100 does) | every `f32` `+`, `-`, `*`, `/` flushes subnormal operands and results to zero of their sign |
 /// | `ftz16`     | the same for `f16` | every conversion between `f32` and `f16` (`f16(v)`, `f32(h)`, `pack2x16float`, `unpack2x16float`) flushes values below `2⁻¹⁴` to zero of their sign |
 /// | `fold-identities` | with no `SignedZeroInfNanPreserve`, Mesa's inexact rewrites apply | `x + 0.0`, `0.0 + x` and `x - 0.0` become `x`, and `x * 0.0`, `0.0 * x` become `0.0` (for `f32` literals) |
 /// | `nan-times-zero` | the same, at run time | every `f32` `a * b` is a zero (of the product's sign) where `a` or `b` is zero, even if the other is NaN or infinite |
+/// | `reassoc`   | WGSL lets a driver reassociate `f32` additions and multiplications (Metal's fast math does) | within an expression, `(a * b) * c` becomes `a * (b * c)`, `(a + b) + c` becomes `a + (b + c)` and `(a - b) - c` becomes `a - (b + c)`; a call of a function returning `x * k` on a product `a * b` is inlined as `a * (b * k)` (so a multiplication by a uniform 1 no longer keeps a product from being fused with the addition around it) |
 ///
 /// `all` is every one of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -56,11 +57,13 @@ impl SourceTransform {
     pub const FOLD_IDENTITIES: Self = Self(128);
     /// `a * b` zero wherever `a` or `b` is, NaN and infinity included.
     pub const NAN_TIMES_ZERO: Self = Self(256);
+    /// Additions and multiplications reassociated.
+    pub const REASSOC: Self = Self(512);
     /// Every freedom.
-    pub const ALL: Self = Self(511);
+    pub const ALL: Self = Self(1023);
 
     /// Each freedom on its own, with its name.
-    pub const EACH: [(&'static str, Self); 9] = [
+    pub const EACH: [(&'static str, Self); 10] = [
         ("strip", Self::STRIP_ROUND_TRIPS),
         ("div-sqrt", Self::DIV_SQRT),
         ("nan-fold", Self::NAN_FOLD),
@@ -70,6 +73,7 @@ impl SourceTransform {
         ("ftz16", Self::FTZ16),
         ("fold-identities", Self::FOLD_IDENTITIES),
         ("nan-times-zero", Self::NAN_TIMES_ZERO),
+        ("reassoc", Self::REASSOC),
     ];
 
     /// Both sets' freedoms.
@@ -107,7 +111,7 @@ impl SourceTransform {
                         value: value.to_owned(),
                         expected: "`all`, `none` or a comma-separated list of \
                                    `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, \
-                                   `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`",
+                                   `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`, `reassoc`",
                     })?,
             });
         }
@@ -117,7 +121,8 @@ impl SourceTransform {
     /// `source` with the freedoms of `self` taken.
     ///
     /// In passes, each on the source the one before wrote: identities
-    /// folded first (at compile time, as a compiler does), then the
+    /// folded first (at compile time, as a compiler does), then
+    /// reassociation (so that what it exposes can be contracted), then the
     /// freedoms of the first five table rows, then the flushes (of whatever
     /// arithmetic is left written as such), then `NaN · 0`. The helpers the
     /// rewritten source calls (`imitated_*`) are never rewritten.
@@ -134,6 +139,10 @@ impl SourceTransform {
         let passes = [
             Wanted {
                 fold_identities: self.contains(Self::FOLD_IDENTITIES),
+                ..Wanted::default()
+            },
+            Wanted {
+                reassoc: self.contains(Self::REASSOC),
                 ..Wanted::default()
             },
             Wanted {
@@ -189,7 +198,19 @@ impl fmt::Display for SourceTransform {
 /// The functions the rewritten sources call, each added where it is
 /// called (after the rewriting, so never rewritten itself); each after
 /// those that call it.
-const HELPERS: [(&str, &str); 10] = [
+const HELPERS: [(&str, &str); 13] = [
+    (
+        "imitated_fma2",
+        "fn imitated_fma2(a: vec2<f32>, b: vec2<f32>, c: vec2<f32>) -> vec2<f32> { return vec2<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y)); }\n",
+    ),
+    (
+        "imitated_fma3",
+        "fn imitated_fma3(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec3<f32> { return vec3<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y), imitated_fma(a.z, b.z, c.z)); }\n",
+    ),
+    (
+        "imitated_fma4",
+        "fn imitated_fma4(a: vec4<f32>, b: vec4<f32>, c: vec4<f32>) -> vec4<f32> { return vec4<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y), imitated_fma(a.z, b.z, c.z), imitated_fma(a.w, b.w, c.w)); }\n",
+    ),
     ("imitated_fma", IMITATED_FMA),
     (
         "imitated_mul0",

@@ -109,11 +109,48 @@ fn inexact_products_are_contracted_and_others_kept() {
     for kept in [
         "return f32(u * 4u + 1u) + a;",
         "return one(a * b) + c;",
-        "let p = a * b; return p + c;",
         "return a * b * c;",
+        // An operand a later statement may change (a `var`) cannot be
+        // named where the product is used.
+        "var x = a; let p = x * b; x = c; return p + x;",
+        // Behind a bit barrier.
+        "let p = bitcast<f32>(bitcast<u32>(a * b) | u); return p + c;",
     ] {
         assert_eq!(contract(kept), kept);
     }
+}
+
+/// RADV and ANV contract through `let` and lane by lane: so does the
+/// imitation.
+#[test]
+fn products_bound_by_let_and_vector_products_are_contracted() {
+    let contract = |b: &str| body_after(CONTRACT, b);
+    assert_eq!(
+        contract("let p = a * b; return c - p;"),
+        "let p = a * b; return imitated_fma(-(a), (b), (c));"
+    );
+    assert_eq!(
+        contract("let p = a * 3.0; let q = p + c; return q;"),
+        "let p = a * 3.0; let q = imitated_fma((a), (3.0), (c)); return q;"
+    );
+    assert_eq!(
+        contract("let v = vec2<f32>(a, b) * c + vec2<f32>(b, a); return v.x;"),
+        "let v = imitated_fma2(vec2<f32>((vec2<f32>(a, b))), vec2<f32>((c)), \
+         vec2<f32>((vec2<f32>(b, a)))); return v.x;"
+    );
+    let src = function("let v = vec3<f32>(a) * vec3<f32>(b) - vec3<f32>(c); return v.y;");
+    let out = CONTRACT.apply(&src);
+    assert!(
+        out.contains("fn imitated_fma3(") && out.contains("fn imitated_fma("),
+        "{out}"
+    );
+    let module = naga::front::wgsl::parse_str(&out).unwrap();
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .unwrap();
 }
 
 #[test]
@@ -153,8 +190,17 @@ fn every_kernel_is_rewritten_and_stays_valid() {
         .chain([("all", SourceTransform::ALL)])
     {
         let mut changed = 0;
+        let mut reassociated = Vec::new();
         for source in &sources {
             let out = t.apply(source);
+            if name == "reassoc" {
+                let before: Vec<&str> = source.lines().collect();
+                reassociated.extend(
+                    out.lines()
+                        .filter(|l| !before.contains(l))
+                        .map(String::from),
+                );
+            }
             let module = naga::front::wgsl::parse_str(&out)
                 .unwrap_or_else(|e| panic!("{name}: {}\n{out}", e.emit_to_string(&out)));
             naga::valid::Validator::new(
@@ -179,6 +225,13 @@ fn every_kernel_is_rewritten_and_stays_valid() {
             // sums, nor the LayerNorms whose every product is `unfused`.
             "contract" => assert!(changed > 20, "{name}: {changed}"),
             "div-sqrt" => assert!(changed > 0, "{name}"),
+            // Every order a kernel's bits depend on is pinned by a bit
+            // barrier, and its other sums and products are written one
+            // operation to a statement: nothing left to reassociate.
+            "reassoc" => assert!(
+                reassociated.is_empty(),
+                "{name}: {changed} kernels, {reassociated:#?}"
+            ),
             // Every kernel that stores f16 (the bf16 and FP8 ones store
             // bits).
             "f16-store" => {
@@ -217,14 +270,19 @@ fn the_old_ways_would_differ_under_the_freedoms() {
     assert_eq!(run(old, NAN_FOLD), Some(0));
 
     // E[x²] − E[x]² on 1000 ± 1: c = E[x²], a = mu, b = 0 (a zero the
-    // compiler cannot see, for `unfused`).
+    // compiler cannot see, for `unfused`'s bit barrier).
     let mu = 1000.3711f32;
     let words = [mu.to_bits(), 0, (mu * mu + 0.75).to_bits()];
     let old = "out[i] = bitcast<u32>(c - a * a);";
-    let new = "out[i] = bitcast<u32>(c - a * a * bitcast<f32>(0x3f800000u | bitcast<u32>(b)));";
+    let new = "out[i] = bitcast<u32>(c - bitcast<f32>(bitcast<u32>(a * a) | bitcast<u32>(b)));";
     let run = |body: &str, t| run_kernel(body, &words, t, 1).unwrap()[0];
     assert_ne!(run(old, CONTRACT), run(old, SourceTransform::AS_WRITTEN));
     assert_eq!(run(new, CONTRACT), run(new, SourceTransform::AS_WRITTEN));
+    // The same through a `let`, and lane by lane.
+    let old = "let p = a * a; out[i] = bitcast<u32>(c - p);";
+    assert_ne!(run(old, CONTRACT), run(old, SourceTransform::AS_WRITTEN));
+    let old = "let v = vec2<f32>(c) - vec2<f32>(a) * a; out[i] = bitcast<u32>(v.y);";
+    assert_ne!(run(old, CONTRACT), run(old, SourceTransform::AS_WRITTEN));
 
     // 1 + 3·2⁻¹², between two f16 values, nearer the upper one.
     let v = 1.0f32 + 3.0 / 4096.0;

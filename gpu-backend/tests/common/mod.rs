@@ -9,8 +9,9 @@ use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use dual_delta_gpu::attention::AttentionInput;
+use dual_delta_gpu::matmul::MatmulInput;
 use dual_delta_gpu::norm::NormInput;
-use dual_delta_gpu::rows::RowsInput;
+use dual_delta_gpu::reductions::RowsInput;
 use dual_delta_gpu::semantics::Subnormals;
 use dual_delta_gpu::{
     Gpu, GpuOptions,
@@ -166,6 +167,34 @@ impl KernelInput for AttentionInput<f16> {
             flush_all(self.v()),
         )
         .unwrap()
+    }
+}
+
+impl KernelInput for MatmulInput {
+    fn values(&self) -> Vec<f16> {
+        [self.a(), self.b()].concat()
+    }
+
+    fn flushed(&self) -> Self {
+        let (m, k, n) = self.shape();
+        MatmulInput::new(m, k, n, flush_all(self.a()), flush_all(self.b())).unwrap()
+    }
+}
+
+/// What the device does to `f16` subnormals where the kernels load and
+/// store `f16`: the mode of the emulations that take one
+/// (`matmul_emulated_with`, `reduce_sum_emulated_with`).
+pub fn f16_subnormals(gpu: &Gpu) -> Subnormals {
+    gpu.semantics().f16_subnormals()
+}
+
+/// `want` as `gpu` stores it: every `f16` subnormal a zero of its sign
+/// where the device flushes them, else as it is.
+pub fn as_stored_on(gpu: &Gpu, want: &[f16]) -> Vec<f16> {
+    if f16_subnormals(gpu) == Subnormals::Kept {
+        want.to_vec()
+    } else {
+        flush_all(want)
     }
 }
 

@@ -4,7 +4,7 @@
 use dual_delta_gpu::KernelElement;
 use dual_delta_gpu::attention::*;
 use dual_delta_gpu::norm::*;
-use dual_delta_gpu::rows::*;
+use dual_delta_gpu::reductions::*;
 use dual_delta_gpu::{bf16, f16};
 use dual_delta_runtime::TrialRng;
 

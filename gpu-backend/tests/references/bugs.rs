@@ -4,7 +4,7 @@
 use dual_delta_gpu::KernelElement;
 use dual_delta_gpu::f16;
 use dual_delta_gpu::norm::*;
-use dual_delta_gpu::rows::*;
+use dual_delta_gpu::reductions::*;
 use dual_delta_runtime::{Accuracy, DualDelta, Outcome};
 
 /// A sum that accumulates in `f16`: every partial sum rounded to `f16`.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use dual_delta_gpu::KernelElement;
 use dual_delta_gpu::attention::*;
 use dual_delta_gpu::norm::*;
-use dual_delta_gpu::rows::*;
+use dual_delta_gpu::reductions::*;
 use dual_delta_gpu::{bf16, f16};
 use serde_json::Value;
 

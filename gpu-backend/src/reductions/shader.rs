@@ -28,7 +28,9 @@ use core::fmt::Write as _;
 
 use super::emulate::{EXP_C, EXP_HI, EXP_LO, LN2_HI, LN2_LO, LOG2E};
 use super::{ROW_THREADS, SoftmaxStrategy, SumStrategy};
-use crate::wgsl::{EXACT, ROUND16, unfused};
+use crate::compile::Binding;
+use crate::pipelines::PipelineKey;
+use crate::wgsl::{EXACT, ROUND16, barriers};
 
 /// The layout of the uniform `RowParams` (four `u32`).
 #[repr(C)]
@@ -53,6 +55,21 @@ pub(crate) enum RowKernel {
 /// An `f32` constant, written by its bits (no decimal rounding on the way).
 pub(crate) fn c(x: f32) -> String {
     format!("bitcast<f32>({:#010x}u)", x.to_bits())
+}
+
+impl PipelineKey for RowKernel {
+    fn label(self) -> &'static str {
+        "reductions"
+    }
+
+    fn bindings(self) -> &'static [Binding] {
+        use Binding::{Read, ReadWrite, Uniform};
+        &[Uniform, Read, ReadWrite, ReadWrite]
+    }
+
+    fn source(self, native: bool) -> String {
+        source(self, native)
+    }
 }
 
 /// The WGSL source of `kernel` for the native-`f16` path or the fallback.
@@ -105,14 +122,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     s
 }
 
-/// `unfused` (see `crate::wgsl::unfused`), its 1 built from `zero` (a
-/// uniform that is always 0), and `ex(x)`: the kernels' `exp`, the same
-/// `f32` operations as [`kernel_exp`](super::kernel_exp). NaN is told by
-/// its bits (a driver may fold `v != v` to false), and every inexact
-/// product is `unfused` (`k * LN2_HI` is exact, so fusing it changes
-/// nothing).
+/// The bit barriers `unfused` and `pinned` (see `crate::wgsl::barriers`),
+/// built from `zero` (a uniform that is always 0), and `ex(x)`: the
+/// kernels' `exp`, the same `f32` operations as
+/// [`kernel_exp`](super::kernel_exp). NaN is told by its bits (a driver
+/// may fold `v != v` to false), every inexact product is `unfused`
+/// (`k * LN2_HI` is exact, so fusing it changes nothing), and Cody–Waite's
+/// first difference is `pinned`, so that no driver reassociates
+/// `(v − k·hi) − k·lo` into `v − (k·hi + k·lo)`.
 pub(crate) fn exp_fn(s: &mut String, zero: &str) {
-    s.push_str(&unfused(zero));
+    s.push_str(&barriers(zero));
     let _ = writeln!(
         s,
         "fn ex(v: f32) -> f32 {{
@@ -121,7 +140,7 @@ pub(crate) fn exp_fn(s: &mut String, zero: &str) {
     if (v > {hi}) {{ return bitcast<f32>(0x7f800000u); }}
     let k = floor(unfused(v * {log2e}) + 0.5);
     let ki = i32(k);
-    let r = (v - k * {hi2}) - unfused(f32(ki) * {lo2});
+    let r = pinned(v - k * {hi2}) - unfused(f32(ki) * {lo2});
     var q = {c0};",
         lo = c(EXP_LO),
         hi = c(EXP_HI),

@@ -9,7 +9,6 @@ use super::shader::{self, LowpKernel, LowpParams};
 use super::{Bf16Accumulation, Fp8Accumulation, LOWP_TILE};
 use crate::launch::{Batching, Dispatch, Launch, Resource};
 use crate::matmul::{MatmulElement, MatmulInput};
-use crate::pipelines::KernelId;
 use crate::{Gpu, GpuError, Kernel};
 
 /// Implements [`Kernel`] for a low-precision strategy: its kernel and the
@@ -161,7 +160,7 @@ fn lowp_launch(
     let output = gpu.writable("lowp C", words * 4, true);
     Launch {
         dispatches: vec![Dispatch {
-            kernel: KernelId::Lowp(kernel),
+            pipeline: gpu.pipeline(kernel),
             resources: vec![
                 gpu.uniform(&params),
                 Resource::Buffer(gpu.storage("A", a)),

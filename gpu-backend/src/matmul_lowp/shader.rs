@@ -22,6 +22,8 @@ use core::fmt::Write as _;
 use super::hopper::{limited_helpers, limited_loop};
 use super::unroll::{each, rows_cols};
 use super::{Bf16Accumulation, FP8_MMA_K, LOWP_TILE};
+use crate::compile::Binding;
+use crate::pipelines::PipelineKey;
 use crate::wgsl::ROUND_BF16;
 
 /// Invocations per workgroup of the tile kernels (one llvmpipe SIMD vector).
@@ -93,6 +95,22 @@ fn aexp(c: f32) -> i32 {
     return select(i32(be) - 127, -126, be == 0u);
 }
 ";
+
+impl PipelineKey for LowpKernel {
+    fn label(self) -> &'static str {
+        "matmul_lowp"
+    }
+
+    fn bindings(self) -> &'static [Binding] {
+        use Binding::{Read, ReadWrite, Uniform};
+        &[Uniform, Read, Read, ReadWrite, Read]
+    }
+
+    /// One source for both paths: the kernels read and write no `f16`.
+    fn source(self, _native: bool) -> String {
+        source(self)
+    }
+}
 
 /// The WGSL source of `kernel`.
 pub(crate) fn source(kernel: LowpKernel) -> String {

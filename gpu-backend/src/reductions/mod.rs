@@ -28,7 +28,9 @@ mod input;
 mod reference;
 pub(crate) mod shader;
 
-pub use self::emulate::{kernel_exp, reduce_sum_emulated, softmax_emulated};
+pub use self::emulate::{
+    kernel_exp, reduce_sum_emulated, reduce_sum_emulated_with, softmax_emulated,
+};
 pub(crate) use self::emulate::{strided, tree};
 pub(crate) use self::generate::noted;
 pub use self::generate::{random_dot_input, random_offset_rows, random_outlier_rows, random_rows};

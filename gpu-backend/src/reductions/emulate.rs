@@ -6,6 +6,8 @@ use half::f16;
 
 use super::RowsInput;
 use super::{ROW_THREADS, SoftmaxStrategy, SumStrategy};
+use crate::element::flush16;
+use crate::semantics::Subnormals;
 
 /// `log₂ e` rounded to `f32`.
 pub(crate) const LOG2E: f32 = core::f32::consts::LOG2_E;
@@ -103,16 +105,35 @@ fn widen(row: &[f16]) -> Vec<f32> {
 /// What [`Gpu::run`](crate::Gpu::run) computes with
 /// `strategy`, replayed on the CPU: bit for bit the GPU's result.
 pub fn reduce_sum_emulated(x: &RowsInput<f16>, strategy: SumStrategy) -> Vec<f16> {
+    reduce_sum_emulated_with(x, strategy, Subnormals::Kept)
+}
+
+/// [`reduce_sum_emulated`] on a device whose `f16` subnormals are
+/// `f16_subnormals` ([`DeviceSemantics::f16_subnormals`](crate::semantics::DeviceSemantics::f16_subnormals)):
+/// where they are not [`Subnormals::Kept`], every input value and every sum
+/// stored that is an `f16` subnormal is a zero of its sign, as that
+/// device's conversions load and store it. The `f16`-accumulating sums
+/// round their running sums on the bits, which no device flushes, so those
+/// keep their subnormals here too: the GPU's result bit for bit under
+/// `DUAL_DELTA_GPU_IMITATE=ftz16`. (`f32` subnormals never arise: every sum
+/// of `f16` values is a multiple of `2⁻²⁴`.)
+pub fn reduce_sum_emulated_with(
+    x: &RowsInput<f16>,
+    strategy: SumStrategy,
+    f16_subnormals: Subnormals,
+) -> Vec<f16> {
+    let flush = f16_subnormals != Subnormals::Kept;
+    let memory = |h: f16| if flush { flush16(h) } else { h };
     x.row_iter()
         .map(|row| {
-            let row = widen(row);
+            let row: Vec<f32> = row.iter().map(|&v| memory(v).to_f32()).collect();
             let sum = match strategy {
                 SumStrategy::F16Serial => row.iter().fold(0.0, |a, &v| r16(a + v)),
                 SumStrategy::F16 => tree(strided(&row, 0.0, |a, v| r16(a + v)), |a, b| r16(a + b)),
                 SumStrategy::F32 => tree(strided(&row, 0.0, |a, v| a + v), |a, b| a + b),
                 SumStrategy::Pairwise => pairwise(row),
             };
-            f16::from_f32(sum)
+            memory(f16::from_f32(sum))
         })
         .collect()
 }

@@ -118,7 +118,7 @@ pub(crate) fn fused_dot_add(c: f32, x: &[Decoded], y: &[Decoded]) -> f32 {
 ///
 /// ```
 /// use dual_delta_runtime::E4m3;
-/// use dual_delta_gpu::lowp::fp8_fused_dot_add;
+/// use dual_delta_gpu::matmul_lowp::fp8_fused_dot_add;
 ///
 /// let one = E4m3::ONE;
 /// // 1 is below the last of the 13 fraction bits kept under 2^20: dropped.
@@ -210,7 +210,7 @@ pub(super) fn limited_loop(s: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lowp::e4m3 as e;
+    use crate::matmul_lowp::e4m3 as e;
 
     #[test]
     fn decoding_gives_every_finite_value() {

@@ -6,7 +6,6 @@ use half::f16;
 use super::shader::{RowKernel, RowParams};
 use super::{MAX_ROW_LEN, MAX_SERIAL_LEN, ROW_THREADS, RowsInput, SoftmaxStrategy, SumStrategy};
 use crate::launch::{Batching, Dispatch, Launch, Resource};
-use crate::pipelines::KernelId;
 use crate::{Gpu, GpuError};
 
 f16_kernel!(
@@ -90,7 +89,7 @@ fn launch(gpu: &Gpu, group: &[&RowsInput<f16>], kernel: RowKernel) -> Launch {
     };
     Launch {
         dispatches: vec![Dispatch {
-            kernel: KernelId::Rows(kernel),
+            pipeline: gpu.pipeline(kernel),
             resources: vec![
                 gpu.uniform(&params),
                 Resource::Buffer(gpu.storage("rows", bytemuck::cast_slice(&data))),

@@ -100,7 +100,7 @@ pub fn matmul_emulated_bf16(x: &MatmulInput<bf16>, accumulation: Bf16Accumulatio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lowp::e4m3 as e;
+    use crate::matmul_lowp::e4m3 as e;
 
     #[test]
     fn strategies_agree_on_exact_sums_and_differ_on_long_ones() {

@@ -13,7 +13,7 @@ use crate::element::KernelElement;
 ///
 /// ```
 /// use dual_delta_runtime::TrialRng;
-/// use dual_delta_gpu::rows::random_rows;
+/// use dual_delta_gpu::reductions::random_rows;
 ///
 /// let x = random_rows::<f32>(2, 3)(&mut TrialRng::for_trial(1, 0));
 /// assert_eq!(x.shape(), (2, 3));
