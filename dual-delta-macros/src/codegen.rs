@@ -127,7 +127,11 @@ impl Run {
                 .describe_inputs_with({
                     #[allow(unused_imports)]
                     use #private::{ViaDebug as _, WithoutDebug as _};
-                    (&&#private::Describe::<#ty>::NEW).describer()
+                    // The two references are the point: method resolution
+                    // finds `ViaDebug` first where the type has `Debug`.
+                    #[allow(clippy::needless_borrow)]
+                    let describer = (&&#private::Describe::<#ty>::NEW).describer();
+                    describer
                 })
             },
             None => TokenStream::new(),

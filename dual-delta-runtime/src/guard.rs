@@ -59,11 +59,15 @@ static CALLS: Mutex<Vec<(ThreadId, Role, TrialId, Instant)>> = Mutex::new(Vec::n
 /// What the watchdog calls before it ends the process: the test, why and
 /// the command that replays it (set by the layer that keeps records; none
 /// for a bare builder's run).
-static ON_HANG: OnceLock<fn(&str, &str, &str) -> Option<std::path::PathBuf>> = OnceLock::new();
+static ON_HANG: OnceLock<Record> = OnceLock::new();
+
+/// Records a run that could not finish: the test, why and the replay
+/// command; the record's path, where one was written.
+pub(crate) type Record = fn(&str, &str, &str) -> Option<std::path::PathBuf>;
 
 /// Has the watchdog call `record` with the test, the reason and the replay
 /// command before it ends the process on a hung call.
-pub(crate) fn on_hang(record: fn(&str, &str, &str) -> Option<std::path::PathBuf>) {
+pub(crate) fn on_hang(record: Record) {
     let _ = ON_HANG.set(record);
 }
 

@@ -257,7 +257,9 @@ mod tests {
         let debug = (&&Describe::<Vec<i32>>::NEW).describer().unwrap();
         assert_eq!(debug(&vec![1, 2], MAX_CHARS), "[1, 2]");
         assert_eq!(debug(&vec![1, 2], 3), "[1,… (6 characters in all)");
-        assert!((&&Describe::<Opaque>::NEW).describer().is_none());
+        #[allow(clippy::needless_borrow)]
+        let none = (&&Describe::<Opaque>::NEW).describer();
+        assert!(none.is_none());
     }
 
     #[test]

@@ -71,7 +71,9 @@ pub(crate) fn over_bound<'a>(
 /// Whether trial `t`'s candidate error is above the test's bound (a NaN
 /// error is: nothing shows it within).
 pub(crate) fn exceeds(t: &TrialErrors, settings: &Settings) -> bool {
-    settings.bound.is_some_and(|b| !(t.candidate <= b))
+    settings
+        .bound
+        .is_some_and(|b| t.candidate.is_nan() || t.candidate > b)
 }
 
 /// The largest finite error of the baseline over `trials`, `0` when none
