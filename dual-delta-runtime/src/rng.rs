@@ -90,6 +90,22 @@ pub(crate) fn seed_hex(seed: u64) -> String {
     format!("{seed:#018x}")
 }
 
+/// `#[serde(with = "crate::rng::hex")]`: a seed written as [`seed_hex`]
+/// writes it, read back by [`dual_delta_settings::parse_seed`].
+pub(crate) mod hex {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&super::seed_hex(*seed))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let text = String::deserialize(d)?;
+        dual_delta_settings::parse_seed(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a seed: {text:?}")))
+    }
+}
+
 /// The seed of trial `index` in a run with base seed `base_seed`.
 ///
 /// Two rounds of the SplitMix64 finaliser over the base seed and the index:

@@ -34,7 +34,8 @@ pub struct WorstInput {
 pub struct AtWorst {
     /// The trial's index.
     pub trial: usize,
-    /// The trial's seed.
+    /// The trial's seed (in JSON as `0x` and 16 hexadecimal digits).
+    #[serde(with = "crate::rng::hex")]
     pub seed: u64,
     /// The candidate's error.
     #[serde(with = "crate::json_number")]
@@ -260,6 +261,28 @@ mod tests {
         #[allow(clippy::needless_borrow)]
         let none = (&&Describe::<Opaque>::NEW).describer();
         assert!(none.is_none());
+    }
+
+    #[test]
+    fn a_trial_at_its_worst_reads_back_with_its_seed_in_hexadecimal() {
+        let at = AtWorst {
+            trial: 3,
+            seed: 0x2a,
+            delta1: f64::INFINITY,
+            delta2: 0.5,
+            element: (1, 4),
+            candidate: f64::NAN,
+            baseline: 1.0,
+            oracle: 1.0,
+        };
+        let json = serde_json::to_string(&at).unwrap();
+        assert!(json.contains(r#""seed":"0x000000000000002a""#), "{json}");
+        let back: AtWorst = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            (back.seed, back.element, back.delta1),
+            (0x2a, (1, 4), f64::INFINITY)
+        );
+        assert!(back.candidate.is_nan());
     }
 
     #[test]

@@ -180,3 +180,17 @@ fn a_trial_replayed_on_its_own_gives_its_input_and_outputs_in_full() {
     let other = test(1e-3).replay_trial(1).unwrap();
     assert_eq!((other.index, other.input), (None, None));
 }
+
+#[test]
+fn the_worst_inputs_and_the_bound_read_back_from_summary_json() {
+    let o = test(1e-3).show_inputs().run().unwrap();
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bound-report");
+    let _ = std::fs::remove_dir_all(&dir);
+    dual_delta_runtime::report::write_to(&o, &dir).unwrap();
+    let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    let back = dual_delta_runtime::report::summary::Summary::read(&text).unwrap();
+    assert_eq!(back.worst_inputs.as_ref(), o.worst_inputs.as_slice());
+    assert_eq!(back.judgement.over_bound, o.judgement.over_bound);
+    let seed = format!("\"seed\": \"{:#018x}\"", o.worst_inputs[0].at.seed);
+    assert!(text.contains(&seed), "{text}");
+}
