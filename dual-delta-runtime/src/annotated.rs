@@ -3,7 +3,7 @@
 //! prints the table, writes the report and the CI summary row, and panics
 //! with the failure message unless the expectations hold.
 
-use crate::config::{Overrides, Settings};
+use crate::config::Overrides;
 use crate::harness::DualDelta;
 use crate::outcome::{Names, Outcome};
 use crate::rng::TrialRng;
@@ -100,7 +100,6 @@ pub fn run_test<I: Send + Sync>(
         oracle: id.oracle.to_owned(),
         input: id.input.to_owned(),
     };
-    let seed = Settings::resolve(&test, &overrides).ok().map(|s| s.seed);
     let run = run.names(names).overrides(overrides);
     // One trial run again on its own, for a closer look: no verdict.
     match crate::config::Process::from_env() {
@@ -140,10 +139,13 @@ pub fn run_test<I: Send + Sync>(
         Err(e) => {
             // A failure of the test, recorded as one: the suite, `list`
             // and the index count it.
-            let seed = match &e {
-                crate::error::RunError::Panicked { trial, .. } => trial.base_seed,
-                _ => seed.unwrap_or_else(|| crate::rng::seed_from_name(&test)),
-            };
+            // The seed the run used: from the trial the error names, else
+            // from the settings (resolved again only here, on the way out).
+            let seed = e
+                .trial()
+                .map(|t| t.base_seed)
+                .or_else(|| run.settings().ok().map(|s| s.seed))
+                .unwrap_or_else(|| crate::rng::seed_from_name(&test));
             let replay = crate::replay::command(&test, seed);
             let record = record_stopped(&test, &e.to_string(), &replay)
                 .map_or_else(String::new, |p| format!("\n  record: {}", p.display()));

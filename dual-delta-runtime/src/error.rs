@@ -212,6 +212,23 @@ pub enum RunError {
     },
 }
 
+impl RunError {
+    /// The trial the error names, if it names one (an error in the screen,
+    /// the trial of the error inside).
+    pub fn trial(&self) -> Option<TrialId> {
+        match self {
+            RunError::Panicked { trial, .. }
+            | RunError::OracleNotFinite { trial, .. }
+            | RunError::LengthMismatch { trial, .. }
+            | RunError::InvalidError { trial, .. }
+            | RunError::BaselineMismatch { trial, .. } => Some(*trial),
+            RunError::BatchLength { first, .. } => Some(*first),
+            RunError::InScreen { error, .. } => error.trial(),
+            _ => None,
+        }
+    }
+}
+
 /// The payload [`skip`] unwinds with.
 #[derive(Debug)]
 pub(crate) struct SkipPayload(pub(crate) String);

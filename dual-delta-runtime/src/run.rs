@@ -323,11 +323,7 @@ fn show_worst<I>(
         .into_iter()
         .map(|p| {
             let index = c.indices[p];
-            let id = TrialId {
-                index,
-                seed: trial_seed(seed, index),
-                base_seed: seed,
-            };
+            let id = TrialId::of(seed, index);
             let input = describe.map(|describe| match draw(&trial.input, id) {
                 Ok((x, _)) => describe(&x, worst::MAX_CHARS),
                 Err(e) => format!("(could not be drawn again: {e})"),

@@ -174,6 +174,11 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
         self
     }
 
+    /// The test's settings, resolved as a run resolves them.
+    pub(crate) fn settings(&self) -> Result<crate::config::Settings, crate::config::ConfigError> {
+        crate::config::Settings::resolve(&self.names.test, &self.overrides)
+    }
+
     /// Runs the trial whose seed is `trial_seed` on its own (as
     /// `DUAL_DELTA_TRIAL=<seed>` does for an annotated test): its input
     /// and the three outputs in full, and both errors. No verdict.
