@@ -3,7 +3,7 @@
 //! and the judgement read it; the outcome keeps it.
 
 use crate::stats::Summary;
-use crate::stats::sequential::{AlphaSplit, Decision, TracePoint};
+use crate::stats::sequential::{AlphaSplit, Crossed, TracePoint};
 
 /// Descriptive statistics of Δ1, Δ2 and their paired differences.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -23,6 +23,7 @@ pub struct NonFiniteTrial {
     pub trial: usize,
     /// The trial's seed ([`crate::TrialRng::from_trial_seed`] replays its
     /// input).
+    #[serde(with = "crate::rng::hex")]
     pub seed: u64,
     /// The position of the first non-finite element of the output.
     pub position: usize,
@@ -68,11 +69,12 @@ fn only<'a>(these: &'a [NonFiniteTrial], others: &[NonFiniteTrial]) -> Vec<&'a N
 /// The anytime-valid sequential verdict of a run (see
 /// [`crate::stats::sequential`]).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct SequentialVerdict {
-    /// The decision over the trials run ([`Decision::Continue`] when the
+pub struct SequentialEvidence {
+    /// The decision over the trials run ([`Crossed::Neither`] when the
     /// evidence reached no threshold). It is computed whether or not the
     /// run stops at it.
-    pub decision: Decision,
+    #[serde(rename = "decision")]
+    pub crossed: Crossed,
     /// Whether the run stopped at the decision ([`crate::Settings::stop_early`]):
     /// then the decision is the verdict, and the fixed-N tests over the
     /// trials run are descriptive.
@@ -87,12 +89,33 @@ pub struct SequentialVerdict {
     pub margin: f64,
 }
 
-impl SequentialVerdict {
+impl SequentialEvidence {
     /// The number of trials after which the sequential test decided.
     pub fn decided_after(&self) -> Option<usize> {
-        match self.decision {
-            Decision::Continue => None,
-            Decision::Fail { after, .. } | Decision::Pass { after, .. } => Some(after),
+        match self.crossed {
+            Crossed::Neither => None,
+            Crossed::Fail { after, .. } | Crossed::Pass { after, .. } => Some(after),
         }
     }
+}
+
+/// A trial on which the candidate's error was gross (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GrossError {
+    /// The trial's index.
+    pub trial: usize,
+    /// The trial's seed.
+    #[serde(with = "crate::rng::hex")]
+    pub seed: u64,
+    /// The candidate's error.
+    #[serde(with = "crate::json_number")]
+    pub delta1: f64,
+    /// The baseline's error.
+    #[serde(with = "crate::json_number")]
+    pub delta2: f64,
+    /// The reference error it was compared with: the larger of the
+    /// baseline's largest finite error and the one-ulp error `u` of the
+    /// trial.
+    #[serde(with = "crate::json_number")]
+    pub reference: f64,
 }

@@ -85,10 +85,10 @@ pub use crate::config::{
     parse_seed,
 };
 pub use crate::decide::claim;
-pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, OverBound, WithinMargin};
+pub use crate::decide::{DecidedBy, Ending, Judgement};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
-pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
+pub use crate::evidence::{GrossError, NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 pub use crate::expect::Expect;
 pub use crate::fp8::{E4m3, E5m2};
 pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use crate::baseline::Regression;
 use crate::config::Settings;
-use crate::decide::GrossError;
 use crate::decide::claim::Claim;
 use crate::decide::{DecidedBy, Judgement};
-use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
+use crate::evidence::GrossError;
+use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
 use crate::screen::Screen;
@@ -118,7 +118,7 @@ pub struct Outcome {
     pub screen: Screen,
     /// The anytime-valid sequential verdict, and whether the run stopped
     /// at it.
-    pub sequential: SequentialVerdict,
+    pub sequential: SequentialEvidence,
     /// The ratio of mean errors `R = mean Δ1 / mean Δ2` over every input
     /// with finite errors (the errors on unmeasured ties estimated from
     /// their seeded sample; see [`crate::decide::claim`]), with a stratified

@@ -91,18 +91,39 @@ pub(crate) fn seed_hex(seed: u64) -> String {
 }
 
 /// `#[serde(with = "crate::rng::hex")]`: a seed written as [`seed_hex`]
-/// writes it, read back by [`dual_delta_settings::parse_seed`].
+/// writes it, read back by [`dual_delta_settings::parse_seed`]; a seed
+/// written as a JSON integer (as reports before this format wrote some) is
+/// read too.
 pub(crate) mod hex {
-    use serde::{Deserialize, Deserializer, Serializer};
+    use serde::Serializer;
+    use serde::de::{self, Deserializer, Visitor};
+    use std::fmt;
 
     pub(crate) fn serialize<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&super::seed_hex(*seed))
     }
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        let text = String::deserialize(d)?;
-        dual_delta_settings::parse_seed(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("not a seed: {text:?}")))
+        d.deserialize_any(Seed)
+    }
+
+    struct Seed;
+
+    impl Visitor<'_> for Seed {
+        type Value = u64;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a seed: `0x` and hexadecimal digits, or an integer")
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<u64, E> {
+            dual_delta_settings::parse_seed(text)
+                .ok_or_else(|| E::custom(format!("not a seed: {text:?}")))
+        }
     }
 }
 

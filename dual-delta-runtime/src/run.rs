@@ -11,10 +11,11 @@ use crate::advice::{self, MetricAdvice};
 use crate::baseline::{self, Baseline, Regression};
 use crate::config::{Overrides, Process, Settings};
 use crate::decide::claim::{self, Claim, Errors};
-use crate::decide::{self, Evidence, GrossError, Judgement, Levels, Monitor, OverBound};
+use crate::decide::{self, Evidence, Judgement, Levels, Monitor};
 use crate::error::RunError;
 use crate::error::TrialId;
-use crate::evidence::{NonFinite, NonFiniteTrial, SequentialVerdict, Summaries};
+use crate::evidence::GrossError;
+use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 use crate::outcome::{Names, Outcome};
 use crate::output::NumberFormat;
 use crate::progress::Progress;
@@ -26,6 +27,7 @@ use crate::stats::sequential::Sequential;
 use crate::stats::{self, RatioInterval, StatsError};
 use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
 use crate::verdict::{self, Analysis, Verdict};
+use crate::worst::OverBound;
 use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
 
 /// Runs `trial` as test `names.test` with `overrides`: the body of
@@ -141,7 +143,7 @@ struct Collected {
     identical_outputs: bool,
     errors: Errors,
     screen: Screen,
-    sequential: SequentialVerdict,
+    sequential: SequentialEvidence,
     non_finite: NonFinite,
     reference_scale: f64,
     gross: Vec<GrossError>,
@@ -183,9 +185,9 @@ impl Collected {
             format: trials.first().map_or(NumberFormat::F64, |t| t.format),
             identical_outputs: trials.iter().all(|t| t.identical_outputs),
             errors: Errors::of(checked),
-            sequential: SequentialVerdict {
-                decision: sequential.decision(),
-                stopped: screen.unchecked > 0 && sequential.decision().is_final(),
+            sequential: SequentialEvidence {
+                crossed: sequential.crossed(),
+                stopped: screen.unchecked > 0 && sequential.crossed().is_final(),
                 trace: sequential.trace().to_vec(),
                 alpha_split: plan.levels.split,
                 margin: s.margin,

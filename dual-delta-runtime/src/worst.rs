@@ -238,6 +238,19 @@ impl<T> WithoutDebug<T> for Describe<T> {
     }
 }
 
+/// The first input whose candidate error exceeded the test's documented
+/// bound: what it was and where.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OverBound {
+    /// The bound, in the metric's unit.
+    #[serde(with = "crate::json_number")]
+    pub bound: f64,
+    /// The trial, its errors and its outputs where the candidate's error
+    /// is largest.
+    #[serde(flatten)]
+    pub at: AtWorst,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

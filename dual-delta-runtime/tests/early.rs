@@ -38,8 +38,8 @@ fn a_worse_candidate_fails_within_a_few_dozen_trials_on_any_number_of_threads() 
     assert!(o.trials_run() <= after);
     assert_eq!(o.judgement.accuracy, Accuracy::LessAccurate);
     assert!(matches!(
-        o.sequential.decision,
-        dual_delta_runtime::stats::sequential::Decision::Fail { .. }
+        o.sequential.crossed,
+        dual_delta_runtime::stats::sequential::Crossed::Fail { .. }
     ));
     let sentence = o.verdict_sentence();
     assert!(
@@ -166,8 +166,8 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
     assert_eq!(summary.trials_run, o.trials_run());
     let q = &summary.sequential;
     assert!(matches!(
-        q.decision,
-        dual_delta_runtime::stats::sequential::Decision::Fail {
+        q.crossed,
+        dual_delta_runtime::stats::sequential::Crossed::Fail {
             reason: dual_delta_runtime::stats::sequential::Reason::Worse,
             ..
         }

@@ -758,6 +758,36 @@ fn non_finite_errors_are_counted_not_dropped() {
         Some(nf as u64)
     );
     assert_eq!(j["summaries"]["candidate"]["max"], "inf");
+    // Every trial's seed is written as a failure prints it: the first
+    // non-finite trial's, in its list and where it decided the run.
+    let first = o.non_finite.candidate[0];
+    let hex = format!("{:#018x}", first.seed);
+    assert_eq!(
+        j["non_finite_outputs"]["candidate"][0]["seed"],
+        hex.as_str()
+    );
+    assert_eq!(j["judgement"]["decided_by"]["by"], "non_finite");
+    assert_eq!(j["judgement"]["decided_by"]["seed"], hex.as_str());
+    assert_eq!(
+        first.seed,
+        dual_delta_runtime::trial_seed(7, first.trial),
+        "the seed replays its trial"
+    );
+    // A summary that wrote these seeds as integers still reads.
+    let text = fs::read_to_string(dir.join(SUMMARY_FILE)).unwrap();
+    let older = text.replace(
+        &format!("\"seed\": \"{hex}\""),
+        &format!("\"seed\": {}", first.seed),
+    );
+    assert_ne!(older, text);
+    let read = SummaryJson::read(&older).expect("integer seeds read");
+    assert_eq!(
+        read.judgement.decided_by,
+        dual_delta_runtime::DecidedBy::NonFinite {
+            trial: first.trial,
+            seed: first.seed
+        }
+    );
     let csv = fs::read_to_string(dir.join(DELTAS_FILE)).unwrap();
     assert_eq!(csv.matches(",inf,").count(), nf);
     let html = fs::read_to_string(&page).unwrap();

@@ -3,7 +3,7 @@
 
 use dual_delta_runtime::rand::RngExt;
 use dual_delta_runtime::stats::sequential::{
-    DEFAULT_MARGIN, Decision, Sequential, TracePoint, alpha_split,
+    Crossed, DEFAULT_MARGIN, Sequential, TracePoint, alpha_split,
 };
 use dual_delta_runtime::stats::{Alternative, ZeroMethod, wilcoxon};
 use dual_delta_runtime::{Expect, TrialRng};
@@ -106,10 +106,10 @@ fn null_run(e: &Errors) -> [NullRun; 2] {
     ALPHAS.map(|alpha| {
         let split = alpha_split(Expect::NoWorse, alpha);
         let threshold = -split.fail.log10();
-        let procedure = match s.decision_at(alpha) {
-            Decision::Fail { .. } => true,
-            Decision::Pass { .. } => false,
-            Decision::Continue => {
+        let procedure = match s.crossed_at(alpha) {
+            Crossed::Fail { .. } => true,
+            Crossed::Pass { .. } => false,
+            Crossed::Neither => {
                 let w =
                     wilcoxon(&e.0, &e.1, Alternative::Greater, ZeroMethod::Wilcox, false).unwrap();
                 w.p_value < split.fallback
@@ -223,9 +223,9 @@ fn trials_to_decision(
 ) -> (usize, usize, usize, usize) {
     let mut after: Vec<usize> = simulate(seed, runs, |r| {
         let s = feed(expect, &errors(r, &trial));
-        match s.decision() {
-            Decision::Fail { after, .. } if fail => Some(after),
-            Decision::Pass { after, .. } if !fail => Some(after),
+        match s.crossed() {
+            Crossed::Fail { after, .. } if fail => Some(after),
+            Crossed::Pass { after, .. } if !fail => Some(after),
             _ => None,
         }
     })

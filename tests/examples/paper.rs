@@ -167,31 +167,31 @@ fn print_case(case: &CaseStudy, o: &Outcome, expect: Expect, figures: &Result<()
 
 /// After how many trials the anytime-valid sequential test decided, and what.
 fn sequential(o: &Outcome) -> String {
-    use dual_delta_runtime::stats::sequential::Decision;
-    match o.sequential.decision {
-        Decision::Continue => format!("undecided after {} trials", o.trials_run()),
-        Decision::Pass {
+    use dual_delta_runtime::stats::sequential::Crossed;
+    match o.sequential.crossed {
+        Crossed::Neither => format!("undecided after {} trials", o.trials_run()),
+        Crossed::Pass {
             after, evidence, ..
         } => format!(
             "pass after {after} of {} trials (e-value {evidence:.3e}): {}",
             o.trials_run(),
-            claim(&o.sequential.decision)
+            claim(&o.sequential.crossed)
         ),
-        Decision::Fail {
+        Crossed::Fail {
             after, evidence, ..
         } => format!(
             "fail after {after} of {} trials (e-value {evidence:.3e}): {}",
             o.trials_run(),
-            claim(&o.sequential.decision)
+            claim(&o.sequential.crossed)
         ),
     }
 }
 
-fn claim(d: &dual_delta_runtime::stats::sequential::Decision) -> &'static str {
-    use dual_delta_runtime::stats::sequential::Decision;
+fn claim(d: &dual_delta_runtime::stats::sequential::Crossed) -> &'static str {
+    use dual_delta_runtime::stats::sequential::Crossed;
     match d {
-        Decision::Pass { reason, .. } | Decision::Fail { reason, .. } => reason.sentence(),
-        Decision::Continue => "",
+        Crossed::Pass { reason, .. } | Crossed::Fail { reason, .. } => reason.sentence(),
+        Crossed::Neither => "",
     }
 }
 

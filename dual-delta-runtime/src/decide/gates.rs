@@ -6,42 +6,10 @@
 //! say.
 
 use crate::config::Settings;
+use crate::evidence::GrossError;
 use crate::rng::trial_seed;
 use crate::trial::TrialErrors;
-use crate::worst::AtWorst;
-
-/// A trial on which the candidate's error was gross (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GrossError {
-    /// The trial's index.
-    pub trial: usize,
-    /// The trial's seed.
-    pub seed: u64,
-    /// The candidate's error.
-    #[serde(with = "crate::json_number")]
-    pub delta1: f64,
-    /// The baseline's error.
-    #[serde(with = "crate::json_number")]
-    pub delta2: f64,
-    /// The reference error it was compared with: the larger of the
-    /// baseline's largest finite error and the one-ulp error `u` of the
-    /// trial.
-    #[serde(with = "crate::json_number")]
-    pub reference: f64,
-}
-
-/// The first input whose candidate error exceeded the test's documented
-/// bound: what it was and where.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct OverBound {
-    /// The bound, in the metric's unit.
-    #[serde(with = "crate::json_number")]
-    pub bound: f64,
-    /// The trial, its errors and its outputs where the candidate's error
-    /// is largest.
-    #[serde(flatten)]
-    pub at: AtWorst,
-}
+use crate::worst::{AtWorst, OverBound};
 
 /// The first of `trials`, in the order given, whose candidate error is
 /// above `settings.bound`; `None` without a bound.

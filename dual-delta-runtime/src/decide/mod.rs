@@ -1,8 +1,16 @@
 //! The decision of a run, in one place: the claim's rule over every input
-//! ([`claim`]), the two gates, the levels every test of a run is held to
+//! ([`claim`]), the gates, the levels every test of a run is held to
 //! ([`Levels`]), the monitor that may stop a run early, and the judgement
 //! that reads them all and decides. Reports read the judgement; nothing
 //! else decides.
+//!
+//! Three public types name the decision: [`Judgement`] (passed or failed,
+//! and the accuracy verdict that decided), [`DecidedBy`] (which gate or
+//! test decided it) and [`Ending`] (how the run's trials ended). What the
+//! gates and tests found is evidence, kept where it is measured: the
+//! sequential evidence and each gross error in [`crate::evidence`], the
+//! first input over a bound in [`crate::worst`], a difference the margin
+//! forgave in [`claim`].
 
 pub mod claim;
 mod gates;
@@ -10,11 +18,10 @@ mod judgement;
 mod levels;
 mod monitor;
 
-pub use self::gates::{GrossError, OverBound};
 pub(crate) use self::gates::{
     exceeds, fails_non_finite, gross_errors, over_bound, reference_scale,
 };
-pub use self::judgement::{DecidedBy, Ending, Judgement, WithinMargin};
-pub(crate) use self::judgement::{Evidence, judge, percent};
+pub use self::judgement::{DecidedBy, Ending, Judgement};
+pub(crate) use self::judgement::{Evidence, judge};
 pub(crate) use self::levels::Levels;
 pub(crate) use self::monitor::Monitor;

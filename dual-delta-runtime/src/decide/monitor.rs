@@ -27,7 +27,7 @@ use crate::expect::Expect;
 use crate::schedule::Look;
 use crate::screen::Mode;
 use crate::stats::StatsError;
-use crate::stats::sequential::{Decision, Sequential};
+use crate::stats::sequential::{Crossed, Sequential};
 use crate::trial::Checked;
 
 /// The state of a run's look at its inputs.
@@ -105,10 +105,10 @@ impl<'s> Monitor<'s> {
     fn stops_at(&self, c: &Checked) -> bool {
         let gate = c.full().is_some_and(|t| fails_non_finite(t, self.settings));
         let evidence = self.sequential.trace().last().map_or(0.0, |p| p.log10_fail);
-        gate || match self.sequential.decision() {
-            Decision::Fail { .. } => evidence >= self.stop_evidence,
-            Decision::Pass { .. } => true,
-            Decision::Continue => false,
+        gate || match self.sequential.crossed() {
+            Crossed::Fail { .. } => evidence >= self.stop_evidence,
+            Crossed::Pass { .. } => true,
+            Crossed::Neither => false,
         }
     }
 
@@ -183,6 +183,6 @@ mod tests {
         let worse: Vec<Checked> = (0..100).map(|_| full(9.0, 1.0, false)).collect();
         let mut m = Monitor::new(&s, Mode::AllTrials).unwrap();
         assert_eq!(m.observe(&worse), Look::Continue);
-        assert!(m.finish().unwrap().decision().is_final());
+        assert!(m.finish().unwrap().crossed().is_final());
     }
 }

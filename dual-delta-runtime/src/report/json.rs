@@ -8,12 +8,13 @@
 //! [`Summary::read`], which does it for every field). Finite numbers are
 //! written with the fewest digits that read back as the same `f64` (with
 //! `serde_json`, enable its `float_roundtrip` feature to read them
-//! exactly). Integers (counts, seeds, indices, timestamps) are JSON integers; seeds are 64-bit, beyond the
-//! 2^53 that JavaScript numbers hold exactly, so each seed also comes as a
-//! hexadecimal string (`seed_hex`, `0x`-prefixed, 16 digits), which is what
-//! `DUAL_DELTA_SEED` accepts, where a reader needs it to replay (the base
-//! seed and the worst trial's); other seeds (of each non-finite or gross
-//! trial) are the integers the run's types hold.
+//! exactly). Integers (counts, indices, timestamps) are JSON integers.
+//! Seeds are 64-bit, beyond the 2^53 that JavaScript numbers hold exactly,
+//! so every seed is written as `DUAL_DELTA_SEED` and `DUAL_DELTA_TRIAL`
+//! read it and a failure prints it: `0x` and 16 hexadecimal digits (each
+//! non-finite or gross trial's, the trial that decided, the worst inputs',
+//! the first over a bound). The base seed and the worst trial's, which
+//! came as integers before, still do, each beside its `seed_hex`.
 //!
 //! # Schema
 //!

@@ -250,7 +250,7 @@ impl Outcome {
     /// The first input over the documented bound, in one sentence: the
     /// trial, its seed, both errors, and the three outputs where the
     /// candidate's error is largest.
-    pub fn bound_sentence(&self, b: &crate::OverBound) -> String {
+    pub fn bound_sentence(&self, b: &crate::worst::OverBound) -> String {
         let (n, a) = (&self.names, &b.at);
         format!(
             "{}'s error exceeded the documented bound {} on trial {} (trial seed {:#018x}): \
@@ -377,7 +377,7 @@ fn signed_percent(ratio: f64, times: bool) -> String {
     }
     let p = 100.0 * (ratio - 1.0);
     let sign = if p < 0.0 { "−" } else { "+" };
-    format!("{sign}{}", crate::decide::percent(p.abs()))
+    format!("{sign}{}", crate::decide::claim::percent(p.abs()))
 }
 
 /// `1.234e-5`, `NaN`, `inf`: a value in a sentence.

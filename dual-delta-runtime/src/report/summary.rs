@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::baseline::Regression;
 use crate::config::Settings;
-use crate::decide::GrossError;
 use crate::decide::Judgement;
-use crate::evidence::{NonFinite, SequentialVerdict, Summaries};
+use crate::evidence::GrossError;
+use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::outcome::Names;
 use crate::output::NumberFormat;
 use crate::screen::Screen;
@@ -91,7 +91,7 @@ pub struct Summary<'a> {
     /// The decision ([`Judgement`]: `passed`, `accuracy_met`, the run's
     /// `accuracy`, `decided_by` ([`crate::DecidedBy`], tagged by `by`),
     /// `ending` ([`crate::Ending`], tagged by `ended`), `fixed_alpha`,
-    /// `within_margin` ([`crate::WithinMargin`] or `null`), `regressed`,
+    /// `within_margin` ([`crate::claim::WithinMargin`] or `null`), `regressed`,
     /// `p_value` (the run's p-value for a suite, or `null`)).
     pub judgement: Cow<'a, Judgement>,
     /// The run in words.
@@ -99,10 +99,10 @@ pub struct Summary<'a> {
     /// What the run covered of its inputs ([`Screen`]: `mode`, `checked`,
     /// `ties`, `ties_measured`, `unchecked`).
     pub screen: Cow<'a, Screen>,
-    /// The anytime-valid sequential test ([`SequentialVerdict`]: its
+    /// The anytime-valid sequential test ([`SequentialEvidence`]: its
     /// `decision` tagged by `decision`, `stopped`, the `trace` of
     /// [`crate::stats::sequential::TracePoint`]s, `alpha_split`, `margin`).
-    pub sequential: Cow<'a, SequentialVerdict>,
+    pub sequential: Cow<'a, SequentialEvidence>,
     /// The trials on which an output held a NaN or an infinity
     /// ([`NonFinite`]: `candidate` and `baseline`, lists of
     /// [`crate::NonFiniteTrial`]).
@@ -210,7 +210,7 @@ pub struct Sentences {
     /// What the screen did ([`crate::Outcome::screen_sentence`]).
     pub screen: String,
     /// The difference the margin forgave
-    /// ([`crate::WithinMargin::sentence`]), or `null`.
+    /// ([`crate::claim::WithinMargin::sentence`]), or `null`.
     pub within_margin: Option<String>,
     /// The comparison with a baseline ([`Regression::sentence`]), or
     /// `null`.

@@ -7,7 +7,7 @@ use crate::decide::{Ending, Judgement};
 use crate::evidence::NonFiniteTrial;
 use crate::expect::Expect;
 use crate::outcome::Outcome;
-use crate::stats::sequential::Decision;
+use crate::stats::sequential::Crossed;
 use crate::stats::{Summary, TestResult};
 use crate::verdict::{AccuracyTest, TestOutcome};
 
@@ -273,10 +273,10 @@ fn tie_line(out: &mut String, o: &Outcome) {
 fn sequential_line(out: &mut String, o: &Outcome) {
     let q = &o.sequential;
     let s = &o.settings;
-    let outcome = |d: &Decision| match d {
-        Decision::Pass { .. } => "pass",
-        Decision::Fail { .. } => "fail",
-        Decision::Continue => "undecided",
+    let outcome = |d: &Crossed| match d {
+        Crossed::Pass { .. } => "pass",
+        Crossed::Fail { .. } => "fail",
+        Crossed::Neither => "undecided",
     };
     match (o.judgement.ending, q.decided_after()) {
         (Ending::Decided { after }, _) => {
@@ -285,7 +285,7 @@ fn sequential_line(out: &mut String, o: &Outcome) {
                 "  stopped after {after} of {} inputs (anytime-valid sequential test: {}); the \
                  tests below are over the inputs run",
                 s.n,
-                outcome(&q.decision)
+                outcome(&q.crossed)
             );
             let screen = o.screen_sentence();
             if !screen.is_empty() {
@@ -297,7 +297,7 @@ fn sequential_line(out: &mut String, o: &Outcome) {
                 out,
                 "  the sequential test would have decided after {after} trials ({}); early \
                  stopping is off",
-                outcome(&q.decision)
+                outcome(&q.crossed)
             );
         }
         (Ending::Cap, _) => {

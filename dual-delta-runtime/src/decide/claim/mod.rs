@@ -434,5 +434,10 @@ pub(crate) fn assess(
     (claim, interval)
 }
 
+mod margin;
+
+pub use self::margin::WithinMargin;
+pub(crate) use self::margin::percent;
+
 #[cfg(test)]
 mod tests;

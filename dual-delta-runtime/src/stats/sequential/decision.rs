@@ -44,13 +44,15 @@ impl Reason {
     }
 }
 
-/// The sequential verdict so far.
+/// Which threshold the evidence has crossed so far: the e-process's own
+/// state, which the judgement ([`crate::Judgement`]) reads.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]
-pub enum Decision {
+pub enum Crossed {
     /// No e-process has reached its threshold: run more trials (or, at the
     /// cap, fall back to the fixed-N test at [`AlphaSplit::fallback`]).
-    Continue,
+    #[serde(rename = "continue")]
+    Neither,
     /// The expectation fails.
     Fail {
         /// The number of trials after which the evidence reached `1/α`.
@@ -73,10 +75,10 @@ pub enum Decision {
     },
 }
 
-impl Decision {
+impl Crossed {
     /// Whether the run can stop.
     pub fn is_final(&self) -> bool {
-        !matches!(self, Decision::Continue)
+        !matches!(self, Crossed::Neither)
     }
 }
 

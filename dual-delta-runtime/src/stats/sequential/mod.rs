@@ -90,7 +90,7 @@
 //!
 //! # Combining with the fixed-N test
 //!
-//! At the cap with [`Decision::Continue`], run the fixed-N verdict on all
+//! At the cap with [`Crossed::Neither`], run the fixed-N verdict on all
 //! trials at [`AlphaSplit::fallback`]; [`alpha_split`] documents why the
 //! total error rate stays ≤ α.
 //!
@@ -109,7 +109,7 @@
 mod betting;
 mod decision;
 
-pub use self::decision::{AlphaSplit, Decision, Reason, TracePoint, alpha_split};
+pub use self::decision::{AlphaSplit, Crossed, Reason, TracePoint, alpha_split};
 
 use self::betting::{SignProcess, SignedRankProcess, sign};
 use super::{StatsError, check_no_nan, check_paired};
@@ -139,18 +139,18 @@ const LN_10: f64 = core::f64::consts::LN_10;
 ///
 /// ```
 /// use dual_delta_runtime::Expect;
-/// use dual_delta_runtime::stats::sequential::{DEFAULT_MARGIN, Decision, Sequential};
+/// use dual_delta_runtime::stats::sequential::{DEFAULT_MARGIN, Crossed, Sequential};
 ///
 /// let mut test = Sequential::new(Expect::NoWorse, 0.01, DEFAULT_MARGIN).unwrap();
 /// let baseline: Vec<f64> = (1..=64).map(|i| 1e-7 * f64::from(i % 7 + 1)).collect();
 /// let candidate: Vec<f64> = baseline.iter().map(|e| 65.0 * e).collect();
 /// for (c, b) in candidate.chunks(8).zip(baseline.chunks(8)) {
 ///     test.observe(c, b).unwrap();
-///     if test.decision().is_final() {
+///     if test.crossed().is_final() {
 ///         break;
 ///     }
 /// }
-/// assert!(matches!(test.decision(), Decision::Fail { .. }));
+/// assert!(matches!(test.crossed(), Crossed::Fail { .. }));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Sequential {
@@ -164,7 +164,7 @@ pub struct Sequential {
     not_better: SignProcess,
     above: SignProcess,
     trace: Vec<TracePoint>,
-    decision: Decision,
+    crossed: Crossed,
     fail_only: bool,
 }
 
@@ -195,7 +195,7 @@ impl Sequential {
             not_better: SignProcess::new(),
             above: SignProcess::new(),
             trace: Vec::new(),
-            decision: Decision::Continue,
+            crossed: Crossed::Neither,
             fail_only: false,
         })
     }
@@ -294,29 +294,29 @@ impl Sequential {
             log10_typically_worse: ln[4] / LN_10,
         };
         self.trace.push(point);
-        if !self.decision.is_final() {
+        if !self.crossed.is_final() {
             let decision = judge(self.expect, &alpha_split(self.expect, self.alpha), &point);
-            if !(self.fail_only && matches!(decision, Decision::Pass { .. })) {
-                self.decision = decision;
+            if !(self.fail_only && matches!(decision, Crossed::Pass { .. })) {
+                self.crossed = decision;
             }
         }
     }
 
-    /// The decision: [`Decision::Continue`] until a side's evidence reaches
+    /// The decision: [`Crossed::Neither`] until a side's evidence reaches
     /// its threshold, then the first such crossing, for good.
-    pub fn decision(&self) -> Decision {
-        self.decision
+    pub fn crossed(&self) -> Crossed {
+        self.crossed
     }
 
     /// The decision this trace would give at another level `alpha` (for
     /// reports and for calibrating several levels on one run).
-    pub fn decision_at(&self, alpha: f64) -> Decision {
+    pub fn crossed_at(&self, alpha: f64) -> Crossed {
         let split = alpha_split(self.expect, alpha);
         self.trace
             .iter()
             .map(|p| judge(self.expect, &split, p))
-            .find(Decision::is_final)
-            .unwrap_or(Decision::Continue)
+            .find(Crossed::is_final)
+            .unwrap_or(Crossed::Neither)
     }
 
     /// The evidence after each trial observed so far.
@@ -381,7 +381,7 @@ fn ln_mean(x: f64, y: f64) -> f64 {
 }
 
 /// The decision on one trace point, fail first.
-fn judge(expect: Expect, split: &AlphaSplit, p: &TracePoint) -> Decision {
+fn judge(expect: Expect, split: &AlphaSplit, p: &TracePoint) -> Crossed {
     let fail_at = -split.fail.log10();
     let pass_at = -split.pass.log10();
     if p.log10_fail >= fail_at {
@@ -392,7 +392,7 @@ fn judge(expect: Expect, split: &AlphaSplit, p: &TracePoint) -> Decision {
             Expect::Better => Reason::NotBetterBeyondMargin,
             Expect::Worse => Reason::NotWorseBeyondMargin,
         };
-        Decision::Fail {
+        Crossed::Fail {
             after: p.trial,
             evidence: 10f64.powf(p.log10_fail),
             reason,
@@ -404,13 +404,13 @@ fn judge(expect: Expect, split: &AlphaSplit, p: &TracePoint) -> Decision {
             Expect::Better => Reason::Better,
             Expect::Worse => Reason::Worse,
         };
-        Decision::Pass {
+        Crossed::Pass {
             after: p.trial,
             evidence: 10f64.powf(p.log10_pass),
             reason,
         }
     } else {
-        Decision::Continue
+        Crossed::Neither
     }
 }
 

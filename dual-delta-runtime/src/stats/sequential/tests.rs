@@ -47,9 +47,9 @@ fn bad_rounds_are_rejected_whole() {
 fn much_worse_fails_and_worse_passes() {
     let b = errors(64);
     let a: Vec<f64> = b.iter().map(|e| 65.0 * e).collect();
-    let fail = feed(Expect::NoWorse, &a, &b, 8).decision();
+    let fail = feed(Expect::NoWorse, &a, &b, 8).crossed();
     assert!(
-        matches!(fail, Decision::Fail { reason: Reason::Worse, after, .. } if after <= 32),
+        matches!(fail, Crossed::Fail { reason: Reason::Worse, after, .. } if after <= 32),
         "{fail:?}"
     );
     // (expectation, candidate, baseline) → (passed, reason).
@@ -59,11 +59,11 @@ fn much_worse_fails_and_worse_passes() {
         (Expect::Equivalent, &a, &b, false, Reason::Worse),
         (Expect::Better, &b, &a, true, Reason::Better),
     ] {
-        let d = feed(expect, x, y, 8).decision();
+        let d = feed(expect, x, y, 8).crossed();
         let got = match d {
-            Decision::Pass { reason, .. } => Some((true, reason)),
-            Decision::Fail { reason, .. } => Some((false, reason)),
-            Decision::Continue => None,
+            Crossed::Pass { reason, .. } => Some((true, reason)),
+            Crossed::Fail { reason, .. } => Some((false, reason)),
+            Crossed::Neither => None,
         };
         assert_eq!(got, Some((passed, reason)), "{expect}: {d:?}");
     }
@@ -78,16 +78,16 @@ fn agreeing_errors_pass() {
         .map(|(i, e)| e * (1.0 + 1e-3 * if i % 2 == 0 { 1.0 } else { -1.0 }))
         .collect();
     for expect in [Expect::NoWorse, Expect::Equivalent] {
-        let d = feed(expect, &a, &b, 8).decision();
+        let d = feed(expect, &a, &b, 8).crossed();
         assert!(
-            matches!(d, Decision::Pass { after, .. } if after <= 16),
+            matches!(d, Crossed::Pass { after, .. } if after <= 16),
             "{expect}: {d:?}"
         );
     }
-    let d = feed(Expect::Worse, &a, &b, 8).decision();
+    let d = feed(Expect::Worse, &a, &b, 8).crossed();
     assert!(matches!(
         d,
-        Decision::Fail {
+        Crossed::Fail {
             reason: Reason::NotWorseBeyondMargin,
             ..
         }
@@ -107,10 +107,10 @@ fn the_decision_does_not_depend_on_rounds() {
         let one = feed(expect, &a, &b, 1);
         for round in [3, 8, 32, 200] {
             let other = feed(expect, &a, &b, round);
-            assert_eq!(one.decision(), other.decision(), "{expect}, round {round}");
+            assert_eq!(one.crossed(), other.crossed(), "{expect}, round {round}");
             assert_eq!(one.trace(), other.trace());
         }
-        assert_eq!(one.decision(), one.decision_at(0.01));
+        assert_eq!(one.crossed(), one.crossed_at(0.01));
     }
 }
 
@@ -120,11 +120,11 @@ fn infinite_errors() {
     // The candidate fails on every trial where the baseline is finite.
     let b = errors(40);
     let a = vec![inf; 40];
-    let d = feed(Expect::NoWorse, &a, &b, 8).decision();
+    let d = feed(Expect::NoWorse, &a, &b, 8).crossed();
     assert!(
         matches!(
             d,
-            Decision::Fail {
+            Crossed::Fail {
                 reason: Reason::Worse,
                 ..
             }
@@ -134,7 +134,7 @@ fn infinite_errors() {
     // Both fail everywhere: every trial is a tie, no evidence of a loss
     // (a tie's ratio of 1 counts against "worse on the typical input").
     let s = feed(Expect::NoWorse, &a, &a, 8);
-    assert_eq!(s.decision(), Decision::Continue);
+    assert_eq!(s.crossed(), Crossed::Neither);
     assert!(
         s.trace()
             .iter()
@@ -157,15 +157,15 @@ fn fail_wins_a_tie_and_is_final() {
     };
     assert!(matches!(
         judge(Expect::NoWorse, &split, &p),
-        Decision::Fail { after: 5, .. }
+        Crossed::Fail { after: 5, .. }
     ));
     // Once decided, more trials leave the decision alone.
     let b = errors(64);
     let a: Vec<f64> = b.iter().map(|e| 65.0 * e).collect();
     let mut s = feed(Expect::NoWorse, &a, &b, 8);
-    let before = s.decision();
+    let before = s.crossed();
     s.observe(&b, &a).unwrap();
-    assert_eq!(s.decision(), before);
+    assert_eq!(s.crossed(), before);
     assert_eq!(s.trials(), 128);
 }
 
@@ -203,7 +203,7 @@ fn decisions_and_traces_serialize() {
     let b = errors(16);
     let a: Vec<f64> = b.iter().map(|e| 65.0 * e).collect();
     let s = feed(Expect::NoWorse, &a, &b, 8);
-    let json = serde_json::to_string(&s.decision()).unwrap();
+    let json = serde_json::to_string(&s.crossed()).unwrap();
     assert!(json.starts_with(r#"{"decision":"fail","after":"#), "{json}");
     assert!(json.contains(r#""reason":"worse""#), "{json}");
     let trace = serde_json::to_string(s.trace()).unwrap();
@@ -211,7 +211,7 @@ fn decisions_and_traces_serialize() {
     let split = serde_json::to_string(&s.alpha_split()).unwrap();
     assert_eq!(split, r#"{"fail":0.005,"pass":0.01,"fallback":0.005}"#);
     assert_eq!(
-        serde_json::to_string(&Decision::Continue).unwrap(),
+        serde_json::to_string(&Crossed::Neither).unwrap(),
         r#"{"decision":"continue"}"#
     );
 }
