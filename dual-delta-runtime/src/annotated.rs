@@ -6,6 +6,7 @@
 use crate::config::Overrides;
 use crate::harness::DualDelta;
 use crate::outcome::{Names, Outcome};
+use crate::report::{Ended, publish};
 use crate::rng::TrialRng;
 
 /// The input generator of a test whose candidate takes `&I`: returns it
@@ -122,18 +123,14 @@ pub fn run_test<I: Send + Sync>(
     let outcome = match run.run() {
         Ok(o) => o,
         Err(crate::error::RunError::Skipped { role, reason }) => {
-            eprintln!("dual-delta test `{test}` skipped by the {role}: {reason}");
             // Counted, never hidden: the suite summary lists it.
-            let written = crate::config::report_root()
-                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
-                .and_then(|root| {
-                    crate::report::write_skipped(&root, &test, &role.to_string(), &reason)
-                });
-            if let Err(e) = written {
-                warn(&format!(
-                    "warning: dual-delta test `{test}`: skip not recorded: {e}"
-                ));
-            }
+            let role = role.to_string();
+            let published = publish(Ended::Skipped {
+                test: &test,
+                role: &role,
+                reason: &reason,
+            });
+            eprint!("{}", published.text);
             return;
         }
         Err(e) => {
@@ -147,74 +144,36 @@ pub fn run_test<I: Send + Sync>(
                 .or_else(|| run.settings().ok().map(|s| s.seed))
                 .unwrap_or_else(|| crate::rng::seed_from_name(&test));
             let replay = crate::replay::command(&test, seed);
-            let record = record_stopped(&test, &e.to_string(), &replay)
-                .map_or_else(String::new, |p| format!("\n  record: {}", p.display()));
-            panic!(
-                "dual-delta test `{test}` ({}:{}) could not run: {e}\n  replay: {replay}{record}",
-                id.file, id.line
-            )
+            let place = format!("{}:{}", id.file, id.line);
+            let published = publish(Ended::Stopped {
+                test: &test,
+                reason: &e.to_string(),
+                replay: &replay,
+                place: Some(&place),
+            });
+            panic!("{}", published.text)
         }
     };
     // The check is part of the verdict: decided before any report.
     let verdict = check(&outcome);
     let outcome = outcome.with_check(verdict);
-    let report = crate::report::write(&outcome);
-    let report_path = report.as_ref().ok().map(|p| p.as_path());
-    let why = report.as_ref().err().map(ToString::to_string);
-    let mut unwritten = String::new();
-    if let Some(why) = &why {
-        // A report that cannot be written never fails the test (the
-        // verdict stands), but is never silent: a warning goes straight to
-        // the terminal, past the test harness's capture, and a line to the
-        // step summary.
-        unwritten = format!("  (report not written: {why})\n");
-        warn(&format!(
-            "warning: dual-delta test `{}`: report not written: {why}",
-            outcome.names.test
-        ));
+    let published = publish(Ended::Ran(&outcome));
+    if !published.passed {
+        panic!("{}", published.text);
     }
-    let at = match (&report_path, &why) {
-        (Some(p), _) => Ok(*p),
-        (None, why) => Err(why.as_deref().unwrap_or("unknown error")),
-    };
-    if let Err(e) = crate::report::step_summary::append_from_env(&outcome, at) {
-        let line = format!(
-            "  (row not added to {}: {e})\n",
-            crate::config::ENV_STEP_SUMMARY
-        );
-        warn(&format!(
-            "warning: dual-delta test `{}`:{line}",
-            outcome.names.test
-        ));
-        unwritten.push_str(&line);
-    }
-    if !outcome.passed() {
-        let message = crate::report::terminal::failure(&outcome, report_path);
-        panic!("{message}{unwritten}");
-    }
-    println!("{}", crate::report::terminal::table(&outcome, report_path));
+    println!("{}", published.text);
 }
 
-/// Records under the report root that `test` could not finish; a record
-/// that cannot be written is a warning, never silent.
+/// Records under the report root that `test` could not finish (what the
+/// watchdog calls before it ends the process); the record's path, where
+/// one was written.
 fn record_stopped(test: &str, reason: &str, replay: &str) -> Option<std::path::PathBuf> {
-    let written = crate::config::report_root()
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
-        .and_then(|root| crate::report::write_stopped(&root, test, reason, replay));
-    match written {
-        Ok(path) => Some(path),
-        Err(e) => {
-            warn(&format!(
-                "warning: dual-delta test `{test}`: its stop not recorded: {e}"
-            ));
-            None
-        }
-    }
-}
-
-/// Writes `line` to the process's standard error directly: past the test
-/// harness's output capture, so that a passing test's warning is seen.
-fn warn(line: &str) {
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
+    publish(Ended::Stopped {
+        test,
+        reason,
+        replay,
+        place: None,
+    })
+    .at
+    .ok()
 }

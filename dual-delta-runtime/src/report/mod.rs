@@ -37,6 +37,9 @@ mod html;
 pub mod json;
 #[cfg(feature = "html")]
 pub mod plot;
+#[cfg(feature = "html")]
+mod plots;
+mod publish;
 mod reporter;
 mod sentences;
 pub mod step_summary;
@@ -51,8 +54,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 #[cfg(feature = "html")]
+pub use self::plots::Plot;
+pub use self::publish::{Ended, Published, publish};
+#[cfg(feature = "html")]
 pub use self::reporter::Html;
-pub use self::reporter::{Context, Csv, FILE_REPORTERS, Json, Reporter, StepSummary, Terminal};
+pub use self::reporter::{
+    Context, Csv, FILE_REPORTERS, FailureMessage, Json, Reporter, StepSummary, Terminal,
+};
 pub use self::stored::{
     SKIPPED_FILE, STOPPED_FILE, Skipped, Stopped, Stored, scan, show, write_skipped, write_stopped,
 };
@@ -158,68 +166,11 @@ fn render(
         at: Ok(page),
         back_link,
     };
-    #[cfg_attr(not(feature = "html"), allow(unused_mut))]
-    let mut files: Vec<(&'static str, String)> = FILE_REPORTERS
+    FILE_REPORTERS
         .iter()
+        .filter(|r| r.shows(outcome))
         .filter_map(|r| Some((r.file()?, r.render(outcome, &cx))))
-        .collect();
-    #[cfg(feature = "html")]
-    files.extend(plots(outcome));
-    files
-}
-
-/// The report's plots, by file name.
-#[cfg(feature = "html")]
-fn plots(outcome: &Outcome) -> Vec<(&'static str, String)> {
-    let labels = plot::Labels {
-        candidate: &outcome.names.candidate,
-        baseline: &outcome.names.baseline,
-        metric: outcome.settings.metric.name(),
-    };
-    let (d1, d2) = (&outcome.delta1, &outcome.delta2);
-    let mut files = vec![
-        (PLOT_FILES[0], plot::histogram(d1, d2, &labels)),
-        (PLOT_FILES[1], plot::boxplot(d1, d2, &labels)),
-        (PLOT_FILES[2], plot::qq(d1, d2, &labels)),
-        (PLOT_FILES[3], plot::scatter(d1, d2, &labels)),
-        (EVIDENCE_FILE, evidence_plot(outcome)),
-    ];
-    if let Some(r) = outcome.regression.as_ref().filter(|r| !r.now.is_empty()) {
-        // The baseline as a third sample: the candidate's errors now
-        // against its errors at the baseline, on the paired trials.
-        let then = format!("{} at baseline `{}`", outcome.names.candidate, r.baseline);
-        let now = format!("{} now", outcome.names.candidate);
-        let labels = plot::Labels {
-            candidate: &now,
-            baseline: &then,
-            metric: outcome.settings.metric.name(),
-        };
-        files.push((REGRESSION_FILE, plot::boxplot(&r.now, &r.then, &labels)));
-    }
-    files
-}
-
-/// The sequential test's evidence against the trials run.
-#[cfg(feature = "html")]
-fn evidence_plot(o: &Outcome) -> String {
-    let q = &o.sequential;
-    let (fail, pass): (Vec<f64>, Vec<f64>) =
-        q.trace.iter().map(|t| (t.log10_fail, t.log10_pass)).unzip();
-    plot::evidence(&plot::Evidence {
-        fail: &fail,
-        pass: &pass,
-        // Where the run would stop: as the monitor does, and the terminal
-        // and the page say.
-        fail_threshold: crate::decide::claim::STOP_EVIDENCE
-            .max(1.0 / q.alpha_split.fail)
-            .log10(),
-        pass_threshold: -q.alpha_split.pass.log10(),
-        stopped_after: match o.judgement.ending {
-            crate::Ending::Decided { after } => Some(after),
-            _ => None,
-        },
-        cap: o.settings.n,
-    })
+        .collect()
 }
 
 fn write_files(dir: &Path, files: &[(&'static str, String)]) -> io::Result<()> {

@@ -1,16 +1,19 @@
 //! [`Reporter`]: one trait for every view of a run.
 //!
-//! The terminal table, the HTML page, `summary.json`, `deltas.csv` and the
-//! GitHub step summary's row each read the [`Outcome`] and its
+//! The terminal table, the failure message, the HTML page and its plots,
+//! `summary.json`, `deltas.csv` and the GitHub step summary's row each
+//! read the [`Outcome`] and its
 //! [`Judgement`](crate::Judgement) and render them; none of them decides
 //! anything (no threshold, no recomputed significance: a test is
 //! significant when [`Judgement::significant`](crate::Judgement::significant)
 //! says so). The run never calls a reporter; reports read the outcome,
-//! never the reverse.
+//! never the reverse. [`super::publish`] calls every one of them.
 
 use std::path::Path;
 use std::time::SystemTime;
 
+#[cfg(feature = "html")]
+use super::plots::Plot;
 use super::step_summary::ReportAt;
 use super::{DELTAS_FILE, SUMMARY_FILE, csv, json, step_summary, terminal};
 #[cfg(feature = "html")]
@@ -53,13 +56,25 @@ pub trait Reporter {
         None
     }
 
+    /// Whether it has something to show for `outcome` (the regression plot
+    /// only where the run was compared with a baseline).
+    fn shows(&self, outcome: &Outcome) -> bool {
+        let _ = outcome;
+        true
+    }
+
     /// The outcome, rendered.
     fn render(&self, outcome: &Outcome, cx: &Context<'_>) -> String;
 }
 
-/// The compact table printed after a run.
+/// The compact table printed after a run that passed.
 #[derive(Clone, Copy, Debug)]
 pub struct Terminal;
+
+/// The message a failing test panics with: the reason first, the largest
+/// errors with their inputs, the replay command and the report's path.
+#[derive(Clone, Copy, Debug)]
+pub struct FailureMessage;
 
 /// The test's HTML page (the `html` feature).
 #[cfg(feature = "html")]
@@ -81,6 +96,16 @@ pub struct StepSummary;
 impl Reporter for Terminal {
     fn render(&self, outcome: &Outcome, cx: &Context<'_>) -> String {
         terminal::table(outcome, cx.page())
+    }
+}
+
+impl Reporter for FailureMessage {
+    fn shows(&self, outcome: &Outcome) -> bool {
+        !outcome.passed()
+    }
+
+    fn render(&self, outcome: &Outcome, cx: &Context<'_>) -> String {
+        terminal::failure(outcome, cx.page())
     }
 }
 
@@ -121,10 +146,19 @@ impl Reporter for StepSummary {
     }
 }
 
-/// The reporters whose text is a file of a test's report directory (the
-/// plots are drawn beside them).
+/// The reporters whose text is a file of a test's report directory.
 #[cfg(feature = "html")]
-pub const FILE_REPORTERS: &[&dyn Reporter] = &[&Json, &Csv, &Html];
+pub const FILE_REPORTERS: &[&dyn Reporter] = &[
+    &Json,
+    &Csv,
+    &Html,
+    &Plot::Histogram,
+    &Plot::Boxplot,
+    &Plot::Qq,
+    &Plot::Scatter,
+    &Plot::Evidence,
+    &Plot::Regression,
+];
 /// The reporters whose text is a file of a test's report directory.
 #[cfg(not(feature = "html"))]
 pub const FILE_REPORTERS: &[&dyn Reporter] = &[&Json, &Csv];

@@ -22,11 +22,11 @@ pub type ReportAt<'a> = Result<&'a Path, &'a str>;
 pub const HEADER: &str = "| dual-delta test | result | verdict | mean Δ1 | mean Δ2 | deciding p (worse) | trials | report |\n\
                           | --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n";
 
-/// Appends the outcome's row to the file `GITHUB_STEP_SUMMARY` names, if it
-/// is set and not empty.
-pub fn append_from_env(o: &Outcome, report: ReportAt<'_>) -> io::Result<()> {
+/// Appends `row` ([`row`], [`other_row`]) to the file `GITHUB_STEP_SUMMARY`
+/// names, if it is set and not empty.
+pub fn append_row_from_env(row: &str) -> io::Result<()> {
     match crate::config::step_summary_file() {
-        Some(path) => append(&path, o, report),
+        Some(path) => append_row(&path, row),
         None => Ok(()),
     }
 }
@@ -34,6 +34,12 @@ pub fn append_from_env(o: &Outcome, report: ReportAt<'_>) -> io::Result<()> {
 /// Appends the outcome's row to the Markdown table at the end of `file`,
 /// starting a table if the file does not end with one.
 pub fn append(file: &Path, o: &Outcome, report: ReportAt<'_>) -> io::Result<()> {
+    append_row(file, &row(o, report))
+}
+
+/// Appends `row` to the Markdown table at the end of `file`, starting a
+/// table if the file does not end with one.
+fn append_row(file: &Path, row: &str) -> io::Result<()> {
     // Tests of one binary run on several threads.
     static LOCK: Mutex<()> = Mutex::new(());
     let _guard = LOCK
@@ -54,7 +60,7 @@ pub fn append(file: &Path, o: &Outcome, report: ReportAt<'_>) -> io::Result<()> 
         }
         out.push_str(HEADER);
     }
-    out.push_str(&row(o, report));
+    out.push_str(row);
     f.write_all(out.as_bytes())
 }
 
@@ -98,9 +104,25 @@ pub fn row(o: &Outcome, report: ReportAt<'_>) -> String {
         num(o.summaries.baseline.mean),
         o.p_worse().map_or_else(|| "–".to_owned(), pval),
         o.delta1.len(),
-        match report {
-            Ok(p) => format!("`{}`", p.display()),
-            Err(why) => format!("⚠ not written: {}", why.replace('|', "\\|")),
-        },
+        report_cell(report),
     )
+}
+
+/// The row of a test that gave no outcome: skipped, or a run that could
+/// not finish (`result` `**failed**`), with the reason in the verdict's
+/// column.
+pub fn other_row(test: &str, result: &str, verdict: &str, report: ReportAt<'_>) -> String {
+    format!(
+        "| `{test}` | {result} | {} | – | – | – | – | {} |\n",
+        verdict.replace('|', "\\|"),
+        report_cell(report),
+    )
+}
+
+/// The report's cell: its path, or why it was not written.
+fn report_cell(report: ReportAt<'_>) -> String {
+    match report {
+        Ok(p) => format!("`{}`", p.display()),
+        Err(why) => format!("⚠ not written: {}", why.replace('|', "\\|")),
+    }
 }
