@@ -92,18 +92,25 @@ impl<E> Matrix<E> {
 
 impl<E: Element> fmt::Debug for Matrix<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Matrix<{}>({}×{}) [", E::FORMAT, self.rows, self.cols)?;
-        for (i, v) in self.data.iter().take(8).enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{}", v.to_f64())?;
-        }
-        if self.data.len() > 8 {
-            f.write_str(", …")?;
-        }
-        f.write_str("]")
+        write!(f, "Matrix<{}>({}×{}) ", E::FORMAT, self.rows, self.cols)?;
+        debug_values(f, &self.data)
     }
+}
+
+/// The first eight of `values` as `[1, 0.5, -2, …]`, `…` standing for any
+/// more: how tensors show their values in `Debug`.
+pub(super) fn debug_values<E: Element>(f: &mut fmt::Formatter<'_>, values: &[E]) -> fmt::Result {
+    f.write_str("[")?;
+    for (i, v) in values.iter().take(8).enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{}", v.to_f64())?;
+    }
+    if values.len() > 8 {
+        f.write_str(", …")?;
+    }
+    f.write_str("]")
 }
 
 impl<E: Element> Output for Matrix<E> {
