@@ -65,12 +65,12 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// against `oracle` (fΩ) on inputs from `input`: the paper's order.
     pub fn new<C, B, O, G, O1, O2, OO>(candidate: C, baseline: B, oracle: O, input: G) -> Self
     where
-        C: Fn(&I) -> O1 + Sync + 'a,
-        B: Fn(&I) -> O2 + Sync + 'a,
-        O: Fn(&I) -> OO + Sync + 'a,
         G: Fn(&mut TrialRng) -> I + Sync + 'a,
+        C: Fn(&I) -> O1 + Sync + 'a,
         O1: Output,
+        B: Fn(&I) -> O2 + Sync + 'a,
         O2: Output,
+        O: Fn(&I) -> OO + Sync + 'a,
         OO: Output,
     {
         let candidate = Candidate::One(implementation(candidate));
@@ -109,12 +109,12 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// ```
     pub fn batched<C, B, O, G, O1, O2, OO>(candidate: C, baseline: B, oracle: O, input: G) -> Self
     where
-        C: Fn(&[I]) -> Vec<O1> + Sync + 'a,
-        B: Fn(&I) -> O2 + Sync + 'a,
-        O: Fn(&I) -> OO + Sync + 'a,
         G: Fn(&mut TrialRng) -> I + Sync + 'a,
+        C: Fn(&[I]) -> Vec<O1> + Sync + 'a,
         O1: Output,
+        B: Fn(&I) -> O2 + Sync + 'a,
         O2: Output,
+        O: Fn(&I) -> OO + Sync + 'a,
         OO: Output,
     {
         let candidate = Candidate::Batched {
