@@ -56,60 +56,61 @@ impl Definition {
     }
 }
 
-/// Both formats through one interface, for generic checks.
-trait Fp8: Copy + PartialEq + core::fmt::Debug {
-    const DEF: Definition;
-    fn from_bits(bits: u8) -> Self;
-    fn to_bits(self) -> u8;
-    fn to_f64(self) -> f64;
-    fn to_f32(self) -> f32;
-    fn from_f64(x: f64) -> Self;
-    fn from_f64_saturating(x: f64) -> Self;
-    fn from_f32(x: f32) -> Self;
-    fn is_nan(self) -> bool;
-    fn is_infinite(self) -> bool;
-    fn is_finite(self) -> bool;
-}
-
+/// Declares `Fp8`, both formats through one interface for generic checks,
+/// and implements it for each format by forwarding every method listed to
+/// the format's inherent method of that name.
 macro_rules! fp8 {
-    ($t:ident, $def:ident) => {
+    (
+        formats { $($t:ident = $def:ident),* }
+        constructors $constructors:tt
+        methods $methods:tt
+    ) => {
+        fp8!(@trait $constructors, $methods);
+        $(fp8!(@impl $t = $def, $constructors, $methods);)*
+    };
+    (@trait
+        { $(fn $make:ident($x:ident: $arg:ty);)* },
+        { $(fn $get:ident(self) -> $ret:ty;)* }
+    ) => {
+        trait Fp8: Copy + PartialEq + core::fmt::Debug {
+            const DEF: Definition;
+            $(fn $make($x: $arg) -> Self;)*
+            $(fn $get(self) -> $ret;)*
+        }
+    };
+    (@impl $t:ident = $def:ident,
+        { $(fn $make:ident($x:ident: $arg:ty);)* },
+        { $(fn $get:ident(self) -> $ret:ty;)* }
+    ) => {
         impl Fp8 for $t {
             const DEF: Definition = $def;
-            fn from_bits(bits: u8) -> Self {
-                $t::from_bits(bits)
-            }
-            fn to_bits(self) -> u8 {
-                $t::to_bits(self)
-            }
-            fn to_f64(self) -> f64 {
-                $t::to_f64(self)
-            }
-            fn to_f32(self) -> f32 {
-                $t::to_f32(self)
-            }
-            fn from_f64(x: f64) -> Self {
-                $t::from_f64(x)
-            }
-            fn from_f64_saturating(x: f64) -> Self {
-                $t::from_f64_saturating(x)
-            }
-            fn from_f32(x: f32) -> Self {
-                $t::from_f32(x)
-            }
-            fn is_nan(self) -> bool {
-                $t::is_nan(self)
-            }
-            fn is_infinite(self) -> bool {
-                $t::is_infinite(self)
-            }
-            fn is_finite(self) -> bool {
-                $t::is_finite(self)
-            }
+            $(fn $make($x: $arg) -> Self {
+                $t::$make($x)
+            })*
+            $(fn $get(self) -> $ret {
+                $t::$get(self)
+            })*
         }
     };
 }
-fp8!(E4m3, E4M3_DEF);
-fp8!(E5m2, E5M2_DEF);
+
+fp8! {
+    formats { E4m3 = E4M3_DEF, E5m2 = E5M2_DEF }
+    constructors {
+        fn from_bits(bits: u8);
+        fn from_f64(x: f64);
+        fn from_f64_saturating(x: f64);
+        fn from_f32(x: f32);
+    }
+    methods {
+        fn to_bits(self) -> u8;
+        fn to_f64(self) -> f64;
+        fn to_f32(self) -> f32;
+        fn is_nan(self) -> bool;
+        fn is_infinite(self) -> bool;
+        fn is_finite(self) -> bool;
+    }
+}
 
 fn codes() -> impl Iterator<Item = u8> {
     0..=u8::MAX

@@ -1,13 +1,12 @@
 //! Distributions: normal (Ziggurat), uniform, log-uniform over decades and
 //! Student-t heavy tails, each rounded to the target format.
 
-use core::fmt;
 use core::marker::PhantomData;
 
 use rand::RngExt;
 use rand_distr::StandardNormal;
 
-use super::{Float, Values, saturate};
+use super::{Float, Values, check_scale, saturate};
 use crate::rng::TrialRng;
 
 /// A distribution of single values, rounded to `E` when drawn.
@@ -22,10 +21,33 @@ fn draw_all<E: Float, S: Scalar>(s: &S, rng: &mut TrialRng, len: usize) -> Vec<E
     (0..len).map(|_| saturate::<E>(s.sample(rng))).collect()
 }
 
-/// Implements `Values` (noting the kind once, for a pair too), `Clone`,
-/// `Copy` and `Debug` for a distribution struct.
-macro_rules! scalar_values {
-    ($name:ident { $($field:ident),* }) => {
+/// Declares a distribution: its struct, generic over the format `E` its
+/// values are rounded to, its kind and its sampler (`Scalar`); implements
+/// `Values` (noting the kind once, for a pair too), `Clone`, `Copy` and
+/// `Debug` for it. `Debug` shows the format and the parameters; a field
+/// after `;` is derived from them and left out.
+macro_rules! distribution {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($field:ident: $ty:ty),* $(; $derived:ident: $derived_ty:ty)? }
+
+        const KIND: &str = $kind:literal;
+
+        fn sample $params:tt -> f64 $sample:block
+    ) => {
+        $(#[$attr])*
+        pub struct $name<E> {
+            $($field: $ty,)*
+            $($derived: $derived_ty,)?
+            format: PhantomData<fn() -> E>,
+        }
+
+        impl<E> Scalar for $name<E> {
+            const KIND: &'static str = $kind;
+            #[inline]
+            fn sample $params -> f64 $sample
+        }
+
         impl<E: Float> Values<E> for $name<E> {
             fn draw(&self, rng: &mut TrialRng, rows: usize, cols: usize) -> Vec<E> {
                 rng.note_input_kind(<Self as Scalar>::KIND);
@@ -46,40 +68,22 @@ macro_rules! scalar_values {
             }
         }
 
-        impl<E> Clone for $name<E> {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-
-        impl<E> Copy for $name<E> {}
-
-        impl<E: Float> fmt::Debug for $name<E> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.debug_struct(stringify!($name))
-                    .field("format", &E::FORMAT)
-                    $(.field(stringify!($field), &self.$field))*
-                    .finish()
-            }
-        }
+        clone_copy_debug!($name { $($field),* });
     };
 }
 
-#[track_caller]
-fn check_scale(scale: f64) {
-    assert!(
-        scale.is_finite() && scale >= 0.0,
-        "a scale must be finite and non-negative, got {scale}"
-    );
-}
+distribution! {
+    /// Normal values `mean + scale · z`, `z` standard normal drawn with
+    /// `rand_distr`'s Ziggurat sampler ([`StandardNormal`]) in `f64`, rounded
+    /// once to `E`. Kind `normal`. Made by [`normal`].
+    pub struct Normal { mean: f64, scale: f64 }
 
-/// Normal values `mean + scale · z`, `z` standard normal drawn with
-/// `rand_distr`'s Ziggurat sampler ([`StandardNormal`]) in `f64`, rounded
-/// once to `E`. Kind `normal`. Made by [`normal`].
-pub struct Normal<E> {
-    mean: f64,
-    scale: f64,
-    format: PhantomData<fn() -> E>,
+    const KIND: &str = "normal";
+
+    fn sample(&self, rng: &mut TrialRng) -> f64 {
+        let z: f64 = rng.sample(StandardNormal);
+        self.mean + self.scale * z
+    }
 }
 
 /// Normal values with standard deviation `scale` (mean 0; see
@@ -122,22 +126,17 @@ impl<E> Normal<E> {
     }
 }
 
-impl<E> Scalar for Normal<E> {
-    const KIND: &'static str = "normal";
-    #[inline]
-    fn sample(&self, rng: &mut TrialRng) -> f64 {
-        let z: f64 = rng.sample(StandardNormal);
-        self.mean + self.scale * z
-    }
-}
-scalar_values!(Normal { mean, scale });
+distribution! {
+    /// Uniform values over `[low, high)`, rounded to `E` (so `high` itself can
+    /// occur after rounding). Kind `uniform`. Made by [`uniform`].
+    pub struct Uniform { low: f64, high: f64 }
 
-/// Uniform values over `[low, high)`, rounded to `E` (so `high` itself can
-/// occur after rounding). Kind `uniform`. Made by [`uniform`].
-pub struct Uniform<E> {
-    low: f64,
-    high: f64,
-    format: PhantomData<fn() -> E>,
+    const KIND: &str = "uniform";
+
+    fn sample(&self, rng: &mut TrialRng) -> f64 {
+        let u: f64 = rng.random();
+        self.low + (self.high - self.low) * u
+    }
 }
 
 /// Uniform values over `[low, high)`, rounded to `E`.
@@ -166,24 +165,25 @@ pub fn uniform<E: Float>(low: f64, high: f64) -> Uniform<E> {
     }
 }
 
-impl<E> Scalar for Uniform<E> {
-    const KIND: &'static str = "uniform";
-    #[inline]
-    fn sample(&self, rng: &mut TrialRng) -> f64 {
-        let u: f64 = rng.random();
-        self.low + (self.high - self.low) * u
-    }
-}
-scalar_values!(Uniform { low, high });
+distribution! {
+    /// Values whose magnitudes are log-uniform between `min` and `max`: every
+    /// decade of the range equally likely, each sign with probability ½ (see
+    /// [`LogUniform::positive`]). Kind `log_uniform`. Made by [`log_uniform`].
+    pub struct LogUniform { min: f64, max: f64, positive: bool }
 
-/// Values whose magnitudes are log-uniform between `min` and `max`: every
-/// decade of the range equally likely, each sign with probability ½ (see
-/// [`LogUniform::positive`]). Kind `log_uniform`. Made by [`log_uniform`].
-pub struct LogUniform<E> {
-    min: f64,
-    max: f64,
-    positive: bool,
-    format: PhantomData<fn() -> E>,
+    const KIND: &str = "log_uniform";
+
+    fn sample(&self, rng: &mut TrialRng) -> f64 {
+        let (lo, hi) = (self.min.log2(), self.max.log2());
+        let u: f64 = rng.random();
+        // Within [min, max] despite the rounding of log2 and exp2.
+        let magnitude = (lo + (hi - lo) * u).exp2().clamp(self.min, self.max);
+        if self.positive || rng.random::<bool>() {
+            magnitude
+        } else {
+            -magnitude
+        }
+    }
 }
 
 /// Values with magnitudes log-uniform over `[min, max)`, so that each decade
@@ -224,31 +224,18 @@ impl<E> LogUniform<E> {
     }
 }
 
-impl<E> Scalar for LogUniform<E> {
-    const KIND: &'static str = "log_uniform";
-    #[inline]
-    fn sample(&self, rng: &mut TrialRng) -> f64 {
-        let (lo, hi) = (self.min.log2(), self.max.log2());
-        let u: f64 = rng.random();
-        // Within [min, max] despite the rounding of log2 and exp2.
-        let magnitude = (lo + (hi - lo) * u).exp2().clamp(self.min, self.max);
-        if self.positive || rng.random::<bool>() {
-            magnitude
-        } else {
-            -magnitude
-        }
-    }
-}
-scalar_values!(LogUniform { min, max, positive });
+distribution! {
+    /// Heavy-tailed values `scale · t`, `t` from Student's t distribution with
+    /// `dof` degrees of freedom (`rand_distr`'s [`rand_distr::StudentT`]).
+    /// Kind `student_t`. Made by [`student_t`].
+    pub struct StudentT { dof: f64, scale: f64; dist: rand_distr::StudentT<f64> }
 
-/// Heavy-tailed values `scale · t`, `t` from Student's t distribution with
-/// `dof` degrees of freedom (`rand_distr`'s [`rand_distr::StudentT`]).
-/// Kind `student_t`. Made by [`student_t`].
-pub struct StudentT<E> {
-    dof: f64,
-    scale: f64,
-    dist: rand_distr::StudentT<f64>,
-    format: PhantomData<fn() -> E>,
+    const KIND: &str = "student_t";
+
+    fn sample(&self, rng: &mut TrialRng) -> f64 {
+        let t: f64 = rng.sample(self.dist);
+        self.scale * t
+    }
 }
 
 /// Heavy-tailed values: `scale` times a Student-t variate with `dof`
@@ -285,16 +272,6 @@ pub fn student_t<E: Float>(dof: f64, scale: f64) -> StudentT<E> {
         format: PhantomData,
     }
 }
-
-impl<E> Scalar for StudentT<E> {
-    const KIND: &'static str = "student_t";
-    #[inline]
-    fn sample(&self, rng: &mut TrialRng) -> f64 {
-        let t: f64 = rng.sample(self.dist);
-        self.scale * t
-    }
-}
-scalar_values!(StudentT { dof, scale });
 
 #[cfg(test)]
 mod tests {

@@ -92,18 +92,25 @@ impl<E> Matrix<E> {
 
 impl<E: Element> fmt::Debug for Matrix<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Matrix<{}>({}×{}) [", E::FORMAT, self.rows, self.cols)?;
-        for (i, v) in self.data.iter().take(8).enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{}", v.to_f64())?;
-        }
-        if self.data.len() > 8 {
-            f.write_str(", …")?;
-        }
-        f.write_str("]")
+        write!(f, "Matrix<{}>({}×{}) ", E::FORMAT, self.rows, self.cols)?;
+        debug_values(f, &self.data)
     }
+}
+
+/// The first eight of `values` as `[1, 0.5, -2, …]`, `…` standing for any
+/// more: how tensors show their values in `Debug`.
+pub(super) fn debug_values<E: Element>(f: &mut fmt::Formatter<'_>, values: &[E]) -> fmt::Result {
+    f.write_str("[")?;
+    for (i, v) in values.iter().take(8).enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{}", v.to_f64())?;
+    }
+    if values.len() > 8 {
+        f.write_str(", …")?;
+    }
+    f.write_str("]")
 }
 
 impl<E: Element> Output for Matrix<E> {
@@ -190,13 +197,10 @@ impl<E: Element> fmt::Debug for MatrixPair<E> {
 /// let x: Vec<f16> = input(&mut TrialRng::for_trial(0, 0));
 /// assert!(Shape::awkward(1024).sizes().contains(&x.len()));
 /// ```
-pub fn vector<E, V>(
+pub fn vector<E, V: Values<E> + Clone>(
     len: impl Into<Shape>,
     values: V,
-) -> impl Fn(&mut TrialRng) -> Vec<E> + Send + Sync + Clone
-where
-    V: Values<E> + Clone,
-{
+) -> impl Fn(&mut TrialRng) -> Vec<E> + Send + Sync + Clone {
     let len: Shape = len.into();
     move |rng: &mut TrialRng| {
         let n = len.draw(rng);
@@ -215,10 +219,9 @@ where
 /// let x: f32 = scalar(log_uniform::<f32>(1e-6, 1e6))(&mut TrialRng::for_trial(0, 0));
 /// assert!((1e-6..=1e6).contains(&x.abs()));
 /// ```
-pub fn scalar<E, V>(values: V) -> impl Fn(&mut TrialRng) -> E + Send + Sync + Clone
-where
-    V: Values<E> + Clone,
-{
+pub fn scalar<E, V: Values<E> + Clone>(
+    values: V,
+) -> impl Fn(&mut TrialRng) -> E + Send + Sync + Clone {
     move |rng: &mut TrialRng| {
         values
             .draw(rng, 1, 1)
@@ -238,14 +241,11 @@ where
 /// let m = input(&mut TrialRng::for_trial(0, 0));
 /// assert!((1..=4).contains(&m.rows()) && [3, 5].contains(&m.cols()));
 /// ```
-pub fn matrix<E, V>(
+pub fn matrix<E, V: Values<E> + Clone>(
     rows: impl Into<Shape>,
     cols: impl Into<Shape>,
     values: V,
-) -> impl Fn(&mut TrialRng) -> Matrix<E> + Send + Sync + Clone
-where
-    V: Values<E> + Clone,
-{
+) -> impl Fn(&mut TrialRng) -> Matrix<E> + Send + Sync + Clone {
     let (rows, cols): (Shape, Shape) = (rows.into(), cols.into());
     move |rng: &mut TrialRng| {
         let r = rows.draw(rng);
@@ -271,15 +271,12 @@ where
 /// assert_eq!(pair.shape(), (128, 4096, 128));
 /// assert_eq!(rng.input_kind(), "normal");
 /// ```
-pub fn matrix_pair<E, V>(
+pub fn matrix_pair<E, V: Values<E> + Clone>(
     m: impl Into<Shape>,
     k: impl Into<Shape>,
     n: impl Into<Shape>,
     values: V,
-) -> impl Fn(&mut TrialRng) -> MatrixPair<E> + Send + Sync + Clone
-where
-    V: Values<E> + Clone,
-{
+) -> impl Fn(&mut TrialRng) -> MatrixPair<E> + Send + Sync + Clone {
     let (m, k, n): (Shape, Shape, Shape) = (m.into(), k.into(), n.into());
     move |rng: &mut TrialRng| {
         let (m, k, n) = (m.draw(rng), k.draw(rng), n.draw(rng));
@@ -301,17 +298,13 @@ where
 /// assert_eq!(input(&mut rng).shape(), (32, 256, 64));
 /// assert_eq!(rng.input_kind(), "activations/normal");
 /// ```
-pub fn matrix_pair_from<E, VA, VB>(
+pub fn matrix_pair_from<E, VA: Values<E> + Clone, VB: Values<E> + Clone>(
     m: impl Into<Shape>,
     k: impl Into<Shape>,
     n: impl Into<Shape>,
     a_values: VA,
     b_values: VB,
-) -> impl Fn(&mut TrialRng) -> MatrixPair<E> + Send + Sync + Clone
-where
-    VA: Values<E> + Clone,
-    VB: Values<E> + Clone,
-{
+) -> impl Fn(&mut TrialRng) -> MatrixPair<E> + Send + Sync + Clone {
     let (m, k, n): (Shape, Shape, Shape) = (m.into(), k.into(), n.into());
     move |rng: &mut TrialRng| {
         let (m, k, n) = (m.draw(rng), k.draw(rng), n.draw(rng));

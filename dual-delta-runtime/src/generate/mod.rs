@@ -101,6 +101,30 @@
 //! [`matrix_pair`]; a user closure used as Values notes whatever it notes,
 //! once for `A` and once for `B`.
 
+/// `Clone` and `Copy` whatever `E` is, and `Debug` (the format, then the
+/// fields listed), for Values of plain parameters, generic over the format
+/// `E` they draw only through a marker.
+macro_rules! clone_copy_debug {
+    ($name:ident { $($field:ident),* }) => {
+        impl<E> Clone for $name<E> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        impl<E> Copy for $name<E> {}
+
+        impl<E: $crate::generate::Float> core::fmt::Debug for $name<E> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("format", &E::FORMAT)
+                    $(.field(stringify!($field), &self.$field))*
+                    .finish()
+            }
+        }
+    };
+}
+
 mod combinator;
 mod distribution;
 mod edge;
@@ -218,6 +242,15 @@ where
 pub(crate) fn saturate<E: Float>(x: f64) -> E {
     let max = E::FORMAT.max_finite();
     E::from_f64(x.clamp(-max, max))
+}
+
+/// Panics unless `scale` is finite and non-negative.
+#[track_caller]
+pub(crate) fn check_scale(scale: f64) {
+    assert!(
+        scale.is_finite() && scale >= 0.0,
+        "a scale must be finite and non-negative, got {scale}"
+    );
 }
 
 /// Panics unless `p` is a probability.

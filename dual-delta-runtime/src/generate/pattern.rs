@@ -1,13 +1,12 @@
 //! Realistic patterns: sparsity masks, activation-like data with outlier
 //! channels, tensors with one large-magnitude row.
 
-use core::fmt;
 use core::marker::PhantomData;
 
 use rand::RngExt;
 use rand_distr::StandardNormal;
 
-use super::{Float, Values, check_probability, saturate};
+use super::{Float, Values, check_probability, check_scale, saturate};
 use crate::rng::TrialRng;
 
 /// Base values with each one kept with probability `density` and otherwise
@@ -111,10 +110,7 @@ pub struct Activations<E> {
 /// Panics when `scale` is negative or not finite.
 #[track_caller]
 pub fn activations<E: Float>(scale: f64) -> Activations<E> {
-    assert!(
-        scale.is_finite() && scale >= 0.0,
-        "a scale must be finite and non-negative, got {scale}"
-    );
+    check_scale(scale);
     Activations {
         scale,
         outlier_fraction: Activations::<E>::DEFAULT_OUTLIER_FRACTION,
@@ -192,24 +188,11 @@ impl<E: Float> Values<E> for Activations<E> {
     }
 }
 
-impl<E> Clone for Activations<E> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<E> Copy for Activations<E> {}
-
-impl<E: Float> fmt::Debug for Activations<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Activations")
-            .field("format", &E::FORMAT)
-            .field("scale", &self.scale)
-            .field("outlier_fraction", &self.outlier_fraction)
-            .field("outlier_factor", &self.outlier_factor)
-            .finish()
-    }
-}
+clone_copy_debug!(Activations {
+    scale,
+    outlier_fraction,
+    outlier_factor
+});
 
 /// Base values with one row, chosen at random, multiplied by `factor`
 /// (saturating at the format's largest finite value). Kind

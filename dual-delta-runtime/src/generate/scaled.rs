@@ -4,6 +4,7 @@
 
 use core::fmt;
 
+use super::matrix::debug_values;
 use super::{Float, Matrix, MatrixPair, Shape, Values, matrix_pair, saturate};
 use crate::output::Element;
 use crate::rng::TrialRng;
@@ -119,17 +120,8 @@ impl<E: Element> Scaled<E> {
 
 impl<E: Element> fmt::Debug for Scaled<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Scaled<{}>(scale {:e}) [", E::FORMAT, self.scale)?;
-        for (i, v) in self.data.iter().take(8).enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{}", v.to_f64())?;
-        }
-        if self.data.len() > 8 {
-            f.write_str(", …")?;
-        }
-        f.write_str("]")
+        write!(f, "Scaled<{}>(scale {:e}) ", E::FORMAT, self.scale)?;
+        debug_values(f, &self.data)
     }
 }
 

@@ -65,26 +65,17 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// against `oracle` (fΩ) on inputs from `input`: the paper's order.
     pub fn new<C, B, O, G, O1, O2, OO>(candidate: C, baseline: B, oracle: O, input: G) -> Self
     where
-        C: Fn(&I) -> O1 + Sync + 'a,
-        B: Fn(&I) -> O2 + Sync + 'a,
-        O: Fn(&I) -> OO + Sync + 'a,
         G: Fn(&mut TrialRng) -> I + Sync + 'a,
+        C: Fn(&I) -> O1 + Sync + 'a,
         O1: Output,
+        B: Fn(&I) -> O2 + Sync + 'a,
         O2: Output,
+        O: Fn(&I) -> OO + Sync + 'a,
         OO: Output,
     {
-        DualDelta {
-            names: Names::of::<C, B, O, G>(),
-            trial: Trial {
-                candidate: Candidate::One(implementation(candidate)),
-                baseline: implementation(baseline),
-                oracle: implementation(oracle),
-                input: Box::new(input),
-            },
-            overrides: Overrides::default(),
-            describe: None,
-            _input: PhantomData,
-        }
+        let candidate = Candidate::One(implementation(candidate));
+        let names = Names::of::<C, B, O, G>();
+        Self::of(names, candidate, baseline, oracle, input)
     }
 
     /// A test whose candidate takes many trials' inputs at once and returns
@@ -118,21 +109,36 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// ```
     pub fn batched<C, B, O, G, O1, O2, OO>(candidate: C, baseline: B, oracle: O, input: G) -> Self
     where
-        C: Fn(&[I]) -> Vec<O1> + Sync + 'a,
-        B: Fn(&I) -> O2 + Sync + 'a,
-        O: Fn(&I) -> OO + Sync + 'a,
         G: Fn(&mut TrialRng) -> I + Sync + 'a,
+        C: Fn(&[I]) -> Vec<O1> + Sync + 'a,
         O1: Output,
+        B: Fn(&I) -> O2 + Sync + 'a,
         O2: Output,
+        O: Fn(&I) -> OO + Sync + 'a,
         OO: Output,
     {
+        let candidate = Candidate::Batched {
+            f: Box::new(move |xs| candidate(xs).iter().map(Widened::of).collect()),
+            size: DEFAULT_BATCH_SIZE,
+        };
+        let names = Names::of::<C, B, O, G>();
+        Self::of(names, candidate, baseline, oracle, input)
+    }
+
+    /// The test of `candidate`, erased, against `baseline` and `oracle` on
+    /// inputs from `input`, with the default settings: what
+    /// [`DualDelta::new`] and [`DualDelta::batched`] make.
+    fn of<O2: Output, OO: Output>(
+        names: Names,
+        candidate: Candidate<'a, I>,
+        baseline: impl Fn(&I) -> O2 + Sync + 'a,
+        oracle: impl Fn(&I) -> OO + Sync + 'a,
+        input: impl Fn(&mut TrialRng) -> I + Sync + 'a,
+    ) -> Self {
         DualDelta {
-            names: Names::of::<C, B, O, G>(),
+            names,
             trial: Trial {
-                candidate: Candidate::Batched {
-                    f: Box::new(move |xs| candidate(xs).iter().map(Widened::of).collect()),
-                    size: DEFAULT_BATCH_SIZE,
-                },
+                candidate,
                 baseline: implementation(baseline),
                 oracle: implementation(oracle),
                 input: Box::new(input),

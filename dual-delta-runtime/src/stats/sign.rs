@@ -203,21 +203,9 @@ impl HalfBinomial {
         }
     }
 
-    /// `P(X > k)`.
+    /// `P(X > k)`, which is `P(X ≤ n - k - 1)` by symmetry.
     fn sf(&self, k: i64) -> f64 {
-        let n = self.n as i64;
-        if k < 0 {
-            1.0
-        } else if k >= n {
-            0.0
-        } else if let Some(row) = &self.exact {
-            Self::exact_sum(row, k as usize + 1..=n as usize, self.n)
-        } else if 2 * (k + 1) >= n {
-            // P(X ≥ k + 1) = P(X ≤ n - k - 1) by symmetry.
-            self.lower_tail(n - k - 1)
-        } else {
-            1.0 - self.lower_tail(k)
-        }
+        self.cdf(self.n as i64 - k - 1)
     }
 
     /// `P(X ≤ k)` for `0 ≤ k ≤ n/2` (rounded up), summed from `k` downwards:

@@ -150,23 +150,12 @@ mod tests {
     fn enumeration_counts_every_assignment() {
         // Differences 3, 1, −1 (and a zero): sums of ±3 ±1 ±1 at least 3
         // are 5, 3, 3 of 8.
-        let r = sign_flip_mean(
-            &[4.0, 2.0, 0.0, 1.0],
-            &[1.0, 1.0, 1.0, 1.0],
-            Alternative::Greater,
-            0,
-        )
-        .unwrap();
+        let test =
+            |alternative| sign_flip_mean(&[4.0, 2.0, 0.0, 1.0], &[1.0; 4], alternative, 0).unwrap();
+        let r = test(Alternative::Greater);
         assert_eq!(r.p_value, 3.0 / 8.0);
         assert_eq!(r.statistic, 3.0 / 4.0);
-        let less = sign_flip_mean(
-            &[4.0, 2.0, 0.0, 1.0],
-            &[1.0, 1.0, 1.0, 1.0],
-            Alternative::Less,
-            0,
-        )
-        .unwrap();
-        assert_eq!(less.p_value, 7.0 / 8.0);
+        assert_eq!(test(Alternative::Less).p_value, 7.0 / 8.0);
     }
 
     #[test]

@@ -132,15 +132,13 @@ impl<E, V> Edges<E, V> {
 }
 
 impl<E: Float, V: Values<E>> Edges<E, V> {
+    /// One of [`Edges::kinds`], each equally likely.
     fn pick(&self, rng: &mut TrialRng) -> EdgeKind {
-        let kind = if self.kinds.len() == 1 {
+        if self.kinds.len() == 1 {
             self.kinds[0]
         } else {
             self.kinds[rng.random_range(0..self.kinds.len())]
-        };
-        rng.note_input_kind("edge");
-        rng.note_input_kind(kind.name());
-        kind
+        }
     }
 
     /// A `rows × cols` tensor of edge case `kind` (noted as `edge/<kind>`),
@@ -152,28 +150,7 @@ impl<E: Float, V: Values<E>> Edges<E, V> {
         rows: usize,
         cols: usize,
     ) -> Vec<E> {
-        rng.note_input_kind("edge");
-        rng.note_input_kind(kind.name());
-        self.tensor(kind, rng, rows, cols)
-    }
-
-    /// The factors `A` (`m × k`) and `B` (`k × n`) of edge case `kind`
-    /// (noted as `edge/<kind>`), whether or not `kind` is among
-    /// [`Edges::kinds`].
-    pub fn draw_pair_kind(
-        &self,
-        kind: EdgeKind,
-        rng: &mut TrialRng,
-        m: usize,
-        k: usize,
-        n: usize,
-    ) -> (Vec<E>, Vec<E>) {
-        rng.note_input_kind("edge");
-        rng.note_input_kind(kind.name());
-        self.pair(kind, rng, m, k, n)
-    }
-
-    fn tensor(&self, kind: EdgeKind, rng: &mut TrialRng, rows: usize, cols: usize) -> Vec<E> {
+        note(kind, rng);
         let format = E::FORMAT;
         match kind {
             EdgeKind::OverflowSum => {
@@ -210,7 +187,10 @@ impl<E: Float, V: Values<E>> Edges<E, V> {
         }
     }
 
-    fn pair(
+    /// The factors `A` (`m × k`) and `B` (`k × n`) of edge case `kind`
+    /// (noted as `edge/<kind>`), whether or not `kind` is among
+    /// [`Edges::kinds`].
+    pub fn draw_pair_kind(
         &self,
         kind: EdgeKind,
         rng: &mut TrialRng,
@@ -218,6 +198,7 @@ impl<E: Float, V: Values<E>> Edges<E, V> {
         k: usize,
         n: usize,
     ) -> (Vec<E>, Vec<E>) {
+        note(kind, rng);
         match kind {
             EdgeKind::OverflowSum => overflow_sum_pair(rng, m, k, n),
             EdgeKind::OverflowProduct => overflow_product_pair(rng, m, k, n),
@@ -241,15 +222,19 @@ impl<E: Float, V: Values<E>> Edges<E, V> {
     }
 }
 
+/// Notes `edge/<kind>`.
+fn note(kind: EdgeKind, rng: &mut TrialRng) {
+    rng.note_input_kind("edge");
+    rng.note_input_kind(kind.name());
+}
+
 impl<E: Float, V: Values<E>> Values<E> for Edges<E, V> {
     fn draw(&self, rng: &mut TrialRng, rows: usize, cols: usize) -> Vec<E> {
-        let kind = self.pick(rng);
-        self.tensor(kind, rng, rows, cols)
+        self.draw_kind(self.pick(rng), rng, rows, cols)
     }
 
     fn draw_pair(&self, rng: &mut TrialRng, m: usize, k: usize, n: usize) -> (Vec<E>, Vec<E>) {
-        let kind = self.pick(rng);
-        self.pair(kind, rng, m, k, n)
+        self.draw_pair_kind(self.pick(rng), rng, m, k, n)
     }
 }
 
