@@ -126,11 +126,12 @@ impl Run {
             Some(ty) => quote! {
                 .describe_inputs_with({
                     #[allow(unused_imports)]
-                    use #private::{ViaDebug as _, WithoutDebug as _};
-                    // The two references are the point: method resolution
-                    // finds `ViaDebug` first where the type has `Debug`.
+                    use #private::{ViaDebug as _, ViaSummary as _, WithoutDebug as _};
+                    // The three references are the point: method resolution
+                    // finds `ViaSummary` first for a vector of numbers, then
+                    // `ViaDebug` where the type has `Debug`.
                     #[allow(clippy::needless_borrow)]
-                    let describer = (&&#private::Describe::<#ty>::NEW).describer();
+                    let describer = (&&&#private::Describe::<#ty>::NEW).describer();
                     describer
                 })
             },

@@ -98,24 +98,3 @@ impl SequentialEvidence {
         }
     }
 }
-
-/// A trial on which the candidate's error was gross (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GrossError {
-    /// The trial's index.
-    pub trial: usize,
-    /// The trial's seed.
-    #[serde(with = "crate::rng::hex")]
-    pub seed: u64,
-    /// The candidate's error.
-    #[serde(with = "crate::json_number")]
-    pub delta1: f64,
-    /// The baseline's error.
-    #[serde(with = "crate::json_number")]
-    pub delta2: f64,
-    /// The reference error it was compared with: the larger of the
-    /// baseline's largest finite error and the one-ulp error `u` of the
-    /// trial.
-    #[serde(with = "crate::json_number")]
-    pub reference: f64,
-}

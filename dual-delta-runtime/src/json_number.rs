@@ -54,6 +54,12 @@ pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Err
     d.deserialize_any(Number)
 }
 
+/// `#[serde(default = "crate::json_number::nan")]`: a number a report
+/// written before it was recorded lacks.
+pub(crate) fn nan() -> f64 {
+    f64::NAN
+}
+
 /// `#[serde(with = "crate::json_number::seconds")]` for an optional
 /// duration written as its seconds (a JSON number), or `null`.
 pub(crate) mod seconds {

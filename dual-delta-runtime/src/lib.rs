@@ -88,7 +88,7 @@ pub use crate::decide::claim;
 pub use crate::decide::{DecidedBy, Ending, Judgement};
 pub use crate::environment::{environment, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
-pub use crate::evidence::{GrossError, NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
+pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 pub use crate::expect::Expect;
 pub use crate::fp8::{E4m3, E5m2};
 pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
@@ -150,5 +150,5 @@ pub mod __private {
     };
     pub use crate::harness::DualDelta;
     pub use crate::replay::CargoTarget;
-    pub use crate::worst::{Describe, ViaDebug, WithoutDebug};
+    pub use crate::worst::{Describe, ViaDebug, ViaSummary, WithoutDebug};
 }

@@ -8,13 +8,13 @@ use crate::baseline::Regression;
 use crate::config::Settings;
 use crate::decide::claim::Claim;
 use crate::decide::{DecidedBy, Judgement};
-use crate::evidence::GrossError;
 use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
 use crate::screen::Screen;
 use crate::stats::{RatioInterval, StatsError};
 use crate::verdict::{Analysis, Verdict};
+use crate::worst::GrossError;
 
 /// What the implementations are called in tables and reports.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

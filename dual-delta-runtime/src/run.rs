@@ -14,7 +14,6 @@ use crate::decide::claim::{self, Claim, Errors};
 use crate::decide::{self, Evidence, Judgement, Levels, Monitor};
 use crate::error::RunError;
 use crate::error::TrialId;
-use crate::evidence::GrossError;
 use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 use crate::outcome::{Names, Outcome};
 use crate::output::NumberFormat;
@@ -27,6 +26,7 @@ use crate::stats::sequential::Sequential;
 use crate::stats::{self, RatioInterval, StatsError};
 use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
 use crate::verdict::{self, Analysis, Verdict};
+use crate::worst::GrossError;
 use crate::worst::OverBound;
 use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
 
@@ -326,12 +326,16 @@ fn show_worst<I>(
         .map(|p| {
             let index = c.indices[p];
             let id = TrialId::of(seed, index);
-            let input = describe.map(|describe| match draw(&trial.input, id) {
-                Ok((x, _)) => describe(&x, worst::MAX_CHARS),
-                Err(e) => format!("(could not be drawn again: {e})"),
-            });
             let (candidate, baseline) = c.outputs_at_worst[p];
             let (oracle, element, _) = c.worst[p];
+            let cut = worst::Cut {
+                max: worst::MAX_CHARS,
+                around: Some(element),
+            };
+            let input = describe.map(|describe| match draw(&trial.input, id) {
+                Ok((x, _)) => describe(&x, &cut),
+                Err(e) => format!("(could not be drawn again: {e})"),
+            });
             WorstInput {
                 at: AtWorst {
                     trial: index,
@@ -349,8 +353,8 @@ fn show_worst<I>(
         .collect()
 }
 
-/// How a test describes an input, cut at the number of characters given.
-type Describe<'a, I> = dyn Fn(&I, usize) -> String + Sync + 'a;
+/// How a test describes an input, cut as [`worst::Cut`] says.
+type Describe<'a, I> = dyn Fn(&I, &worst::Cut) -> String + Sync + 'a;
 
 /// Trial `seed` run on its own, in full: the body of
 /// [`crate::DualDelta::replay_trial`].
@@ -377,7 +381,7 @@ pub(crate) fn replay_trial<I>(
     Ok(ReplayedTrial {
         index,
         seed,
-        input: describe.map(|d| d(&x, worst::REPLAY_CHARS)),
+        input: describe.map(|d| d(&x, &worst::Cut::chars(worst::REPLAY_CHARS))),
         candidate,
         baseline: refs.baseline,
         oracle: refs.oracle,

@@ -8,6 +8,8 @@
 use std::fmt::{self, Debug, Write as _};
 use std::marker::PhantomData;
 
+use crate::output::Element;
+
 /// How many of the worst trials a run shows.
 pub const SHOWN: usize = 3;
 
@@ -198,9 +200,80 @@ pub(crate) fn positions(delta1: &[f64]) -> Vec<usize> {
     order
 }
 
-/// What `#[dual_delta_test]` asks for an input type `T`: `Debug` where it
-/// has it, else nothing (by method resolution: `(&&Describe::<T>::NEW)
-/// .describer()` finds [`ViaDebug`] first, for `T: Debug`).
+/// How much of an input to show: at most `max` characters, and the
+/// output element where the candidate's error is largest, where the output
+/// is a vector (an input of the output's length is shown around it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// The most characters.
+    pub max: usize,
+    /// The worst output element and the output's length.
+    pub around: Option<(usize, usize)>,
+}
+
+impl Cut {
+    /// At most `max` characters, around no element.
+    pub const fn chars(max: usize) -> Self {
+        Cut { max, around: None }
+    }
+}
+
+/// A vector of numbers too long to show in [`Cut::max`] characters, in
+/// one line: its length and format, its range, its first and last
+/// elements, and where its length is the output's, the elements around
+/// the worst output element; a shorter one as its `Debug`.
+///
+/// `4096 × f32 in [1.2e-4, 9.9998e-1]: first [0.5, 0.25, 0.125, 0.0625], last
+/// [...]; elements 2046..=2050 around the worst output element 2048: [...]`
+pub fn summarise<E: Element + Debug>(x: &[E], cut: &Cut) -> String {
+    let full = debug_cut(x, cut.max);
+    if x.len() <= 2 * EDGE || !full.ends_with(" characters in all)") {
+        return full;
+    }
+    let list = |xs: &[E]| {
+        let items: Vec<String> = xs.iter().map(|e| format!("{e:?}")).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let finite: Vec<f64> = x
+        .iter()
+        .map(|e| e.to_f64())
+        .filter(|v| v.is_finite())
+        .collect();
+    let range = match (
+        finite.iter().copied().reduce(f64::min),
+        finite.iter().copied().reduce(f64::max),
+    ) {
+        (Some(lo), Some(hi)) => format!(" in [{lo:.4e}, {hi:.4e}]"),
+        _ => String::new(),
+    };
+    let non_finite = match x.len() - finite.len() {
+        0 => String::new(),
+        k => format!(" ({k} not finite)"),
+    };
+    let mut out = format!(
+        "{} × {}{range}{non_finite}: first {}, last {}",
+        x.len(),
+        E::FORMAT,
+        list(&x[..EDGE]),
+        list(&x[x.len() - EDGE..]),
+    );
+    if let Some((at, len)) = cut.around.filter(|&(at, len)| len == x.len() && at < len) {
+        let (lo, hi) = (at.saturating_sub(2), (at + 2).min(len - 1));
+        out.push_str(&format!(
+            "; elements {lo}..={hi} around the worst output element {at}: {}",
+            list(&x[lo..=hi])
+        ));
+    }
+    out
+}
+
+/// The elements shown at each end of a summarised vector.
+const EDGE: usize = 4;
+
+/// What `#[dual_delta_test]` asks for an input type `T`: a summary for a
+/// vector of numbers ([`summarise`]), else `Debug` where it has it, else
+/// nothing (by method resolution: `(&&&Describe::<T>::NEW).describer()`
+/// finds [`ViaSummary`] first, then [`ViaDebug`]).
 #[doc(hidden)]
 pub struct Describe<T>(PhantomData<fn(&T)>);
 
@@ -209,8 +282,21 @@ impl<T> Describe<T> {
     pub const NEW: Self = Describe(PhantomData);
 }
 
-/// A description of an input, cut at the number of characters given.
-pub type Describer<T> = fn(&T, usize) -> String;
+/// A description of an input, cut as [`Cut`] says.
+pub type Describer<T> = fn(&T, &Cut) -> String;
+
+/// [`Describe`] for a vector of numbers.
+#[doc(hidden)]
+pub trait ViaSummary<T> {
+    /// [`summarise`].
+    fn describer(&self) -> Option<Describer<T>>;
+}
+
+impl<E: Element + Debug> ViaSummary<Vec<E>> for &&Describe<Vec<E>> {
+    fn describer(&self) -> Option<Describer<Vec<E>>> {
+        Some(|x, cut| summarise(x, cut))
+    }
+}
 
 /// [`Describe`] for a `Debug` input type.
 #[doc(hidden)]
@@ -221,7 +307,7 @@ pub trait ViaDebug<T> {
 
 impl<T: Debug> ViaDebug<T> for &Describe<T> {
     fn describer(&self) -> Option<Describer<T>> {
-        Some(debug_cut::<T>)
+        Some(|x, cut| debug_cut(x, cut.max))
     }
 }
 
@@ -251,6 +337,21 @@ pub struct OverBound {
     pub at: AtWorst,
 }
 
+/// A trial on which the candidate's error was gross (see [`crate::screen`]):
+/// what it was and where.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GrossError {
+    /// The reference error it was compared with: the larger of the
+    /// baseline's largest finite error and the one-ulp error `u` of the
+    /// trial.
+    #[serde(with = "crate::json_number")]
+    pub reference: f64,
+    /// The trial, its errors and its outputs where the candidate's error
+    /// is largest.
+    #[serde(flatten)]
+    pub at: AtWorst,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,12 +369,43 @@ mod tests {
     #[test]
     fn the_describer_is_debug_where_the_type_has_it() {
         struct Opaque;
-        let debug = (&&Describe::<Vec<i32>>::NEW).describer().unwrap();
-        assert_eq!(debug(&vec![1, 2], MAX_CHARS), "[1, 2]");
-        assert_eq!(debug(&vec![1, 2], 3), "[1,… (6 characters in all)");
+        let debug = (&&&Describe::<Vec<i32>>::NEW).describer().unwrap();
+        assert_eq!(debug(&vec![1, 2], &Cut::chars(MAX_CHARS)), "[1, 2]");
+        assert_eq!(
+            debug(&vec![1, 2], &Cut::chars(3)),
+            "[1,… (6 characters in all)"
+        );
         #[allow(clippy::needless_borrow)]
-        let none = (&&Describe::<Opaque>::NEW).describer();
+        let none = (&&&Describe::<Opaque>::NEW).describer();
         assert!(none.is_none());
+    }
+
+    #[test]
+    fn a_long_vector_of_numbers_is_summarised_around_its_worst_element() {
+        let summary = (&&&Describe::<Vec<f32>>::NEW).describer().unwrap();
+        let short = vec![0.5f32, 1.0];
+        assert_eq!(summary(&short, &Cut::chars(MAX_CHARS)), "[0.5, 1.0]");
+        let mut x: Vec<f32> = (0..4096).map(|i| i as f32 / 4.0).collect();
+        x[7] = f32::NAN;
+        let cut = Cut {
+            max: MAX_CHARS,
+            around: Some((2048, 4096)),
+        };
+        assert_eq!(
+            summary(&x, &cut),
+            "4096 × f32 in [0.0000e0, 1.0238e3] (1 not finite): first [0.0, 0.25, 0.5, 0.75], \
+             last [1023.0, 1023.25, 1023.5, 1023.75]; elements 2046..=2050 around the worst \
+             output element 2048: [511.5, 511.75, 512.0, 512.25, 512.5]"
+        );
+        // Around an element of an output of another length: not shown.
+        let scalar = Cut {
+            max: MAX_CHARS,
+            around: Some((0, 1)),
+        };
+        assert!(!summary(&x, &scalar).contains("around"));
+        // Given the room, in full.
+        let full = summary(&x, &Cut::chars(REPLAY_CHARS));
+        assert_eq!(full, format!("{x:?}"));
     }
 
     #[test]

@@ -52,11 +52,12 @@ fn worse_candidate_fails_with_the_verdict_table_p_value_and_seed() {
         "naive_is_worse is significantly less accurate than sum_kahan",
         "DUAL_DELTA_SEED=",
         "test naive_is_worse ... FAILED",
-        // The worst inputs, with their Debug cut short (the inputs are
-        // long vectors of f32).
+        // The worst inputs, summarised (the inputs are long vectors of
+        // f32): their length, range and ends.
         "  largest errors of naive_is_worse:\n    trial ",
-        "; input [",
-        " characters in all)",
+        "; input 1024 × f32 in [",
+        "]: first [",
+        "], last [",
     ]);
 }
 

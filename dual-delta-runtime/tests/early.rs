@@ -201,3 +201,51 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
         o.inputs_checked()
     )));
 }
+
+/// Kahan's sum on the inputs whose first value is at least ½, the naive
+/// sum (the baseline's own) on the others: a tie on about half the inputs.
+fn kahan_on_half(x: &Vec<f32>) -> f32 {
+    if x[0] < 0.5 { naive(x) } else { kahan(x) }
+}
+
+#[test]
+fn with_ties_sampled_the_tables_means_and_the_ratio_tell_one_story() {
+    let o = DualDelta::new(kahan_on_half, naive, oracle, input)
+        .seed(11)
+        .run()
+        .unwrap();
+    let s = &o.screen;
+    assert_eq!(o.inputs_checked(), 1000);
+    assert!(s.ties_unmeasured() > 300, "{s:?}");
+    let ratio = o.ratio_of_means.as_ref().unwrap().ratio;
+    let shown = o.shown_summaries();
+    let close = |a: f64, b: f64| (a / b - 1.0).abs() < 0.02;
+    assert!(close(shown.candidate.mean / shown.baseline.mean, ratio));
+    // Over the inputs the oracle ran on alone, the ties count an eighth of
+    // what they weigh: the two would disagree.
+    let unweighted = o.summaries.candidate.mean / o.summaries.baseline.mean;
+    assert!(!close(unweighted, ratio), "{unweighted} vs {ratio}");
+    // The table prints those means, and says over which inputs.
+    let table = o.table();
+    let mean_of = |row: &str| -> f64 {
+        let line = table
+            .lines()
+            .find(|l| l.trim_start().starts_with(row))
+            .unwrap();
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        cells[2].parse().unwrap()
+    };
+    let printed = mean_of("Δ1 kahan_on_half") / mean_of("Δ2 naive");
+    assert!(close(printed, ratio), "{printed} vs {ratio}\n{table}");
+    let note = format!(
+        "(means over all 1000 inputs with finite errors (the {} ties the oracle skipped counted \
+         as the {} it ran on); the other columns over the {} inputs it ran on)",
+        s.ties_unmeasured(),
+        s.ties_measured,
+        o.delta1.len()
+    );
+    assert!(table.contains(&note), "{table}");
+    println!(
+        "ties sampled: table means ratio {printed:.4}, ratio of means {ratio:.4}, over the full trials alone {unweighted:.4}"
+    );
+}

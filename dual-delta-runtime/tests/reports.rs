@@ -448,7 +448,7 @@ fn check_plots(svgs: &[String; 4], d1: &[f64], d2: &[f64], candidate: &str, base
                 // The legend counts what was binned.
                 let binned: Vec<usize> = texts
                     .iter()
-                    .filter(|t| t.contains("trials binned"))
+                    .filter(|t| t.contains("inputs the oracle ran on binned"))
                     .map(|t| number_before(std::slice::from_ref(t), " of "))
                     .collect();
                 assert_eq!(binned, vec![g1, g2], "{file}");

@@ -6,10 +6,9 @@
 //! say.
 
 use crate::config::Settings;
-use crate::evidence::GrossError;
 use crate::rng::trial_seed;
 use crate::trial::TrialErrors;
-use crate::worst::{AtWorst, OverBound};
+use crate::worst::{AtWorst, GrossError, OverBound};
 
 /// The first of `trials`, in the order given, whose candidate error is
 /// above `settings.bound`; `None` without a bound.
@@ -23,17 +22,23 @@ pub(crate) fn over_bound<'a>(
         .find(|t| exceeds(t, settings))
         .map(|t| OverBound {
             bound,
-            at: AtWorst {
-                trial: t.index,
-                seed: trial_seed(settings.seed, t.index),
-                delta1: t.candidate,
-                delta2: t.baseline,
-                element: t.worst,
-                candidate: t.outputs_at_worst.0,
-                baseline: t.outputs_at_worst.1,
-                oracle: t.oracle_at_worst,
-            },
+            at: at_worst(t, settings),
         })
+}
+
+/// Trial `t`, its errors and its outputs where the candidate's error is
+/// largest.
+fn at_worst(t: &TrialErrors, settings: &Settings) -> AtWorst {
+    AtWorst {
+        trial: t.index,
+        seed: trial_seed(settings.seed, t.index),
+        delta1: t.candidate,
+        delta2: t.baseline,
+        element: t.worst,
+        candidate: t.outputs_at_worst.0,
+        baseline: t.outputs_at_worst.1,
+        oracle: t.oracle_at_worst,
+    }
 }
 
 /// Whether trial `t`'s candidate error is above the test's bound (a NaN
@@ -84,11 +89,8 @@ pub(crate) fn gross_errors<'a>(
         .into_iter()
         .filter_map(|t| {
             gross(t, scale, settings.gross_factor).map(|reference| GrossError {
-                trial: t.index,
-                seed: trial_seed(settings.seed, t.index),
-                delta1: t.candidate,
-                delta2: t.baseline,
                 reference,
+                at: at_worst(t, settings),
             })
         })
         .collect()

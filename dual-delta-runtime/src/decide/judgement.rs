@@ -13,11 +13,11 @@ use super::Levels;
 use crate::config::Settings;
 use crate::decide::claim::Claim;
 use crate::decide::claim::WithinMargin;
-use crate::evidence::{GrossError, NonFinite, SequentialEvidence, Summaries};
+use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::expect::Expect;
 use crate::stats::sequential::{Crossed, Reason};
 use crate::verdict::{Accuracy, Analysis, Verdict};
-use crate::worst::OverBound;
+use crate::worst::{GrossError, OverBound};
 
 /// What decided a run's accuracy verdict.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -184,8 +184,8 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         ),
         (_, _, Some(g)) => (
             DecidedBy::GrossError {
-                trial: g.trial,
-                seed: g.seed,
+                trial: g.at.trial,
+                seed: g.at.seed,
             },
             Accuracy::LessAccurate,
         ),

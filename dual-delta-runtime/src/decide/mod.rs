@@ -8,9 +8,9 @@
 //! and the accuracy verdict that decided), [`DecidedBy`] (which gate or
 //! test decided it) and [`Ending`] (how the run's trials ended). What the
 //! gates and tests found is evidence, kept where it is measured: the
-//! sequential evidence and each gross error in [`crate::evidence`], the
-//! first input over a bound in [`crate::worst`], a difference the margin
-//! forgave in [`claim`].
+//! sequential evidence in [`crate::evidence`], each gross error and the
+//! first input over a bound, with their outputs, in [`crate::worst`], a
+//! difference the margin forgave in [`claim`].
 
 pub mod claim;
 mod gates;

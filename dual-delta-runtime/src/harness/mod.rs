@@ -53,8 +53,8 @@ pub struct DualDelta<'a, I> {
     _input: PhantomData<fn() -> I>,
 }
 
-/// How a test describes an input, cut at the number of characters given.
-type DescribeFn<'a, I> = Box<dyn Fn(&I, usize) -> String + Sync + 'a>;
+/// How a test describes an input, cut as [`crate::worst::Cut`] says.
+type DescribeFn<'a, I> = Box<dyn Fn(&I, &crate::worst::Cut) -> String + Sync + 'a>;
 
 /// The trials a batched candidate receives per call unless
 /// [`DualDelta::batch_size`] says otherwise.
@@ -156,14 +156,14 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     where
         I: std::fmt::Debug + 'a,
     {
-        self.describe = Some(Box::new(crate::worst::debug_cut::<I>));
+        self.describe = Some(Box::new(|x, cut| crate::worst::debug_cut(x, cut.max)));
         self
     }
 
     /// Shows the inputs of the worst trials as `describe` writes them: a
     /// matrix by its shape and range, say.
     pub fn describe_inputs(mut self, describe: impl Fn(&I) -> String + Sync + 'a) -> Self {
-        self.describe = Some(Box::new(move |x, _| describe(x)));
+        self.describe = Some(Box::new(move |x, _: &crate::worst::Cut| describe(x)));
         self
     }
 

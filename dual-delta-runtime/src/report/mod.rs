@@ -58,9 +58,7 @@ pub use self::plots::Plot;
 pub use self::publish::{Ended, Published, publish};
 #[cfg(feature = "html")]
 pub use self::reporter::Html;
-pub use self::reporter::{
-    Context, Csv, FILE_REPORTERS, FailureMessage, Json, Reporter, StepSummary, Terminal,
-};
+pub use self::reporter::{Context, Csv, FailureMessage, Json, Reporter, StepSummary, Terminal};
 pub use self::stored::{
     SKIPPED_FILE, STOPPED_FILE, Skipped, Stopped, Stored, scan, show, write_skipped, write_stopped,
 };
@@ -82,6 +80,23 @@ pub const REGRESSION_FILE: &str = "regression.svg";
 /// The name of the plot of the sequential test's evidence against the
 /// trials run.
 pub const EVIDENCE_FILE: &str = "evidence.svg";
+
+/// The reporters whose text is a file of a test's report directory.
+#[cfg(feature = "html")]
+pub const FILE_REPORTERS: &[&dyn Reporter] = &[
+    &Json,
+    &Csv,
+    &Html,
+    &Plot::Histogram,
+    &Plot::Boxplot,
+    &Plot::Qq,
+    &Plot::Scatter,
+    &Plot::Evidence,
+    &Plot::Regression,
+];
+/// The reporters whose text is a file of a test's report directory.
+#[cfg(not(feature = "html"))]
+pub const FILE_REPORTERS: &[&dyn Reporter] = &[&Json, &Csv];
 
 /// Writes the run's report under [`report_root`], regenerates the
 /// top-level index, and returns the path of the test's `index.html`.

@@ -88,7 +88,14 @@ pub fn publish(ended: Ended<'_>) -> Published {
     let root =
         crate::config::report_root().map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e));
     let at = root
-        .and_then(|root| write(&ended, &root))
+        .and_then(|root| {
+            write(&ended, &root).map_err(|e| {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot write under {}: {e}", root.display()),
+                )
+            })
+        })
         .map_err(|e| e.to_string());
     let mut notes = String::new();
     if let Err(why) = &at {

@@ -12,8 +12,6 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-#[cfg(feature = "html")]
-use super::plots::Plot;
 use super::step_summary::ReportAt;
 use super::{DELTAS_FILE, SUMMARY_FILE, csv, json, step_summary, terminal};
 #[cfg(feature = "html")]
@@ -145,20 +143,3 @@ impl Reporter for StepSummary {
         step_summary::row(outcome, cx.at)
     }
 }
-
-/// The reporters whose text is a file of a test's report directory.
-#[cfg(feature = "html")]
-pub const FILE_REPORTERS: &[&dyn Reporter] = &[
-    &Json,
-    &Csv,
-    &Html,
-    &Plot::Histogram,
-    &Plot::Boxplot,
-    &Plot::Qq,
-    &Plot::Scatter,
-    &Plot::Evidence,
-    &Plot::Regression,
-];
-/// The reporters whose text is a file of a test's report directory.
-#[cfg(not(feature = "html"))]
-pub const FILE_REPORTERS: &[&dyn Reporter] = &[&Json, &Csv];

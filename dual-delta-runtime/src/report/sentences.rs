@@ -199,6 +199,43 @@ impl Outcome {
         }
     }
 
+    /// The descriptive statistics as every report's table shows them: the
+    /// run's [`Summaries`](crate::Summaries) over the inputs the oracle ran
+    /// on, except where ties were sampled: then the means are the claim's,
+    /// over every input with finite errors, each measured tie standing for
+    /// the ties the oracle skipped, so that the table's means and the
+    /// ratio of means tell one story ([`Outcome::means_note`] says so).
+    pub fn shown_summaries(&self) -> crate::Summaries {
+        let mut shown = self.summaries.clone();
+        if self.means_note().is_some() {
+            let (m1, m2) = (self.claim.mean_delta1, self.claim.mean_delta2);
+            shown.candidate.mean = m1;
+            shown.baseline.mean = m2;
+            shown.differences.mean = m1 - m2;
+        }
+        shown
+    }
+
+    /// Over which inputs the table's statistics are, where ties were
+    /// sampled for the oracle (`None` where the oracle ran on every tie):
+    /// `means over all 1000 inputs with finite errors (the 450 ties the
+    /// oracle skipped counted as the 100 it ran on); the other columns over
+    /// the 550 inputs it ran on`.
+    pub fn means_note(&self) -> Option<String> {
+        let s = &self.screen;
+        let skipped = s.ties_unmeasured();
+        (skipped > 0 && self.claim.mean_delta1.is_finite()).then(|| {
+            format!(
+                "means over all {} inputs with finite errors (the {skipped} ties the oracle \
+                 skipped counted as the {} it ran on); the other columns over the {} inputs it \
+                 ran on",
+                self.claim.in_mean,
+                s.ties_measured,
+                self.delta1.len()
+            )
+        })
+    }
+
     /// Why the run failed, in one sentence, the reason first (its check,
     /// a gate, a regression, then the expectation not met); `None` for a
     /// run that passed. What every one-line summary of a failure says.
@@ -234,7 +271,7 @@ impl Outcome {
                 n.candidate,
                 self.gross.len(),
                 self.inputs_checked(),
-                g.trial
+                g.at.trial
             )
         } else if self.meets_accuracy() {
             format!(
@@ -314,9 +351,9 @@ impl Outcome {
                 n.candidate,
                 self.gross.len(),
                 self.inputs_checked(),
-                g.trial,
-                g.seed,
-                sci(g.delta1),
+                g.at.trial,
+                g.at.seed,
+                sci(g.at.delta1),
                 self.settings.gross_factor,
                 sci(g.reference)
             ));

@@ -41,8 +41,7 @@ pub fn write_skipped(root: &Path, test: &str, role: &str, reason: &str) -> io::R
         reason: reason.to_owned(),
         timestamp_ms: now_ms(),
     };
-    let text = serde_json::to_string_pretty(&skipped).map_err(io::Error::other)?;
-    record(root, test, SKIPPED_FILE, &text)
+    record(root, test, SKIPPED_FILE, &skipped)
 }
 
 /// The file a run that could not finish leaves in its directory.
@@ -76,13 +75,13 @@ pub fn write_stopped(root: &Path, test: &str, reason: &str, replay: &str) -> io:
         replay: replay.to_owned(),
         timestamp_ms: now_ms(),
     };
-    let text = serde_json::to_string_pretty(&stopped).map_err(io::Error::other)?;
-    record(root, test, STOPPED_FILE, &text)
+    record(root, test, STOPPED_FILE, &stopped)
 }
 
-/// Writes `text` as `file` of `test`'s directory under `root`, and removes
-/// what the directory held of another run of the test.
-fn record(root: &Path, test: &str, file: &str, text: &str) -> io::Result<PathBuf> {
+/// Writes `what` as the JSON `file` of `test`'s directory under `root`,
+/// and removes what the directory held of another run of the test.
+fn record(root: &Path, test: &str, file: &str, what: &impl Serialize) -> io::Result<PathBuf> {
+    let text = serde_json::to_string_pretty(what).map_err(io::Error::other)?;
     let dir = root.join(super::test_dir_name(test));
     fs::create_dir_all(&dir)?;
     let path = dir.join(file);

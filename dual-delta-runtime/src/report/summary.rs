@@ -18,13 +18,13 @@ use serde::{Deserialize, Serialize};
 use crate::baseline::Regression;
 use crate::config::Settings;
 use crate::decide::Judgement;
-use crate::evidence::GrossError;
 use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::outcome::Names;
 use crate::output::NumberFormat;
 use crate::screen::Screen;
 use crate::stats::{Alternative, RatioInterval, TestResult};
 use crate::verdict::{AccuracyTest, Verdict};
+use crate::worst::GrossError;
 
 /// The version of the schema [`Summary`] documents.
 pub const SCHEMA_VERSION: u32 = 4;

@@ -122,17 +122,21 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
         "  {:<26} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}",
         "error", "mean", "median", "std", "min", "P90", "P95", "P99", "max"
     );
+    let shown = o.shown_summaries();
     summary_row(
         &mut out,
         &format!("Δ1 {}", truncate(&n.candidate, 23)),
-        &o.summaries.candidate,
+        &shown.candidate,
     );
     summary_row(
         &mut out,
         &format!("Δ2 {}", truncate(&n.baseline, 23)),
-        &o.summaries.baseline,
+        &shown.baseline,
     );
-    summary_row(&mut out, "Δ1 - Δ2", &o.summaries.differences);
+    summary_row(&mut out, "Δ1 - Δ2", &shown.differences);
+    if let Some(note) = o.means_note() {
+        let _ = writeln!(out, "  ({note})");
+    }
     match &o.ratio_of_means {
         Ok(r) => {
             let c = &o.claim;
@@ -397,10 +401,10 @@ pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
             out,
             "  first: trial {} (trial seed {:#018x}), error {} against the baseline's {} \
              (reference {})",
-            g.trial,
-            g.seed,
-            num(g.delta1),
-            num(g.delta2),
+            g.at.trial,
+            g.at.seed,
+            num(g.at.delta1),
+            num(g.at.delta2),
             num(g.reference)
         );
         let _ = writeln!(out, "  replay: {}", replay(o));

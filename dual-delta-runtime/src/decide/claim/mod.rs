@@ -149,6 +149,15 @@ pub struct Claim {
     /// The inputs whose errors are both finite: those of (M)'s mean.
     #[serde(default)]
     pub in_mean: usize,
+    /// Mean Δ1 over those inputs, each tie the oracle ran on standing for
+    /// the ties it skipped as well: the numerator of (M)'s ratio, and the
+    /// mean every report shows where ties were sampled (`NaN` in a report
+    /// written before it was recorded).
+    #[serde(with = "crate::json_number", default = "crate::json_number::nan")]
+    pub mean_delta1: f64,
+    /// Mean Δ2 over the same inputs, weighted alike: the denominator.
+    #[serde(with = "crate::json_number", default = "crate::json_number::nan")]
+    pub mean_delta2: f64,
     /// The inputs whose two outputs differ and whose errors are both
     /// finite (the differing pairs of (M)).
     pub differing: usize,
@@ -299,11 +308,27 @@ impl Errors {
         }
     }
 
+    /// The sums of Δ1 and Δ2 over every input with finite errors, each
+    /// measured tie standing for the ties the oracle skipped.
+    fn sums(&self) -> (f64, f64) {
+        let ties = self.tie_weight() * self.ties.iter().sum::<f64>();
+        (
+            ties + self.delta1.iter().sum::<f64>(),
+            ties + self.delta2.iter().sum::<f64>(),
+        )
+    }
+
+    /// Mean Δ1 and mean Δ2 over every input with finite errors (`NaN`
+    /// without one).
+    fn means(&self) -> [f64; 2] {
+        let (s1, s2) = self.sums();
+        let n = (self.delta1.len() + self.ties.len() + self.unmeasured) as f64;
+        [s1 / n, s2 / n]
+    }
+
     /// `R = mean Δ1 / mean Δ2` over every input with finite errors.
     pub(crate) fn ratio(&self) -> f64 {
-        let ties = self.tie_weight() * self.ties.iter().sum::<f64>();
-        let s1 = ties + self.delta1.iter().sum::<f64>();
-        let s2 = ties + self.delta2.iter().sum::<f64>();
+        let (s1, s2) = self.sums();
         if s1 == 0.0 && s2 == 0.0 { 1.0 } else { s1 / s2 }
     }
 
@@ -426,6 +451,8 @@ pub(crate) fn assess(
         margin,
         inputs: errors.inputs(),
         in_mean: errors.delta1.len() + errors.ties.len() + errors.unmeasured,
+        mean_delta1: errors.means()[0],
+        mean_delta2: errors.means()[1],
         differing: errors.delta1.len(),
         not_judged: errors.not_judged,
         baseline_non_finite: errors.baseline_non_finite,

@@ -124,7 +124,9 @@ struct RunPage<'a> {
     /// The number of trials.
     trials: usize,
     back_link: bool,
-    samples: [(String, &'a Sample); 3],
+    samples: [(String, Sample); 3],
+    /// Over which inputs the means are, where ties were sampled.
+    means_note: Option<String>,
     rows: Vec<TestRow<'a>>,
     seed_source: String,
     /// The command that replays the run.
@@ -153,6 +155,7 @@ pub(crate) fn test_page(
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let nf = &o.non_finite;
+    let shown = o.shown_summaries();
     let non_finite_outputs =
         (!nf.candidate.is_empty() || !nf.baseline.is_empty()).then(|| NonFiniteOutputs {
             candidate: nf.candidate.len(),
@@ -198,10 +201,11 @@ pub(crate) fn test_page(
         trials: o.delta1.len(),
         back_link,
         samples: [
-            (format!("Δ1 {}", n.candidate), &o.summaries.candidate),
-            (format!("Δ2 {}", n.baseline), &o.summaries.baseline),
-            ("Δ1 − Δ2".to_owned(), &o.summaries.differences),
+            (format!("Δ1 {}", n.candidate), shown.candidate),
+            (format!("Δ2 {}", n.baseline), shown.baseline),
+            ("Δ1 − Δ2".to_owned(), shown.differences),
         ],
+        means_note: o.means_note(),
         rows: o.analysis.rows(),
         seed_source: format!("{:?}", s.seed_source).to_lowercase(),
         replay_command: crate::replay::command(&n.test, s.seed),

@@ -56,7 +56,9 @@ pub fn histogram(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
     let binned = |color, delta: &str, name: &str, role: &str, inside: usize, all: usize| {
         Entry::new(
             Glyph::Bar(color),
-            format!("{delta} {name} ({role}): {inside} of {all} trials binned"),
+            format!(
+                "{delta} {name} ({role}): {inside} of the {all} inputs the oracle ran on binned"
+            ),
         )
     };
     let mut legend = vec![
@@ -104,7 +106,7 @@ pub fn histogram(d1: &[f64], d2: &[f64], labels: &Labels<'_>) -> String {
         x,
         y,
         &x_desc,
-        "trials per bin",
+        "inputs per bin",
         |chart| {
             for (counts, color) in [(&c1, CANDIDATE), (&c2, BASELINE)] {
                 chart.draw_series(counts.iter().enumerate().filter(|(_, c)| **c > 0).map(
