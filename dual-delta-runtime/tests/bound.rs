@@ -194,3 +194,30 @@ fn the_worst_inputs_and_the_bound_read_back_from_summary_json() {
     let seed = format!("\"seed\": \"{:#018x}\"", o.worst_inputs[0].at.seed);
     assert!(text.contains(&seed), "{text}");
 }
+
+/// Taylor's sine, but NaN where `x` is above 1.5: a hole in the domain.
+fn taylor_sin_with_a_hole(x: &f32) -> f32 {
+    if *x > 1.5 { f32::NAN } else { taylor_sin(x) }
+}
+
+#[test]
+fn a_nan_output_is_over_the_bound_even_when_the_test_expects_worse() {
+    // `expect = worse` alone would count a NaN as the loss it expects; a
+    // documented bound does not: nothing shows a NaN within it.
+    let o = DualDelta::new(taylor_sin_with_a_hole, sin32, sin64, angle)
+        .metric(Metric::MaxAbsolute)
+        .expect(Expect::Worse)
+        .bound(5e-3)
+        .n(300)
+        .seed(7)
+        .run()
+        .unwrap();
+    assert!(!o.passed());
+    let first = (0..300)
+        .find(|&i| angle(&mut TrialRng::for_trial(7, i)) > 1.5)
+        .expect("an angle above 1.5");
+    let over = o.judgement.over_bound.expect("the NaN input is over the bound");
+    assert_eq!(over.at.trial, first);
+    assert!(over.at.candidate.is_nan());
+    assert!(matches!(o.judgement.decided_by, DecidedBy::Bound { trial, .. } if trial == first));
+}

@@ -1,6 +1,6 @@
 //! The judgement: the one place where a run's pass or fail is decided.
 //!
-//! In order: the non-finite gate, the test's documented bound, the
+//! In order: the test's documented bound, the non-finite gate, the
 //! gross-error gate (each over every full trial; see [`crate::screen`]),
 //! then the sequential decision if the
 //! run stopped at it (a failure, or a pass in the quick mode), then the
@@ -171,10 +171,10 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         .candidate_only()
         .first()
         .map(|t| (t.trial, t.seed));
+    // A documented bound decides first: an input over it (a NaN output
+    // included) fails the run whatever the expectation, even `worse`, which
+    // a non-finite output alone would meet.
     let (decided_by, accuracy) = match (first_non_finite, e.over_bound, e.gross.first()) {
-        (Some((trial, seed)), _, _) if !s.allow_non_finite => {
-            (DecidedBy::NonFinite { trial, seed }, Accuracy::LessAccurate)
-        }
         (_, Some(b), _) => (
             DecidedBy::Bound {
                 trial: b.at.trial,
@@ -182,6 +182,9 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
             },
             e.verdict.accuracy,
         ),
+        (Some((trial, seed)), _, _) if !s.allow_non_finite => {
+            (DecidedBy::NonFinite { trial, seed }, Accuracy::LessAccurate)
+        }
         (_, _, Some(g)) => (
             DecidedBy::GrossError {
                 trial: g.at.trial,
