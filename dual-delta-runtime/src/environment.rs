@@ -1,23 +1,71 @@
-//! Facts about the process that every report records, such as the GPU
-//! adapter a backend selected.
+//! Facts about the process that every report records, and facts about a
+//! device (the GPU adapter a backend selected) that a report records only
+//! where the run's own functions used it.
 
-use std::collections::BTreeMap;
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
 static ENVIRONMENT: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
+static DEVICE: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
+/// The base seeds of the runs whose functions used a device.
+static USED_A_DEVICE: Mutex<BTreeSet<u64>> = Mutex::new(BTreeSet::new());
 
-/// Records a fact about this process (for example `gpu.adapter`), included
-/// in the report of every run that ends after this call. A later value for
-/// the same key replaces the earlier one.
-pub fn record_environment(key: impl Into<String>, value: impl Into<String>) {
-    let mut map = ENVIRONMENT.lock().unwrap_or_else(|e| e.into_inner());
-    map.insert(key.into(), value.into());
+thread_local! {
+    /// How many times this thread used a device ([`note_device_use`]).
+    static DEVICE_USES: Cell<u64> = const { Cell::new(0) };
 }
 
-/// The facts recorded so far, sorted by key.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Records a fact about this process, included in the report of every run
+/// that ends after this call. A later value for the same key replaces the
+/// earlier one.
+pub fn record_environment(key: impl Into<String>, value: impl Into<String>) {
+    lock(&ENVIRONMENT).insert(key.into(), value.into());
+}
+
+/// Records a fact about a device (for example `gpu.adapter`), included in
+/// the report of each later run whose candidate, baseline, oracle or
+/// generator used a device ([`note_device_use`]), and only there: a test on
+/// the CPU never names a GPU that another test of the process opened.
+pub fn record_device(key: impl Into<String>, value: impl Into<String>) {
+    lock(&DEVICE).insert(key.into(), value.into());
+}
+
+/// Notes that the calling thread used a device: a device backend calls it
+/// on each dispatch, so that the run whose function made the call records
+/// the device's facts ([`record_device`]).
+pub fn note_device_use() {
+    DEVICE_USES.with(|c| c.set(c.get() + 1));
+}
+
+/// How many times this thread has used a device.
+pub(crate) fn device_uses() -> u64 {
+    DEVICE_USES.with(Cell::get)
+}
+
+/// Marks the run with base seed `run` as one whose functions used a device.
+pub(crate) fn mark_device_use(run: u64) {
+    lock(&USED_A_DEVICE).insert(run);
+}
+
+/// The facts a run with base seed `run` records: the process's, and the
+/// device's where its functions used one (the mark is then cleared).
+pub(crate) fn of_run(run: u64) -> BTreeMap<String, String> {
+    let mut facts = lock(&ENVIRONMENT).clone();
+    if lock(&USED_A_DEVICE).remove(&run) {
+        facts.extend(lock(&DEVICE).clone());
+    }
+    facts
+}
+
+/// The facts recorded so far, the process's and the devices', sorted by
+/// key.
 pub fn environment() -> BTreeMap<String, String> {
-    ENVIRONMENT
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone()
+    let mut facts = lock(&ENVIRONMENT).clone();
+    facts.extend(lock(&DEVICE).clone());
+    facts
 }

@@ -22,13 +22,20 @@ thread_local! {
 /// trial, with the panic's message and location; [`crate::skip`] becomes a
 /// skip. The panic is not printed where it happens (by the default hook,
 /// with its backtrace note): the error carries it to the test's failure
-/// message, so it is printed once.
+/// message, so it is printed once. A device the call used on this thread
+/// ([`crate::note_device_use`]) marks the run (by its base seed, as the
+/// watchdog knows runs), so that its report names the device.
 pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> Result<T, RunError> {
     install_hook();
     let _call = Call::start(role, trial);
     DEPTH.with(|d| d.set(d.get() + 1));
+    let uses = crate::environment::device_uses();
     let result = catch_unwind(AssertUnwindSafe(f));
     DEPTH.with(|d| d.set(d.get() - 1));
+    // A device used on this thread during the call was the run's.
+    if crate::environment::device_uses() != uses {
+        crate::environment::mark_device_use(trial.base_seed);
+    }
     result.map_err(|payload| match payload.downcast::<SkipPayload>() {
         Ok(skip) => RunError::Skipped {
             role,

@@ -86,7 +86,7 @@ pub use crate::config::{
 };
 pub use crate::decide::claim;
 pub use crate::decide::{DecidedBy, Ending, Judgement};
-pub use crate::environment::{environment, record_environment};
+pub use crate::environment::{environment, note_device_use, record_device, record_environment};
 pub use crate::error::{Role, RunError, TrialId, skip};
 pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 pub use crate::expect::Expect;

@@ -257,7 +257,7 @@ impl Decided {
                 trial_seed(s.seed, usize::MAX - 2),
             )
         });
-        let environment = crate::environment::environment();
+        let environment = crate::environment::of_run(s.seed);
         let regression = plan
             .baseline
             .as_ref()

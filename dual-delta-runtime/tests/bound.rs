@@ -216,7 +216,10 @@ fn a_nan_output_is_over_the_bound_even_when_the_test_expects_worse() {
     let first = (0..300)
         .find(|&i| angle(&mut TrialRng::for_trial(7, i)) > 1.5)
         .expect("an angle above 1.5");
-    let over = o.judgement.over_bound.expect("the NaN input is over the bound");
+    let over = o
+        .judgement
+        .over_bound
+        .expect("the NaN input is over the bound");
     assert_eq!(over.at.trial, first);
     assert!(over.at.candidate.is_nan());
     assert!(matches!(o.judgement.decided_by, DecidedBy::Bound { trial, .. } if trial == first));

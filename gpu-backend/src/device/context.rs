@@ -196,14 +196,16 @@ impl Gpu {
 
     /// Records this context's adapter (key `gpu.adapter`), the probe's
     /// one-line summary (`gpu.semantics`) and, where there are any, its
-    /// caveats (`gpu.caveats`) in the report of every later dual-delta run
-    /// of this process. [`Gpu::new`] does this itself.
+    /// caveats (`gpu.caveats`) as device facts: in the report of every later
+    /// dual-delta run of this process whose functions dispatch a kernel
+    /// (each dispatch notes it, [`dual_delta_runtime::note_device_use`]),
+    /// and only those. [`Gpu::new`] does this itself.
     pub fn record_environment(&self) {
-        dual_delta_runtime::record_environment("gpu.adapter", self.summary.to_string());
-        dual_delta_runtime::record_environment("gpu.semantics", self.semantics.to_string());
+        dual_delta_runtime::record_device("gpu.adapter", self.summary.to_string());
+        dual_delta_runtime::record_device("gpu.semantics", self.semantics.to_string());
         let caveats = self.semantics.caveats();
         if !caveats.is_empty() {
-            dual_delta_runtime::record_environment("gpu.caveats", caveats.join("; "));
+            dual_delta_runtime::record_device("gpu.caveats", caveats.join("; "));
         }
     }
 
