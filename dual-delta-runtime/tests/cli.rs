@@ -111,3 +111,62 @@ fn baselines_are_listed_by_test_path_and_a_missing_one_is_explained() {
     assert!(out.starts_with("kernels::sum_kahan: "), "{out}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Kahan's sum where the first value is at least ½, the naive sum (the
+/// baseline's own) elsewhere: a tie on about half the inputs.
+fn kahan_on_half(x: &Vec<f32>) -> f32 {
+    if x[0] < 0.5 { naive(x) } else { kahan(x) }
+}
+
+#[test]
+fn an_offline_compare_says_over_which_inputs_when_ties_were_sampled() {
+    let d = empty_dir("compare-ties");
+    let (reports, baselines) = (d.join("reports"), d.join("baselines"));
+    let run = |save: Option<&str>| {
+        DualDelta::new(kahan_on_half, naive, oracle, input)
+            .test_name("kernels::kahan_on_half")
+            .n(400)
+            .baselines(Baselines {
+                save: save.map(Into::into),
+                dir: Some(baselines.clone()),
+                ..Baselines::default()
+            })
+            .run()
+            .unwrap()
+    };
+    // Saving measures every input; a plain run samples its ties.
+    let saved = run(Some("main"));
+    assert_eq!(saved.delta1.len(), 400);
+    let o = run(None);
+    let s = &o.screen;
+    assert!(s.ties_unmeasured() > 0, "{s:?}");
+    report::write_under(&o, &reports).unwrap();
+    let (b, r) = (baselines.to_str().unwrap(), reports.to_str().unwrap());
+    let args = [
+        "compare",
+        "kernels::kahan_on_half",
+        "--dir",
+        r,
+        "--baseline-dir",
+        b,
+        "--baseline",
+        "main",
+    ];
+    let (ok, out) = cargo_dual_delta(&args, &d);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains(&format!("over {} paired trials", o.delta1.len())),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "  note: over the {} inputs its run measured of 400: the oracle skipped {} of its {} \
+             ties (identical outputs)",
+            o.delta1.len(),
+            s.ties_unmeasured(),
+            s.ties
+        )),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}

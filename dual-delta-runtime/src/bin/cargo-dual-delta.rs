@@ -164,6 +164,21 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let trials = deltas(&dir.join(test_dir_name(&r.names.test)))?;
             let g = compare_errors(&b, &r.settings.settings, &trials).map_err(|e| e.to_string())?;
             println!("{}: {}", r.names.test, g.sentence());
+            let screen = &r.screen;
+            if screen.ties_unmeasured() > 0 {
+                // Over which inputs: the run's sampled ties leave the
+                // inputs whose outputs differ over-represented here.
+                println!(
+                    "  note: over the {} inputs its run measured of {}: the oracle skipped {} of \
+                     its {} ties (identical outputs), so those that differ weigh more here than \
+                     in a run; `DUAL_DELTA_BASELINE={baseline} cargo test ...` measures and \
+                     compares every input",
+                    trials.len(),
+                    screen.checked,
+                    screen.ties_unmeasured(),
+                    screen.ties
+                );
+            }
             Ok(if g.regressed {
                 ExitCode::FAILURE
             } else {
