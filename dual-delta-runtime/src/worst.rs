@@ -367,6 +367,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_borrow)]
     fn the_describer_is_debug_where_the_type_has_it() {
         struct Opaque;
         let debug = (&&&Describe::<Vec<i32>>::NEW).describer().unwrap();
@@ -381,6 +382,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_borrow)]
     fn a_long_vector_of_numbers_is_summarised_around_its_worst_element() {
         let summary = (&&&Describe::<Vec<f32>>::NEW).describer().unwrap();
         let short = vec![0.5f32, 1.0];

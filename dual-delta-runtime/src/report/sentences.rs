@@ -206,7 +206,7 @@ impl Outcome {
     /// the ties the oracle skipped, so that the table's means and the
     /// ratio of means tell one story ([`Outcome::means_note`] says so).
     pub fn shown_summaries(&self) -> crate::Summaries {
-        let mut shown = self.summaries.clone();
+        let mut shown = self.summaries;
         if self.means_note().is_some() {
             let (m1, m2) = (self.claim.mean_delta1, self.claim.mean_delta2);
             shown.candidate.mean = m1;
