@@ -8,11 +8,16 @@
 //!
 //! A `let`-bound product is contracted where its use can name its
 //! operands: each a `let` of a name bound once, an argument, a literal or
-//! a constant (a value a later statement cannot change). Not imitated:
-//! WGSL's explicit `fma`, which only the matmul kernels write, on exact
-//! products (`f16` times `f16`), where a fused and an unfused `fma` agree;
-//! imitating it in every unrolled step of those kernels makes them too
-//! slow to compile on lavapipe. The probe measures the device's own `fma`.
+//! a constant (a value a later statement cannot change).
+//!
+//! WGSL's explicit `fma(a, b, c)` may be computed fused or as `a * b + c`
+//! (two roundings): a driver chooses. Lavapipe computes it unfused (its
+//! probe says so, and `the_imitated_fma_rounds_once` relies on it), so the
+//! choice it does not show is the fused one: under `contract` every `f32`
+//! `fma` (scalar or vector) becomes `imitated_fma` too, rounded once on the
+//! bits whatever the device. A kernel is then run both ways, unfused as
+//! written and fused as imitated. (On a device whose own `fma` is fused,
+//! the as-written run is the fused one and the imitation repeats it.)
 
 use core::ops::Range;
 
@@ -46,6 +51,21 @@ impl Ctx<'_> {
                 if wanted.contract && matches!(op, Op::Add | Op::Subtract) =>
             {
                 self.contract(h, op, left, right)
+            }
+            Expression::Math {
+                fun: MathFunction::Fma,
+                ..
+            } if wanted.contract => {
+                let name = match self.f32_lanes(h)? {
+                    1 => "imitated_fma".to_owned(),
+                    n => format!("imitated_fma{n}"),
+                };
+                let inner = inner_of_call(text)?;
+                Some(Edit {
+                    range,
+                    pieces: vec![Piece::Text(format!("{name}(")), src(inner), lit(")")],
+                    site: Site::Fused,
+                })
             }
             Expression::As {
                 expr: from,

@@ -120,6 +120,50 @@ fn inexact_products_are_contracted_and_others_kept() {
     }
 }
 
+/// WGSL's explicit `fma` may be computed fused or as `a * b + c`: lavapipe
+/// computes it unfused, so `contract` rewrites it fused, scalar or vector,
+/// and leaves an `f16` one (no kernel has one) alone.
+#[test]
+fn explicit_fma_is_fused() {
+    let contract = |b: &str| body_after(CONTRACT, b);
+    assert_eq!(
+        contract("return fma(a, b, c);"),
+        "return imitated_fma(a, b, c);"
+    );
+    assert_eq!(
+        contract("return fma(a, b, fma(c, a * b, c));"),
+        "return imitated_fma(a, b, imitated_fma(c, a * b, c));"
+    );
+    assert_eq!(
+        contract("let v = fma(vec4<f32>(a), vec4<f32>(b), vec4<f32>(c)); return v.w;"),
+        "let v = imitated_fma4(vec4<f32>(a), vec4<f32>(b), vec4<f32>(c)); return v.w;"
+    );
+    let src = function("return fma(a, b, c);");
+    let out = CONTRACT.apply(&src);
+    assert!(out.contains("fn imitated_fma("), "{out}");
+    let f16_src = "enable f16;\nfn g(a: f16, b: f16, c: f16) -> f16 { return fma(a, b, c); }";
+    assert_eq!(CONTRACT.apply(f16_src), f16_src);
+    // (1 + 2⁻¹²)² − 1 is 2⁻¹¹ + 2⁻²⁴ exactly: the product rounded first
+    // (to even) loses the 2⁻²⁴.
+    let x = 1.0f32 + 1.0 / 4096.0;
+    let words = [x.to_bits(), x.to_bits(), (-1.0f32).to_bits()];
+    let run = |t| {
+        run_kernel("out[i] = bitcast<u32>(fma(a, b, c));", &words, t, 1)
+            .map(|v| f32::from_bits(v[0]))
+    };
+    let Some(as_written) = run(SourceTransform::AS_WRITTEN) else {
+        return;
+    };
+    assert_eq!(as_written, 2f32.powi(-11), "lavapipe's fma is not fused");
+    assert_eq!(run(CONTRACT), Some(2f32.powi(-11) + 2f32.powi(-24)));
+    // On products of two `f16` values (exact in `f32`), as in the
+    // matmuls, both choices agree.
+    let h = 1.0f32 + 1.0 / 1024.0;
+    let words = [h.to_bits(), (-h).to_bits(), 3.0f32.to_bits()];
+    let run = |t| run_kernel("out[i] = bitcast<u32>(fma(a, b, c));", &words, t, 1).unwrap();
+    assert_eq!(run(CONTRACT), run(SourceTransform::AS_WRITTEN));
+}
+
 /// RADV and ANV contract through `let` and lane by lane: so does the
 /// imitation.
 #[test]
@@ -221,8 +265,10 @@ fn every_kernel_is_rewritten_and_stays_valid() {
             "fold-identities" => assert_eq!(changed, 0, "{name}"),
             // Every kernel reads f16 or bf16 values and computes in f32.
             "ftz32" | "nan-times-zero" => assert!(changed > 20, "{name}: {changed}"),
-            // Not the matmuls (exact products, in explicit `fma`), the
-            // sums, nor the LayerNorms whose every product is `unfused`.
+            // Not the sums, nor the LayerNorms whose every product is
+            // `unfused`; the `f16` matmuls' explicit `fma` is (its
+            // products, of two `f16` values, are exact: fused or not, it
+            // rounds once).
             "contract" => assert!(changed > 20, "{name}: {changed}"),
             "div-sqrt" => assert!(changed > 0, "{name}"),
             // Every order a kernel's bits depend on is pinned by a bit
