@@ -11,13 +11,16 @@
 //! a constant (a value a later statement cannot change).
 //!
 //! WGSL's explicit `fma(a, b, c)` may be computed fused or as `a * b + c`
-//! (two roundings): a driver chooses. Lavapipe computes it unfused (its
-//! probe says so, and `the_imitated_fma_rounds_once` relies on it), so the
-//! choice it does not show is the fused one: under `contract` every `f32`
-//! `fma` (scalar or vector) becomes `imitated_fma` too, rounded once on the
-//! bits whatever the device. A kernel is then run both ways, unfused as
-//! written and fused as imitated. (On a device whose own `fma` is fused,
-//! the as-written run is the fused one and the imitation repeats it.)
+//! (two roundings): a driver chooses, and lavapipe's is unfused. Where the
+//! product `a * b` is exact in `f32` both choices round the same sum once;
+//! elsewhere they may differ. Under `contract` every `f32` `fma` (scalar or
+//! vector) becomes `imitated_fma_exact`: `a * b + c` where the product is
+//! exact (so the fused result too), NaN where it may not be, so that a
+//! kernel whose bits could depend on the driver's choice fails its
+//! comparison instead of passing on lavapipe's. (Computing the fused result
+//! on the bits instead, with the integer FMA of the contracted sites, at
+//! every unrolled step of the matmuls takes lavapipe's compiler over 20 GB
+//! of memory.)
 
 use core::ops::Range;
 
@@ -57,14 +60,14 @@ impl Ctx<'_> {
                 ..
             } if wanted.contract => {
                 let name = match self.f32_lanes(h)? {
-                    1 => "imitated_fma".to_owned(),
-                    n => format!("imitated_fma{n}"),
+                    1 => "imitated_fma_exact".to_owned(),
+                    n => format!("imitated_fma_exact{n}"),
                 };
                 let inner = inner_of_call(text)?;
                 Some(Edit {
                     range,
                     pieces: vec![Piece::Text(format!("{name}(")), src(inner), lit(")")],
-                    site: Site::Fused,
+                    site: Site::ExplicitFma,
                 })
             }
             Expression::As {

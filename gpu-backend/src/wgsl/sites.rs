@@ -31,9 +31,10 @@ pub(crate) enum Site {
         subtract: bool,
     },
     /// WGSL's explicit `fma(a, b, c)` in `f32`, scalar or vector, which a
-    /// driver may compute fused or not: rewritten as `imitated_fma(a, b,
-    /// c)`, rounded once (lavapipe's own `fma` rounds twice).
-    Fused,
+    /// driver may compute fused or not: rewritten as
+    /// `imitated_fma_exact(a, b, c)`, `a * b + c` where the product is exact
+    /// (both choices agree) and NaN elsewhere.
+    ExplicitFma,
     /// An `f32` → `f16` conversion (`f16(v)`, `pack2x16float(v)`).
     ToF16 {
         /// Whether it is `pack2x16float` (else `f16(..)`).
