@@ -17,7 +17,9 @@
 //! vector) becomes `imitated_fma_exact`: `a * b + c` where the product is
 //! exact (so the fused result too), NaN where it may not be, so that a
 //! kernel whose bits could depend on the driver's choice fails its
-//! comparison instead of passing on lavapipe's. (Computing the fused result
+//! comparison instead of passing on lavapipe's. (The probe's own `fma`,
+//! on an inexact product, then reads as fused: its result is not the
+//! unfused one.) (Computing the fused result
 //! on the bits instead, with the integer FMA of the contracted sites, at
 //! every unrolled step of the matmuls takes lavapipe's compiler over 20 GB
 //! of memory.)
