@@ -8,11 +8,21 @@
 //!
 //! A `let`-bound product is contracted where its use can name its
 //! operands: each a `let` of a name bound once, an argument, a literal or
-//! a constant (a value a later statement cannot change). Not imitated:
-//! WGSL's explicit `fma`, which only the matmul kernels write, on exact
-//! products (`f16` times `f16`), where a fused and an unfused `fma` agree;
-//! imitating it in every unrolled step of those kernels makes them too
-//! slow to compile on lavapipe. The probe measures the device's own `fma`.
+//! a constant (a value a later statement cannot change).
+//!
+//! WGSL's explicit `fma(a, b, c)` may be computed fused or as `a * b + c`
+//! (two roundings): a driver chooses, and lavapipe's is unfused. Where the
+//! product `a * b` is exact in `f32` both choices round the same sum once;
+//! elsewhere they may differ. Under `contract` every `f32` `fma` (scalar or
+//! vector) becomes `imitated_fma_exact`: `a * b + c` where the product is
+//! exact (so the fused result too), NaN where it may not be, so that a
+//! kernel whose bits could depend on the driver's choice fails its
+//! comparison instead of passing on lavapipe's. (The probe's own `fma`,
+//! on an inexact product, then reads as fused: its result is not the
+//! unfused one.) (Computing the fused result
+//! on the bits instead, with the integer FMA of the contracted sites, at
+//! every unrolled step of the matmuls takes lavapipe's compiler over 20 GB
+//! of memory.)
 
 use core::ops::Range;
 
@@ -46,6 +56,21 @@ impl Ctx<'_> {
                 if wanted.contract && matches!(op, Op::Add | Op::Subtract) =>
             {
                 self.contract(h, op, left, right)
+            }
+            Expression::Math {
+                fun: MathFunction::Fma,
+                ..
+            } if wanted.contract => {
+                let name = match self.f32_lanes(h)? {
+                    1 => "imitated_fma_exact".to_owned(),
+                    n => format!("imitated_fma_exact{n}"),
+                };
+                let inner = inner_of_call(text)?;
+                Some(Edit {
+                    range,
+                    pieces: vec![Piece::Text(format!("{name}(")), src(inner), lit(")")],
+                    site: Site::ExplicitFma,
+                })
             }
             Expression::As {
                 expr: from,

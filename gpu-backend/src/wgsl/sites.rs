@@ -22,8 +22,7 @@ pub(crate) enum Site {
     Folded(bool),
     /// `a * b + c` (or `c + a * b`, `a * b - c`, `c - a * b`) in `f32`,
     /// scalar or vector, the product inline or bound by `let` (no kernel
-    /// does arithmetic in `f16`; WGSL's explicit `fma` is left to the
-    /// probe, see `contract`), the product on the left (`true`) or the
+    /// does arithmetic in `f16`), the product on the left (`true`) or the
     /// right of `op`: rewritten as `imitated_fma(a, b, ±c)`.
     Contract {
         /// Whether the product is the left operand.
@@ -31,6 +30,11 @@ pub(crate) enum Site {
         /// Whether the operation is a subtraction.
         subtract: bool,
     },
+    /// WGSL's explicit `fma(a, b, c)` in `f32`, scalar or vector, which a
+    /// driver may compute fused or not: rewritten as
+    /// `imitated_fma_exact(a, b, c)`, `a * b + c` where the product is exact
+    /// (both choices agree) and NaN elsewhere.
+    ExplicitFma,
     /// An `f32` → `f16` conversion (`f16(v)`, `pack2x16float(v)`).
     ToF16 {
         /// Whether it is `pack2x16float` (else `f16(..)`).

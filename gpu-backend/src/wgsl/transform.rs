@@ -24,7 +24,7 @@ use crate::GpuError;
 /// | `strip`     | NVIDIA's Vulkan driver removes conversion round trips | `f32(f16(v))` and `unpack2x16float(pack2x16float(..))` become their operand |
 /// | `div-sqrt`  | Vulkan bounds `a / b` by 2.5 ulp and `sqrt` by `inverseSqrt`'s precision | every `f32` `a / b` and `sqrt(x)` moved by 1 to 3 ulps, up or down, chosen from the bits of the result |
 /// | `nan-fold`  | naga emits no `SignedZeroInfNanPreserve`, so a driver may assume no NaN and no infinity | `v != v` is `false`, `v == v` `true`, and a comparison with an infinite constant is decided as for a finite `v` |
-/// | `contract`  | SPIR-V lets a driver fuse `a * b + c` | every `f32` (scalar or vector) `a * b ± c`, the product written inline or bound by `let`, is fused: computed exactly and rounded once, lane by lane (WGSL's `fma` is not fused on lavapipe, so the fused result is computed with integer operations on the bits); WGSL's explicit `fma` is left as the driver compiles it |
+/// | `contract`  | SPIR-V lets a driver fuse `a * b + c` | every `f32` (scalar or vector) `a * b ± c`, the product written inline or bound by `let`, is fused: computed exactly and rounded once, lane by lane (WGSL's `fma` is not fused on lavapipe, so the fused result is computed with integer operations on the bits); every explicit `f32` `fma(a, b, c)`, which WGSL lets a driver compute fused or as `a * b + c`, gives `a * b + c` where the product is exact (both choices then agree) and NaN where it may not be |
 /// | `f16-store` | Vulkan leaves the rounding of `f32` → `f16` conversions open | every `f16(v)` and `pack2x16float(v)` rounds toward zero |
 /// | `ftz32`     | Vulkan lets a driver flush `f32` subnormals (the H100 does) | every `f32` `+`, `-`, `*`, `/` flushes subnormal operands and results to zero of their sign |
 /// | `ftz16`     | the same for `f16` | every conversion between `f32` and `f16` (`f16(v)`, `f32(h)`, `pack2x16float`, `unpack2x16float`) flushes values below `2⁻¹⁴` to zero of their sign |
@@ -198,7 +198,20 @@ impl fmt::Display for SourceTransform {
 /// The functions the rewritten sources call, each added where it is
 /// called (after the rewriting, so never rewritten itself); each after
 /// those that call it.
-const HELPERS: [(&str, &str); 13] = [
+const HELPERS: [(&str, &str); 17] = [
+    (
+        "imitated_fma_exact2",
+        "fn imitated_fma_exact2(a: vec2<f32>, b: vec2<f32>, c: vec2<f32>) -> vec2<f32> { return vec2<f32>(imitated_fma_exact(a.x, b.x, c.x), imitated_fma_exact(a.y, b.y, c.y)); }\n",
+    ),
+    (
+        "imitated_fma_exact3",
+        "fn imitated_fma_exact3(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec3<f32> { return vec3<f32>(imitated_fma_exact(a.x, b.x, c.x), imitated_fma_exact(a.y, b.y, c.y), imitated_fma_exact(a.z, b.z, c.z)); }\n",
+    ),
+    (
+        "imitated_fma_exact4",
+        "fn imitated_fma_exact4(a: vec4<f32>, b: vec4<f32>, c: vec4<f32>) -> vec4<f32> { return vec4<f32>(imitated_fma_exact(a.x, b.x, c.x), imitated_fma_exact(a.y, b.y, c.y), imitated_fma_exact(a.z, b.z, c.z), imitated_fma_exact(a.w, b.w, c.w)); }\n",
+    ),
+    ("imitated_fma_exact", IMITATED_FMA_EXACT),
     (
         "imitated_fma2",
         "fn imitated_fma2(a: vec2<f32>, b: vec2<f32>, c: vec2<f32>) -> vec2<f32> { return vec2<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y)); }\n",
@@ -360,6 +373,25 @@ fn imitated_fma(a: f32, b: f32, c: f32) -> f32 {
     if (m == 0x1000000u) { m = 0x800000u; e = e + 1; }
     if (e < 1 || e > 254) { return a * b + c; }
     return bitcast<f32>(select(0u, 0x80000000u, neg) | (u32(e) << 23u) | (m & 0x7fffffu));
+}
+";
+
+/// `fma(a, b, c)` where a fused and an unfused `fma` give the same bits:
+/// `a * b` exact in `f32` (a zero, an infinite or NaN operand, or normal
+/// operands whose significands' odd parts have 24 significant bits or fewer
+/// together, with a normal product), where `a * b + c` rounds once; NaN
+/// elsewhere, where a driver's choice could change the result. (A subnormal
+/// operand counts as inexact: no kernel multiplies one in an `fma`.)
+const IMITATED_FMA_EXACT: &str = "
+fn imitated_fma_exact(a: f32, b: f32, c: f32) -> f32 {
+    let ua = bitcast<u32>(a); let ub = bitcast<u32>(b);
+    let ea = (ua >> 23u) & 0xffu; let eb = (ub >> 23u) & 0xffu;
+    let zero = (ua & 0x7fffffffu) == 0u || (ub & 0x7fffffffu) == 0u;
+    let special = ea == 255u || eb == 255u;
+    let bits = 48u - countTrailingZeros(ua | 0x800000u) - countTrailingZeros(ub | 0x800000u);
+    let ep = i32(ea) + i32(eb) - 127;
+    let exact = ea != 0u && eb != 0u && bits <= 24u && ep >= 2 && ep <= 253;
+    return select(bitcast<f32>(0x7fc00000u), a * b + c, zero || special || exact);
 }
 ";
 

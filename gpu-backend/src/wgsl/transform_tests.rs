@@ -120,6 +120,81 @@ fn inexact_products_are_contracted_and_others_kept() {
     }
 }
 
+/// WGSL's explicit `fma` may be computed fused or as `a * b + c`: under
+/// `contract` it gives `a * b + c` where the product is exact (both choices
+/// agree) and NaN where it is not, scalar or vector; an `f16` one (no
+/// kernel has one) is left alone.
+#[test]
+fn explicit_fma_is_checked_for_an_exact_product() {
+    let contract = |b: &str| body_after(CONTRACT, b);
+    assert_eq!(
+        contract("return fma(a, b, c);"),
+        "return imitated_fma_exact(a, b, c);"
+    );
+    assert_eq!(
+        contract("return fma(a, b, fma(c, a * b, c));"),
+        "return imitated_fma_exact(a, b, imitated_fma_exact(c, a * b, c));"
+    );
+    assert_eq!(
+        contract("let v = fma(vec4<f32>(a), vec4<f32>(b), vec4<f32>(c)); return v.w;"),
+        "let v = imitated_fma_exact4(vec4<f32>(a), vec4<f32>(b), vec4<f32>(c)); return v.w;"
+    );
+    let src = function("return fma(a, b, c);");
+    let out = CONTRACT.apply(&src);
+    assert!(out.contains("fn imitated_fma_exact("), "{out}");
+    let f16_src = "enable f16;\nfn g(a: f16, b: f16, c: f16) -> f16 { return fma(a, b, c); }";
+    assert_eq!(CONTRACT.apply(f16_src), f16_src);
+    let x = 1.0f32 + 1.0 / 4096.0;
+    let h = 1.0f32 + 1.0 / 1024.0;
+    let big = 65504.0f32;
+    let cases: [(f32, f32, f32); 9] = [
+        // (1 + 2⁻¹²)² − 1 is 2⁻¹¹ + 2⁻²⁴ exactly: lavapipe's unfused fma
+        // rounds the product first (to even) and loses the 2⁻²⁴.
+        (x, x, -1.0),
+        // Products of two f16 values (at most 22 significant bits), as in
+        // the matmuls: exact, whatever their magnitudes.
+        (h, -h, 3.0),
+        (big, big, 1.0),
+        (2f32.powi(-24), 2f32.powi(-24), 0.5),
+        (f32::from_bits(0x3f7f_e000), 1.5, -0.25),
+        // Zero, infinite and NaN operands.
+        (0.0, f32::MAX, 1.0),
+        (f32::INFINITY, 2.0, 1.0),
+        // 24 + 2 significant bits: inexact.
+        (f32::from_bits(0x3f80_0001), 1.5, 0.0),
+        // A subnormal product.
+        (2f32.powi(-70), 2f32.powi(-70), 0.0),
+    ];
+    let words: Vec<u32> = cases
+        .iter()
+        .flat_map(|&(a, b, c)| [a.to_bits(), b.to_bits(), c.to_bits()])
+        .collect();
+    let body = "out[i] = bitcast<u32>(fma(a, b, c));";
+    let Some(as_written) = run_kernel(body, &words, SourceTransform::AS_WRITTEN, 1) else {
+        return;
+    };
+    assert_eq!(
+        f32::from_bits(as_written[0]),
+        2f32.powi(-11),
+        "lavapipe's fma is not fused"
+    );
+    let checked = run_kernel(body, &words, CONTRACT, 1).unwrap();
+    for (i, &(a, b, c)) in cases.iter().enumerate() {
+        let got = f32::from_bits(checked[i]);
+        let inexact = matches!(i, 0 | 7 | 8);
+        if inexact {
+            assert!(got.is_nan(), "{a:e} {b:e} {c:e}: {got:e}");
+        } else {
+            assert_eq!(checked[i], as_written[i], "{a:e} {b:e} {c:e}");
+            assert_eq!(
+                got.to_bits(),
+                a.mul_add(b, c).to_bits(),
+                "{a:e} {b:e} {c:e}"
+            );
+        }
+    }
+}
+
 /// RADV and ANV contract through `let` and lane by lane: so does the
 /// imitation.
 #[test]
@@ -221,8 +296,9 @@ fn every_kernel_is_rewritten_and_stays_valid() {
             "fold-identities" => assert_eq!(changed, 0, "{name}"),
             // Every kernel reads f16 or bf16 values and computes in f32.
             "ftz32" | "nan-times-zero" => assert!(changed > 20, "{name}: {changed}"),
-            // Not the matmuls (exact products, in explicit `fma`), the
-            // sums, nor the LayerNorms whose every product is `unfused`.
+            // Not the sums, nor the LayerNorms whose every product is
+            // `unfused`; the `f16` matmuls' explicit `fma` is checked for
+            // an exact product (of two `f16` values: it always is).
             "contract" => assert!(changed > 20, "{name}: {changed}"),
             "div-sqrt" => assert!(changed > 0, "{name}"),
             // Every order a kernel's bits depend on is pinned by a bit
