@@ -15,7 +15,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::reporter::{Context, FailureMessage, Reporter, Terminal};
+use super::reporter::{Context, FailureMessage, Reporter, StepSummary, Terminal};
 use super::step_summary::{self, ReportAt};
 use crate::outcome::Outcome;
 
@@ -105,8 +105,9 @@ pub fn publish(ended: Ended<'_>) -> Published {
         Ok(p) => Ok(p.as_path()),
         Err(why) => Err(why.as_str()),
     };
+    let cx = Context::now(report);
     let row = match ended {
-        Ended::Ran(o) => step_summary::row(o, report),
+        Ended::Ran(o) => StepSummary.render(o, &cx),
         Ended::Skipped { role, reason, .. } => step_summary::other_row(
             test,
             "skipped",
@@ -131,7 +132,6 @@ pub fn publish(ended: Ended<'_>) -> Published {
     let page = at.as_ref().ok().map(PathBuf::as_path);
     let text = match ended {
         Ended::Ran(o) => {
-            let cx = Context::now(report);
             let reporter: &dyn Reporter = if FailureMessage.shows(o) {
                 &FailureMessage
             } else {

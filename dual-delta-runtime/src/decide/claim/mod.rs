@@ -444,6 +444,7 @@ pub(crate) fn assess(
 ) -> (Claim, Option<RatioInterval>) {
     let half = level / 2.0;
     let (mean, interval) = errors.mean(half, seed);
+    let [mean_delta1, mean_delta2] = errors.means();
     let claim = Claim {
         mean,
         typical: errors.typical(half, p_worse, p_better),
@@ -451,8 +452,8 @@ pub(crate) fn assess(
         margin,
         inputs: errors.inputs(),
         in_mean: errors.delta1.len() + errors.ties.len() + errors.unmeasured,
-        mean_delta1: errors.means()[0],
-        mean_delta2: errors.means()[1],
+        mean_delta1,
+        mean_delta2,
         differing: errors.delta1.len(),
         not_judged: errors.not_judged,
         baseline_non_finite: errors.baseline_non_finite,
