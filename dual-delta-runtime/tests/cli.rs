@@ -168,5 +168,14 @@ fn an_offline_compare_says_over_which_inputs_when_ties_were_sampled() {
         )),
         "{out}"
     );
+    // The command it prints compares every input at the report's seed.
+    assert!(
+        out.contains(&format!(
+            "this measures and compares every input: DUAL_DELTA_BASELINE=main \
+             DUAL_DELTA_SEED={:#x} cargo test",
+            o.settings.seed
+        )),
+        "{out}"
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }

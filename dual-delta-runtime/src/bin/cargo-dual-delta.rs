@@ -171,12 +171,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 println!(
                     "  note: over the {} inputs its run measured of {}: the oracle skipped {} of \
                      its {} ties (identical outputs), so those that differ weigh more here than \
-                     in a run; `DUAL_DELTA_BASELINE={baseline} cargo test ...` measures and \
-                     compares every input",
+                     in a run; this measures and compares every input: DUAL_DELTA_BASELINE={baseline} {}",
                     trials.len(),
                     screen.checked,
                     screen.ties_unmeasured(),
-                    screen.ties
+                    screen.ties,
+                    r.replay_command()
                 );
             }
             Ok(if g.regressed {
