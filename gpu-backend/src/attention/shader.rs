@@ -80,7 +80,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let mut dot = String::from("var s = 0.0;\n        let kj = kb + j * ");
     let _ = writeln!(dot, "{d}u;");
     for c in 0..d {
-        let _ = writeln!(dot, "        s = s + q{c} * ld2(kj + {c}u);");
+        let _ = writeln!(dot, "        s = pinned(s + q{c} * ld2(kj + {c}u));");
     }
     // `o_c ← R(o_c + pj · v_jc)` for every c.
     let pv = |round: &str| {
@@ -109,13 +109,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var j = 0u; j < keys; j++) {{
         let e = ex(scratch[sb + j] - m);
         scratch[sb + j] = e;
-        z = z + e;
+        z = pinned(z + e);
     }}
     for (var j = 0u; j < keys; j++) {{
         let pj = round16(div_rn(scratch[sb + j], z));
         {pv}
     }}",
-                pv = pv("")
+                pv = pv("pinned")
             );
             for c in 0..d_v {
                 let _ = writeln!(s, "    st(ob + {c}u, o{c});");
@@ -123,7 +123,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         }
         AttentionStrategy::Flash | AttentionStrategy::FlashF16Accumulation => {
             let r = if strategy == AttentionStrategy::Flash {
-                ""
+                "pinned"
             } else {
                 "round16"
             };
@@ -150,7 +150,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 {rescale}
         for (var j = j0; j < j1; j++) {{
             let pj = ex(sblk[j - j0] - mb);
-            l = l + pj;
+            l = pinned(l + pj);
             {pv}
         }}
         m = mb;

@@ -61,7 +61,7 @@ use core::fmt::Write as _;
 use super::K_BLOCK;
 use crate::compile::Binding;
 use crate::pipelines::PipelineKey;
-use crate::wgsl::ROUND16;
+use crate::wgsl::{ROUND16, barriers};
 
 pub(crate) use self::shared::{SHARED_TILE, SHARED_WORKGROUP};
 
@@ -188,7 +188,10 @@ pub(crate) struct Params {
     pub(crate) la: u32,
     /// Texels from one matmul's `B` to the next in the `B` texture.
     pub(crate) lb: u32,
-    pub(crate) pad: [u32; 3],
+    /// Always 0: the bit barrier `pinned` ORs it in, a value no compiler
+    /// can see (see [`barriers`]).
+    pub(crate) zero: u32,
+    pub(crate) pad: [u32; 2],
 }
 
 /// Which matmul kernel.
@@ -213,7 +216,7 @@ const PARAMS: &str = "struct Params {
     m: u32, k: u32, n: u32, splits: u32,
     chunk: u32, tiles_m: u32, tiles_n: u32, batch: u32,
     kc: u32, kt: u32, np: u32, la: u32,
-    lb: u32, pad0: u32, pad1: u32, pad2: u32,
+    lb: u32, zero: u32, pad1: u32, pad2: u32,
 }
 @group(0) @binding(0) var<uniform> p: Params;
 ";
@@ -317,6 +320,7 @@ fn storage_decls(s: &mut String, native: bool, inputs: &[(u32, &str)], output: &
         "@group(0) @binding(3) var<storage, read_write> {output}: array<{elem}>;\n"
     );
     s.push_str(ROUND16);
+    s.push_str(&barriers("p.zero"));
     if native {
         s.push_str("fn st(i: u32, v: f32) { out[i] = f16(round16(v)); }\n");
     } else {
@@ -347,7 +351,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     var sum = 0.0;
     for (var sp = 0u; sp < p.splits; sp = sp + 1u) {{
         let i = (bi * p.splits + sp) * mn + e;
-        sum = sum + {ld};
+        sum = pinned(sum + {ld});
     }}
     st(id, sum);
 }}"

@@ -112,6 +112,8 @@ fn plan<E: MatmulElement>(
                 batch: 0,
                 chunk: chunk as u32,
                 count: 0,
+                zero: 0,
+                pad: [0; 3],
             },
         },
         per_submission: group,

@@ -203,7 +203,7 @@ pub(super) fn limited_loop(s: &mut String) {
     s.push_str("    }\n");
     each(s, "    c{i}_{j} = norm(t{i}_{j}, m{i}_{j});");
     s.push_str("    }\n");
-    each(s, "    s{i}_{j} = s{i}_{j} + c{i}_{j};");
+    each(s, "    s{i}_{j} = pinned(s{i}_{j} + c{i}_{j});");
     s.push_str("    }\n");
 }
 

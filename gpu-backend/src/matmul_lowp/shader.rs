@@ -24,7 +24,7 @@ use super::unroll::{each, rows_cols};
 use super::{Bf16Accumulation, FP8_MMA_K, LOWP_TILE};
 use crate::compile::Binding;
 use crate::pipelines::PipelineKey;
-use crate::wgsl::ROUND_BF16;
+use crate::wgsl::{ROUND_BF16, barriers};
 
 /// Invocations per workgroup of the tile kernels (one llvmpipe SIMD vector).
 pub(crate) const TILE_WORKGROUP: u32 = 8;
@@ -32,7 +32,7 @@ pub(crate) const TILE_WORKGROUP: u32 = 8;
 /// Invocations per workgroup of the `bf16` rounding kernel.
 pub(crate) const ROUND_WORKGROUP: u32 = 64;
 
-/// The layout of the uniform `LowpParams` (eight `u32`).
+/// The layout of the uniform `LowpParams` (twelve `u32`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 pub(crate) struct LowpParams {
@@ -47,6 +47,10 @@ pub(crate) struct LowpParams {
     pub(crate) chunk: u32,
     /// Values to round (the rounding kernel only).
     pub(crate) count: u32,
+    /// Always 0: the bit barrier `pinned` ORs it in, a value no compiler
+    /// can see (see [`barriers`](crate::wgsl::barriers)).
+    pub(crate) zero: u32,
+    pub(crate) pad: [u32; 3],
 }
 
 /// A low-precision kernel.
@@ -66,6 +70,7 @@ pub(crate) enum LowpKernel {
 const HEADER: &str = "struct LowpParams {
     m: u32, k: u32, n: u32, tiles_m: u32,
     tiles_n: u32, batch: u32, chunk: u32, count: u32,
+    zero: u32, pad0: u32, pad1: u32, pad2: u32,
 }
 @group(0) @binding(0) var<uniform> p: LowpParams;
 @group(0) @binding(1) var<storage, read> a: array<u32>;
@@ -116,6 +121,7 @@ impl PipelineKey for LowpKernel {
 pub(crate) fn source(kernel: LowpKernel) -> String {
     let mut s = String::from(HEADER);
     s.push_str(ROUND_BF16);
+    s.push_str(&barriers("p.zero"));
     match kernel {
         LowpKernel::Bf16Round => {
             let _ = writeln!(
@@ -169,9 +175,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
                 "        let y{j} = bf_b(cb{j} + ob);",
             );
             // The product of two bf16 values is exact in f32: fused or
-            // not, one f32 rounding per step.
+            // not, one f32 rounding per step; `pinned` keeps the steps in
+            // the order of `k` (no driver can reassociate the running sum
+            // across them).
             match acc {
-                Bf16Accumulation::F32 => each(s, "        s{i}_{j} = x{i} * y{j} + s{i}_{j};"),
+                Bf16Accumulation::F32 => {
+                    each(s, "        s{i}_{j} = pinned(x{i} * y{j} + s{i}_{j});")
+                }
                 Bf16Accumulation::Bf16 => {
                     each(s, "        s{i}_{j} = roundbf16(x{i} * y{j} + s{i}_{j});")
                 }
@@ -195,9 +205,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
                 "        let x{i} = val(q_a(ra{i} + kk));",
                 "        let y{j} = val(q_b(cb{j} + ob));",
             );
-            each(s, "        t{i}_{j} = x{i} * y{j} + t{i}_{j};");
+            each(s, "        t{i}_{j} = pinned(x{i} * y{j} + t{i}_{j});");
             s.push_str("    }\n");
-            each(s, "    s{i}_{j} = s{i}_{j} + t{i}_{j};");
+            each(s, "    s{i}_{j} = pinned(s{i}_{j} + t{i}_{j});");
             s.push_str("    }\n");
         }
         LowpKernel::Fp8Limited => limited_loop(s),

@@ -85,7 +85,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
         var y = div_rn({numerator}, sd);
         if ((p.flags & {HAS_WEIGHT}u) != 0u) {{ y = unfused(y * ld2(base + j)); }}
-        if ((p.flags & {HAS_BIAS}u) != 0u) {{ y = y + ld3(base + j); }}
+        if ((p.flags & {HAS_BIAS}u) != 0u) {{ y = pinned(y + ld3(base + j)); }}
         st(base + j, y);
     }}
 }}"
@@ -100,7 +100,7 @@ const CENTRED: &str = "ld1(base + j) - mu";
 /// is then `√(var_ + ε)`, as for LayerNorm); the numerator is `x` itself.
 fn mean_square(s: &mut String, strategy: RmsNormStrategy) -> &'static str {
     let round = match strategy {
-        RmsNormStrategy::F32 => "",
+        RmsNormStrategy::F32 => "pinned",
         RmsNormStrategy::F16Accumulation => "round16",
     };
     let _ = writeln!(
@@ -138,8 +138,8 @@ fn one_pass(s: &mut String) -> &'static str {
     var s2 = 0.0;
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
         let v = ld1(base + j);
-        s1 = s1 + v;
-        s2 = s2 + v * v;
+        s1 = pinned(s1 + v);
+        s2 = pinned(s2 + v * v);
     }}
     wa[t] = s1;
     wb[t] = s2;"
@@ -158,7 +158,7 @@ fn two_pass(s: &mut String) -> &'static str {
     let _ = writeln!(
         s,
         "    var s1 = 0.0;
-    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ s1 = s1 + ld1(base + j); }}
+    for (var j = t; j < p.len; j += {ROW_THREADS}u) {{ s1 = pinned(s1 + ld1(base + j)); }}
     wa[t] = s1;"
     );
     tree(s, "wa[t] = wa[t] + wa[t + h];");
@@ -169,7 +169,7 @@ fn two_pass(s: &mut String) -> &'static str {
     var s2 = 0.0;
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
         let d = ld1(base + j) - mu;
-        s2 = s2 + unfused(d * d);
+        s2 = pinned(s2 + unfused(d * d));
     }}
     wa[t] = s2;"
     );
@@ -186,10 +186,10 @@ fn welford(s: &mut String) -> &'static str {
     var m2 = 0.0;
     for (var j = t; j < p.len; j += {ROW_THREADS}u) {{
         let v = ld1(base + j);
-        cnt = cnt + 1.0;
+        cnt = pinned(cnt + 1.0);
         let d = v - m;
-        m = m + div_rn(d, cnt);
-        m2 = m2 + unfused(d * (v - m));
+        m = pinned(m + div_rn(d, cnt));
+        m2 = pinned(m2 + unfused(d * (v - m)));
     }}
     wa[t] = cnt;
     wb[t] = m;

@@ -172,7 +172,9 @@ fn strided_sum(s: &mut String, strategy: SumStrategy) {
     let (threads, round) = match strategy {
         SumStrategy::F16Serial => (1, "round16"),
         SumStrategy::F16 => (ROW_THREADS, "round16"),
-        _ => (ROW_THREADS, ""),
+        // The running sum in `f32`, pinned at each step: the order of the
+        // elements is the order summed, whatever the driver.
+        _ => (ROW_THREADS, "pinned"),
     };
     let _ = writeln!(
         s,
@@ -259,8 +261,8 @@ fn softmax(s: &mut String, strategy: SoftmaxStrategy) {
     }
     // The exponential of element j, and how the denominator accumulates.
     let (e, round) = match strategy {
-        SoftmaxStrategy::Careful => ("ex(ld(base + j) - mx)", ""),
-        SoftmaxStrategy::NoMaxSubtraction => ("round16(ex(ld(base + j)))", ""),
+        SoftmaxStrategy::Careful => ("ex(ld(base + j) - mx)", "pinned"),
+        SoftmaxStrategy::NoMaxSubtraction => ("round16(ex(ld(base + j)))", "pinned"),
         _ => ("round16(ex(ld(base + j) - mx))", "round16"),
     };
     let _ = writeln!(

@@ -15,6 +15,8 @@ mod contract;
 mod exact;
 mod loose;
 mod reassoc;
+#[cfg(test)]
+mod running;
 mod sites;
 mod strip;
 mod text;

@@ -109,7 +109,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                         "            s{o} = round16(fma(a{i}_{kk}, b{j}_{kk}, s{o}));"
                     );
                 } else {
-                    let _ = writeln!(s, "            t{o} = fma(a{i}_{kk}, b{j}_{kk}, t{o});");
+                    let _ = writeln!(
+                        s,
+                        "            t{o} = pinned(fma(a{i}_{kk}, b{j}_{kk}, t{o}));"
+                    );
                 }
             }
         }
@@ -120,7 +123,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             let first = g + 1 - K_BLOCK as u32 / 8;
             let _ = writeln!(
                 s,
-                "        if (n8 > {first}u) {{ s0 = s0 + t0; s1 = s1 + t1; s2 = s2 + t2; s3 = s3 + t3; }}
+                "        if (n8 > {first}u) {{ s0 = pinned(s0 + t0); s1 = pinned(s1 + t1); s2 = pinned(s2 + t2); s3 = pinned(s3 + t3); }}
         t0 = 0.0; t1 = 0.0; t2 = 0.0; t3 = 0.0;"
             );
         }

@@ -133,9 +133,14 @@ fn main({signature}) {{
         for j in 0..tn {
             for kk in 0..8u32 {
                 // The product of two f16 values is exact in f32, so fused or
-                // not, this is one rounding per step.
+                // not, this is one rounding per step; `pinned` keeps the
+                // steps in the order of `k` (no driver can reassociate
+                // the running sum across them).
                 let y = b(kk, j);
-                let _ = writeln!(s, "        t{i}_{j} = fma(x{i}_{kk}, {y}, t{i}_{j});");
+                let _ = writeln!(
+                    s,
+                    "        t{i}_{j} = pinned(fma(x{i}_{kk}, {y}, t{i}_{j}));"
+                );
             }
         }
     }
@@ -156,7 +161,7 @@ fn main({signature}) {{
     if !f16_acc {
         for i in 0..tm {
             for j in 0..tn {
-                let _ = writeln!(s, "    s{i}_{j} = s{i}_{j} + t{i}_{j};");
+                let _ = writeln!(s, "    s{i}_{j} = pinned(s{i}_{j} + t{i}_{j});");
             }
         }
         s.push_str("    }\n");
