@@ -34,7 +34,6 @@ nextest_summary() {
     grep -E '^ *Summary \[' "$OUT/$1" | sed 's/^ *//' || echo "(no summary line: see $1)"
 }
 
-# A copy of the bundle's workspace for the tests, with nextest's limit per
 write_summary() {
     local start=$1 adapter=$2 total=$(($(date +%s) - $1)) f
     {

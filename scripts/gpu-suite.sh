@@ -237,6 +237,7 @@ check_adapters() {
     done < <(grep '^adapter: ' "$OUT/$log" || true)
 }
 
+# A copy of the bundle's workspace for the tests, with nextest's limit per
 # test scaled like every other limit; prints it. Dies when that limit is
 # not below the tests step's own, where a hung test would take the whole
 # step down with it, unreported.
@@ -280,6 +281,15 @@ run_tests() {
         fi
         nextest_summary "$log"
         grep -E '^ *(SLOW|TIMEOUT|TERMINATING)' "$OUT/$log" | sed 's/^ */    /' || true
+        echo
+        # Every difference from an emulation that a test accepted within
+        # its stated bound, with the reason it gives (the profile keeps the
+        # output of passing tests): none means every kernel compared was
+        # bit-exact with its emulation.
+        local accepted
+        accepted=$(grep -c 'accepted because' "$OUT/$log" || true)
+        echo "Differences from an emulation accepted within a stated bound: $accepted"
+        grep -o 'note: .*accepted because.*' "$OUT/$log" | cut -c1-400 | sed 's/^/    /' || true
         echo
         if [ -f "$OUT/tests.junit.xml" ]; then
             junit_table "$OUT/tests.junit.xml"

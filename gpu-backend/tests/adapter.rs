@@ -72,15 +72,15 @@ fn adapters_can_be_chosen_by_backend_or_name() {
     }
 }
 
-/// On a known device (lavapipe, the H100) both paths must really run: the
+/// On a known device (lavapipe, the H100, the H200) both paths must really run: the
 /// shared context uses native f16 there unless the fallback is forced; the
-/// H100 is a discrete GPU.
+/// NVIDIA GPUs are discrete.
 #[test]
 fn a_known_device_runs_native_f16_unless_the_fallback_is_forced() {
     let Some(gpu) = require_gpu() else { return };
     let info = gpu.adapter_info();
     let Some(device) = known(gpu) else {
-        eprintln!("note: {info} is not a device whose facts are recorded (lavapipe, H100)");
+        eprintln!("note: {info} is not a device whose facts are recorded (lavapipe, H100, H200)");
         return;
     };
     let forced = GpuOptions::from_env().unwrap().f16 == F16Path::Fallback;
@@ -96,14 +96,14 @@ fn a_known_device_runs_native_f16_unless_the_fallback_is_forced() {
     assert!(native.adapter_info().shader_f16);
     let kind = match device {
         Known::Lavapipe => "Cpu",
-        Known::H100 => "DiscreteGpu",
+        Known::H100 | Known::H200 => "DiscreteGpu",
     };
     assert_eq!(info.device_type, kind, "{info}");
 }
 
 /// On lavapipe at 256 bits (subgroups of 8) the matmul kernels share `B`
 /// through subgroups unless that is turned off or the shared tiles are
-/// forced (`DUAL_DELTA_GPU_TILING=shared`); on the H100 (subgroups of 32, a
+/// forced (`DUAL_DELTA_GPU_TILING=shared`); on the H100 and H200 (subgroups of 32, a
 /// discrete GPU) they stage tiles in workgroup memory unless the register
 /// blocks are asked for, and those then use subgroups unless they are off.
 /// The adapter's description says which.
@@ -118,7 +118,7 @@ fn a_known_device_uses_subgroups_and_tiles_as_recorded() {
             let shared = options.tiling == MatmulTiling::Shared;
             (subgroups_on && !shared, shared)
         }
-        Some(Known::H100) => {
+        Some(Known::H100 | Known::H200) => {
             let shared = options.tiling != MatmulTiling::Registers;
             (subgroups_on && !shared, shared)
         }

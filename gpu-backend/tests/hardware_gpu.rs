@@ -78,20 +78,21 @@ fn a_users_cpu_device_fails_when_a_gpu_is_asked_for() {
     assert_not_hardware(Gpu::from_device_with(&adapter, device, queue, &options));
 }
 
-/// The shared adapter, when it is a known GPU (the H100), passes
+/// The shared adapter, when it is a known GPU (the H100, the H200), passes
 /// `require-hardware`.
 fn a_known_gpu_passes_as_hardware() {
     let Some(gpu) = dual_delta_gpu::require_gpu() else {
         return;
     };
     match known(gpu) {
-        Some(Known::H100) => {
+        Some(device @ (Known::H100 | Known::H200)) => {
             let options = GpuOptions {
                 adapter: Some(gpu.adapter_info().name.clone()),
                 require_hardware: true,
                 ..GpuOptions::from_env().expect("valid settings")
             };
-            let hardware = Gpu::new(&options).expect("the H100 passes as hardware");
+            let hardware = Gpu::new(&options)
+                .unwrap_or_else(|e| panic!("the {device:?} passes as hardware: {e}"));
             assert_eq!(hardware.adapter_info().device_type, "DiscreteGpu");
         }
         Some(Known::Lavapipe) => panic!("lavapipe at hand, yet no llvmpipe adapter by name"),

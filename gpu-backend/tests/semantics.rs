@@ -11,7 +11,7 @@ use dual_delta_gpu::{
     require_gpu,
 };
 
-/// A known device (lavapipe, the H100 of the guide) shows the facts
+/// A known device (lavapipe, the H100 of the guide, the H200) shows the facts
 /// recorded for it, every one checked and each that differs listed; any
 /// other device is only checked for consistency (the tests below).
 #[test]
@@ -19,7 +19,7 @@ fn a_known_device_shows_its_recorded_facts() {
     let Some(gpu) = require_gpu() else { return };
     let Some(device) = known(gpu) else {
         eprintln!(
-            "note: {} is not a device whose facts are recorded (lavapipe, H100)",
+            "note: {} is not a device whose facts are recorded (lavapipe, H100, H200)",
             gpu.adapter_info()
         );
         return;
@@ -38,15 +38,15 @@ fn a_known_device_shows_its_recorded_facts() {
     assert!(gpu.semantics().exp_keeps_nan(), "{}", gpu.semantics());
 }
 
-/// The recorded facts are those of the guide's H100 table: the H100's
+/// The recorded facts are those of the guide's H100 table (the H100's
 /// measurements, read by the probe's own interpretation in its unit tests,
-/// say the same (`the_h100_reads_with_its_caveats`); this checks that the
-/// expectations fail a device that differs, on lavapipe's own semantics
-/// (a context compiled with no freedom imitated, whatever
-/// `DUAL_DELTA_GPU_IMITATE` says: imitated, lavapipe shows some of the
-/// H100's facts).
+/// say the same: `the_h100_reads_with_its_caveats`) and of the H200's
+/// probe; this checks that the expectations fail a device that differs,
+/// on lavapipe's own semantics (a context compiled with no freedom
+/// imitated, whatever `DUAL_DELTA_GPU_IMITATE` says: imitated, lavapipe
+/// shows some of the NVIDIA GPUs' facts).
 #[test]
-fn the_h100_facts_fail_a_device_that_differs() {
+fn the_nvidia_facts_fail_a_device_that_differs() {
     let Some(gpu) = require_gpu() else { return };
     if known(gpu) != Some(Known::Lavapipe) {
         return;
@@ -58,24 +58,27 @@ fn the_h100_facts_fail_a_device_that_differs() {
         ..GpuOptions::from_env().unwrap()
     })
     .unwrap();
-    let want = Facts::of(Known::H100, &own, Default::default()).unwrap();
     let found = own.semantics().clone();
-    let differs = std::panic::catch_unwind(|| assert_facts(Known::H100, &found, &want));
-    let message = *differs
-        .expect_err("lavapipe does not show the H100's facts")
-        .downcast::<String>()
-        .unwrap();
-    for fact in [
-        "round trips",
-        "fma",
-        "f32 subnormals",
-        "subgroups",
-        "caveats",
-    ] {
-        assert!(
-            message.contains(&format!("\n{fact}: found")),
-            "{fact}: {message}"
-        );
+    for device in [Known::H100, Known::H200] {
+        let want = Facts::of(device, &own, Default::default()).unwrap();
+        let differs = std::panic::catch_unwind(|| assert_facts(device, &found, &want));
+        let message = *differs.unwrap_err().downcast::<String>().unwrap();
+        let mut facts = vec![
+            "round trips",
+            "fma",
+            "f32 subnormals",
+            "subgroups",
+            "caveats",
+        ];
+        if device == Known::H200 {
+            facts.push("contraction");
+        }
+        for fact in facts {
+            assert!(
+                message.contains(&format!("\n{fact}: found")),
+                "{device:?}, {fact}: {message}"
+            );
+        }
     }
 }
 

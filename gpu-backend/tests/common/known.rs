@@ -1,6 +1,7 @@
 //! The devices whose facts are recorded: lavapipe, as its probe measures
-//! it here, and the NVIDIA H100 of the guide's chapter on real GPUs
-//! (driver 580.159.04). A test on such a device checks those facts, so
+//! it here, the NVIDIA H100 of the guide's chapter on real GPUs (driver
+//! 580.159.04, measured before the probe existed) and the NVIDIA H200 the
+//! bundle ran on (the same driver, measured by the probe). A test on such a device checks those facts, so
 //! that a known device that differs fails instead of passing unchecked.
 
 use dual_delta_gpu::semantics::{
@@ -16,6 +17,15 @@ pub enum Known {
     Lavapipe,
     /// An NVIDIA H100, measured with driver 580.159.04.
     H100,
+    /// An NVIDIA H200, measured by the probe with driver 580.159.04.
+    H200,
+}
+
+impl Known {
+    /// Whether it is one of the NVIDIA GPUs.
+    pub fn is_nvidia(self) -> bool {
+        matches!(self, Known::H100 | Known::H200)
+    }
 }
 
 /// Which known device `gpu` is, if any.
@@ -25,6 +35,8 @@ pub fn known(gpu: &Gpu) -> Option<Known> {
         Some(Known::Lavapipe)
     } else if info.name.contains("H100") {
         Some(Known::H100)
+    } else if info.name.contains("H200") {
+        Some(Known::H200)
     } else {
         None
     }
@@ -111,6 +123,30 @@ impl Facts {
                 // division and square root where they are not correctly
                 // rounded (the kernels correct them).
                 caveats: 3,
+            },
+            // The probe's own measurements (gpu-suite run of 2026-11-28):
+            // where the H100's hand-written shaders found no contraction,
+            // the probe finds `a * b + c` contracted on the same driver.
+            Known::H200 => Facts {
+                f16_arithmetic: Some(F16Arithmetic::RoundsEachOp),
+                round_trips: RoundTrip::Removed,
+                fma: Fusion::Fused,
+                contraction: true,
+                f32_subnormals: Subnormals::Flushed,
+                f16_subnormals: Subnormals::Kept,
+                conversion: ConversionRounding::NearestEven,
+                // 287 and 129 of 1024 off, by up to 1 ulp: within the
+                // kernels' correction.
+                division: None,
+                sqrt: None,
+                subgroups: Some((32, 32, Some(32))),
+                nan_in_max_min: NanInMaxMin::Number,
+                infinities_pass: true,
+                match_emulations: false,
+                match_emulations_on_normal_values: true,
+                // Round trips, contraction, `fma`, subnormals; and one for
+                // each of division and square root not correctly rounded.
+                caveats: 4,
             },
         })
     }
@@ -207,7 +243,7 @@ pub fn assert_facts(device: Known, s: &DeviceSemantics, want: &Facts) {
         .iter()
         .filter(|e| **e != Exactness::CorrectlyRounded)
         .count();
-    let caveats = want.caveats + if device == Known::H100 { inexact } else { 0 };
+    let caveats = want.caveats + if device.is_nvidia() { inexact } else { 0 };
     check(
         "caveats",
         s.caveats().len() == caveats,
