@@ -39,6 +39,39 @@ find_icds() {
     done | sort -u
 }
 
+# The driver library an ICD file names, where the loader would find it;
+# nothing when it cannot be found.
+icd_library() {
+    local icd=$1 lib
+    lib=$(sed -n 's/.*"library_path"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$icd" | head -1)
+    [ -n "$lib" ] || return 0
+    case $lib in
+    /*) [ -e "$lib" ] && echo "$lib" ;;
+    */*) [ -e "$(dirname "$icd")/$lib" ] && echo "$(dirname "$icd")/$lib" ;;
+    *) (ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null) | grep -m1 " $lib " | sed 's/.*=> //' ;;
+    esac
+}
+
+# One line per ICD file whose driver library is missing or cannot load
+# for want of a library it needs (NVIDIA's Vulkan driver lives in
+# libGLX_nvidia.so.0, which needs libglvnd's libraries: without them the
+# loader finds no adapter at all, whatever the ICD file says).
+icd_problems() {
+    local icd lib missing
+    while IFS= read -r icd; do
+        [ -n "$icd" ] || continue
+        lib=$(icd_library "$icd")
+        if [ -z "$lib" ]; then
+            echo "the driver library named by $icd is not found"
+        elif command -v ldd >/dev/null; then
+            missing=$(ldd "$lib" 2>/dev/null | awk '/not found/ {print $1}' | paste -sd ' ' -)
+            if [ -n "$missing" ]; then
+                echo "$lib (the driver of $icd) needs $missing, not found (NVIDIA: libglvnd0 and libegl1 on Debian/Ubuntu)"
+            fi
+        fi
+    done <<<"$1"
+}
+
 # Prints one line per requirement of the bundle in $1, and returns 1 when
 # one is missing.
 preflight() {
@@ -52,6 +85,18 @@ preflight() {
     icds=$(find_icds)
     if [ -n "$icds" ]; then
         echo "preflight: Vulkan drivers (ICD files): $(paste -sd ' ' <<<"$icds")"
+        local problems problem usable
+        problems=$(icd_problems "$icds")
+        usable=$(($(grep -c . <<<"$icds" || true) - $(grep -c . <<<"$problems" || true)))
+        while IFS= read -r problem; do
+            [ -n "$problem" ] || continue
+            if [ "$usable" -gt 0 ]; then
+                echo "preflight: unusable Vulkan driver: $problem"
+            else
+                echo "preflight: MISSING a usable Vulkan driver: $problem"
+                missing=1
+            fi
+        done <<<"$problems"
     else
         echo "preflight: MISSING a Vulkan driver: no ICD file (*.json) in /usr/share/vulkan/icd.d, /etc/vulkan/icd.d or VK_DRIVER_FILES (NVIDIA: the driver's Vulkan part, nvidia_icd.json; CPU: mesa-vulkan-drivers)"
         missing=1
