@@ -18,7 +18,7 @@ use core::ops::Range;
 
 use naga::{BinaryOperator as Op, Expression, Handle, Scalar, Statement};
 
-use super::sites::{Ctx, Edit, Site, op_token};
+use super::sites::{Ctx, Edit, Site, each_statement, op_token};
 use super::text::{Piece, split_binary};
 
 impl Ctx<'_> {
@@ -189,30 +189,15 @@ fn depends_on_argument(f: &naga::Function, h: Handle<Expression>) -> bool {
 /// The calls `(function, argument)` of one argument in `block`, nested
 /// blocks included.
 fn calls_in(block: &naga::Block, out: &mut Vec<(Handle<naga::Function>, Handle<Expression>)>) {
-    for s in block.iter() {
-        match s {
-            Statement::Call {
-                function,
-                arguments,
-                ..
-            } if arguments.len() == 1 => out.push((*function, arguments[0])),
-            Statement::Block(b) => calls_in(b, out),
-            Statement::If { accept, reject, .. } => {
-                calls_in(accept, out);
-                calls_in(reject, out);
-            }
-            Statement::Loop {
-                body, continuing, ..
-            } => {
-                calls_in(body, out);
-                calls_in(continuing, out);
-            }
-            Statement::Switch { cases, .. } => {
-                for case in cases {
-                    calls_in(&case.body, out);
-                }
-            }
-            _ => {}
+    each_statement(block, &mut |s| {
+        if let Statement::Call {
+            function,
+            arguments,
+            ..
+        } = s
+            && arguments.len() == 1
+        {
+            out.push((*function, arguments[0]));
         }
-    }
+    });
 }

@@ -17,6 +17,8 @@ use naga::{
     BinaryOperator as Op, Expression, Handle, MathFunction, ScalarKind, Statement, TypeInner,
 };
 
+use super::sites::{each_statement, every_function, parse_valid};
+
 /// The statements of `source` that update an `f32` variable (scalar or
 /// vector) from its own value by floating-point arithmetic a driver may
 /// reassociate, each as its line of source (trimmed) and the function it
@@ -26,21 +28,8 @@ use naga::{
 ///
 /// When naga cannot parse or validate `source`.
 pub(crate) fn unpinned_running_values(source: &str) -> Vec<String> {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("{}\n{source}", e.emit_to_string(source)));
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{e:?}\n{source}"));
-    let functions = module.functions.iter().map(|(h, f)| (f, &info[h])).chain(
-        module
-            .entry_points
-            .iter()
-            .enumerate()
-            .map(|(i, ep)| (&ep.function, info.get_entry_point(i))),
-    );
+    let (module, info) = parse_valid(source);
+    let functions = every_function(&module, &info);
     let mut found = Vec::new();
     for (function, finfo) in functions {
         let name = function.name.as_deref().unwrap_or("?");
@@ -135,28 +124,11 @@ fn reads_through_arithmetic(
 
 /// The stores `(pointer, value)` in `block`, nested blocks included.
 fn stores_in(block: &naga::Block, out: &mut Vec<(Handle<Expression>, Handle<Expression>)>) {
-    for s in block.iter() {
-        match s {
-            Statement::Store { pointer, value } => out.push((*pointer, *value)),
-            Statement::Block(b) => stores_in(b, out),
-            Statement::If { accept, reject, .. } => {
-                stores_in(accept, out);
-                stores_in(reject, out);
-            }
-            Statement::Loop {
-                body, continuing, ..
-            } => {
-                stores_in(body, out);
-                stores_in(continuing, out);
-            }
-            Statement::Switch { cases, .. } => {
-                for case in cases {
-                    stores_in(&case.body, out);
-                }
-            }
-            _ => {}
+    each_statement(block, &mut |s| {
+        if let Statement::Store { pointer, value } = *s {
+            out.push((pointer, value));
         }
-    }
+    });
 }
 
 /// The line of `source` holding byte `at`, trimmed.

@@ -6,7 +6,10 @@
 
 use core::ops::Range;
 
-use naga::{BinaryOperator as Op, Expression, Handle, MathFunction, Scalar, ScalarKind, TypeInner};
+use naga::{
+    BinaryOperator as Op, Expression, Handle, MathFunction, Scalar, ScalarKind, Statement,
+    TypeInner,
+};
 
 use super::text::{Piece, inner_of_call, split_binary};
 
@@ -104,14 +107,7 @@ impl Wanted {
 /// When naga cannot parse or validate `source`: every kernel of this crate
 /// is valid WGSL, so that is a bug in the generator.
 pub(crate) fn sites(source: &str, wanted: Wanted) -> Vec<Edit> {
-    let module = naga::front::wgsl::parse_str(source)
-        .unwrap_or_else(|e| panic!("{}\n{source}", e.emit_to_string(source)));
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .unwrap_or_else(|e| panic!("{e:?}\n{source}"));
+    let (module, info) = parse_valid(source);
     let mut edits = Vec::new();
     // The helpers an earlier pass added are left as they are.
     let imitated = |f: &naga::Function| {
@@ -119,18 +115,7 @@ pub(crate) fn sites(source: &str, wanted: Wanted) -> Vec<Edit> {
             .as_deref()
             .is_some_and(|n| n.starts_with("imitated_"))
     };
-    let functions = module
-        .functions
-        .iter()
-        .filter(|(_, f)| !imitated(f))
-        .map(|(h, f)| (f, &info[h]))
-        .chain(
-            module
-                .entry_points
-                .iter()
-                .enumerate()
-                .map(|(i, ep)| (&ep.function, info.get_entry_point(i))),
-        );
+    let functions = every_function(&module, &info).filter(|(f, _)| !imitated(f));
     for (function, finfo) in functions {
         let ctx = Ctx {
             source,
@@ -150,6 +135,65 @@ pub(crate) fn sites(source: &str, wanted: Wanted) -> Vec<Edit> {
     edits.sort_by_key(|e| (e.range.start, core::cmp::Reverse(e.range.end)));
     edits.dedup_by(|b, a| a.range == b.range);
     edits
+}
+
+/// `source` parsed and validated by naga (so that every expression has
+/// its type).
+///
+/// # Panics
+///
+/// When naga cannot parse or validate `source`.
+pub(super) fn parse_valid(source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
+    let module = naga::front::wgsl::parse_str(source)
+        .unwrap_or_else(|e| panic!("{}\n{source}", e.emit_to_string(source)));
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{e:?}\n{source}"));
+    (module, info)
+}
+
+/// Every function of `module` with its validation info, the entry points'
+/// included.
+pub(super) fn every_function<'a>(
+    module: &'a naga::Module,
+    info: &'a naga::valid::ModuleInfo,
+) -> impl Iterator<Item = (&'a naga::Function, &'a naga::valid::FunctionInfo)> {
+    module.functions.iter().map(|(h, f)| (f, &info[h])).chain(
+        module
+            .entry_points
+            .iter()
+            .enumerate()
+            .map(|(i, ep)| (&ep.function, info.get_entry_point(i))),
+    )
+}
+
+/// Calls `visit` on every statement of `block`, nested blocks' included.
+pub(super) fn each_statement(block: &naga::Block, visit: &mut impl FnMut(&Statement)) {
+    for s in block.iter() {
+        visit(s);
+        match s {
+            Statement::Block(b) => each_statement(b, visit),
+            Statement::If { accept, reject, .. } => {
+                each_statement(accept, visit);
+                each_statement(reject, visit);
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                each_statement(body, visit);
+                each_statement(continuing, visit);
+            }
+            Statement::Switch { cases, .. } => {
+                for case in cases {
+                    each_statement(&case.body, visit);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 pub(super) struct Ctx<'a> {

@@ -125,28 +125,17 @@ impl Facts {
                 caveats: 3,
             },
             // The probe's own measurements (gpu-suite run of 2026-11-28):
-            // where the H100's hand-written shaders found no contraction,
-            // the probe finds `a * b + c` contracted on the same driver.
+            // the H100's facts, except that where the H100's hand-written
+            // shaders found no contraction, the probe finds `a * b + c`
+            // contracted on the same driver. Division and square root:
+            // 287 and 129 of 1024 off by up to 1 ulp, within the kernels'
+            // correction.
             Known::H200 => Facts {
-                f16_arithmetic: Some(F16Arithmetic::RoundsEachOp),
-                round_trips: RoundTrip::Removed,
-                fma: Fusion::Fused,
                 contraction: true,
-                f32_subnormals: Subnormals::Flushed,
-                f16_subnormals: Subnormals::Kept,
-                conversion: ConversionRounding::NearestEven,
-                // 287 and 129 of 1024 off, by up to 1 ulp: within the
-                // kernels' correction.
-                division: None,
-                sqrt: None,
-                subgroups: Some((32, 32, Some(32))),
-                nan_in_max_min: NanInMaxMin::Number,
-                infinities_pass: true,
-                match_emulations: false,
-                match_emulations_on_normal_values: true,
                 // Round trips, contraction, `fma`, subnormals; and one for
                 // each of division and square root not correctly rounded.
                 caveats: 4,
+                ..Facts::of(Known::H100, gpu, imitate)?
             },
         })
     }
