@@ -107,16 +107,7 @@ pub fn bounded_debug<T: Debug + ?Sized>(x: &T) -> String {
 /// `x`'s `Debug`, cut at `max` characters: a longer one ends with `…` and
 /// its length.
 pub fn debug_cut<T: Debug + ?Sized>(x: &T, max: usize) -> String {
-    let mut w = Bounded {
-        out: String::new(),
-        chars: 0,
-        max,
-    };
-    let _ = write!(w, "{x:?}");
-    if w.chars > max {
-        let _ = write!(w.out, "… ({} characters in all)", w.chars);
-    }
-    w.out
+    Bounded::debug(x, max).finish()
 }
 
 /// A writer that keeps the first `max` characters and counts the rest.
@@ -124,6 +115,33 @@ struct Bounded {
     out: String,
     chars: usize,
     max: usize,
+}
+
+impl Bounded {
+    /// `x`'s `Debug`, its first `max` characters kept.
+    fn debug<T: Debug + ?Sized>(x: &T, max: usize) -> Self {
+        let mut w = Bounded {
+            out: String::new(),
+            chars: 0,
+            max,
+        };
+        let _ = write!(w, "{x:?}");
+        w
+    }
+
+    /// Whether characters were left out.
+    fn cut(&self) -> bool {
+        self.chars > self.max
+    }
+
+    /// What was kept; where characters were left out, ending with `…` and
+    /// the length.
+    fn finish(mut self) -> String {
+        if self.cut() {
+            let _ = write!(self.out, "… ({} characters in all)", self.chars);
+        }
+        self.out
+    }
 }
 
 impl fmt::Write for Bounded {
@@ -226,9 +244,9 @@ impl Cut {
 /// `4096 × f32 in [1.2e-4, 9.9998e-1]: first [0.5, 0.25, 0.125, 0.0625], last
 /// [...]; elements 2046..=2050 around the worst output element 2048: [...]`
 pub fn summarise<E: Element + Debug>(x: &[E], cut: &Cut) -> String {
-    let full = debug_cut(x, cut.max);
-    if x.len() <= 2 * EDGE || !full.ends_with(" characters in all)") {
-        return full;
+    let debug = Bounded::debug(x, cut.max);
+    if x.len() <= 2 * EDGE || !debug.cut() {
+        return debug.finish();
     }
     let list = |xs: &[E]| {
         let items: Vec<String> = xs.iter().map(|e| format!("{e:?}")).collect();

@@ -12,7 +12,7 @@ use dual_delta_runtime::{Baselines, report};
 
 mod common;
 
-use common::{kahan, naive, oracle, short_input as input};
+use common::{kahan, kahan_on_half, naive, oracle, short_input as input};
 
 /// What the binary did: whether it succeeded, and its stdout then stderr.
 fn cargo_dual_delta(args: &[&str], cwd: &Path) -> (bool, String) {
@@ -110,12 +110,6 @@ fn baselines_are_listed_by_test_path_and_a_missing_one_is_explained() {
     assert!(ok, "{out}");
     assert!(out.starts_with("kernels::sum_kahan: "), "{out}");
     std::fs::remove_dir_all(&d).unwrap();
-}
-
-/// Kahan's sum where the first value is at least ½, the naive sum (the
-/// baseline's own) elsewhere: a tie on about half the inputs.
-fn kahan_on_half(x: &Vec<f32>) -> f32 {
-    if x[0] < 0.5 { naive(x) } else { kahan(x) }
 }
 
 #[test]

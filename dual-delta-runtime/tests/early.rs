@@ -7,7 +7,7 @@ use dual_delta_runtime::prelude::*;
 
 mod common;
 
-use common::{LEN, input, kahan, naive, oracle, pairwise};
+use common::{LEN, input, kahan, kahan_on_half, naive, oracle, pairwise};
 
 fn reversed(x: &Vec<f32>) -> f32 {
     x.iter().rev().fold(0.0, |s, &v| s + v)
@@ -200,12 +200,6 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
         "Stopped after {} of 1000 inputs by the anytime-valid sequential test",
         o.inputs_checked()
     )));
-}
-
-/// Kahan's sum on the inputs whose first value is at least ½, the naive
-/// sum (the baseline's own) on the others: a tie on about half the inputs.
-fn kahan_on_half(x: &Vec<f32>) -> f32 {
-    if x[0] < 0.5 { naive(x) } else { kahan(x) }
 }
 
 #[test]

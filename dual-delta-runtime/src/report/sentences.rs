@@ -207,7 +207,7 @@ impl Outcome {
     /// ratio of means tell one story ([`Outcome::means_note`] says so).
     pub fn shown_summaries(&self) -> crate::Summaries {
         let mut shown = self.summaries;
-        if self.means_note().is_some() {
+        if self.means_weighted() {
             let (m1, m2) = (self.claim.mean_delta1, self.claim.mean_delta2);
             shown.candidate.mean = m1;
             shown.baseline.mean = m2;
@@ -223,17 +223,23 @@ impl Outcome {
     /// the 550 inputs it ran on`.
     pub fn means_note(&self) -> Option<String> {
         let s = &self.screen;
-        let skipped = s.ties_unmeasured();
-        (skipped > 0 && self.claim.mean_delta1.is_finite()).then(|| {
+        self.means_weighted().then(|| {
             format!(
-                "means over all {} inputs with finite errors (the {skipped} ties the oracle \
-                 skipped counted as the {} it ran on); the other columns over the {} inputs it \
-                 ran on",
+                "means over all {} inputs with finite errors (the {} ties the oracle skipped \
+                 counted as the {} it ran on); the other columns over the {} inputs it ran on",
                 self.claim.in_mean,
+                s.ties_unmeasured(),
                 s.ties_measured,
                 self.delta1.len()
             )
         })
+    }
+
+    /// Whether the table's means are the claim's, weighted for the ties
+    /// the oracle skipped ([`Outcome::shown_summaries`]): where it skipped
+    /// some, and the claim's means were recorded.
+    fn means_weighted(&self) -> bool {
+        self.screen.ties_unmeasured() > 0 && self.claim.mean_delta1.is_finite()
     }
 
     /// Why the run failed, in one sentence, the reason first (its check,

@@ -291,12 +291,12 @@ impl Errors {
 
     /// Every input.
     pub(crate) fn inputs(&self) -> usize {
-        self.delta1.len()
-            + self.ties.len()
-            + self.unmeasured
-            + self.not_judged
-            + self.baseline_non_finite
-            + self.candidate_non_finite
+        self.in_mean() + self.not_judged + self.baseline_non_finite + self.candidate_non_finite
+    }
+
+    /// The inputs whose errors are both finite: those of (M)'s mean.
+    fn in_mean(&self) -> usize {
+        self.delta1.len() + self.ties.len() + self.unmeasured
     }
 
     /// The weight of each measured tie: the ties it stands for.
@@ -322,7 +322,7 @@ impl Errors {
     /// without one).
     fn means(&self) -> [f64; 2] {
         let (s1, s2) = self.sums();
-        let n = (self.delta1.len() + self.ties.len() + self.unmeasured) as f64;
+        let n = self.in_mean() as f64;
         [s1 / n, s2 / n]
     }
 
@@ -451,7 +451,7 @@ pub(crate) fn assess(
         level: half,
         margin,
         inputs: errors.inputs(),
-        in_mean: errors.delta1.len() + errors.ties.len() + errors.unmeasured,
+        in_mean: errors.in_mean(),
         mean_delta1,
         mean_delta2,
         differing: errors.delta1.len(),
