@@ -72,9 +72,9 @@ fn adapters_can_be_chosen_by_backend_or_name() {
     }
 }
 
-/// On a known device (lavapipe, the H100, the H200) both paths must really run: the
-/// shared context uses native f16 there unless the fallback is forced; the
-/// NVIDIA GPUs are discrete.
+/// On a known device (lavapipe, the H100, the H200) both paths must really
+/// run: the shared context uses native f16 there unless the fallback is
+/// forced; the NVIDIA GPUs are discrete.
 #[test]
 fn a_known_device_runs_native_f16_unless_the_fallback_is_forced() {
     let Some(gpu) = require_gpu() else { return };
@@ -103,9 +103,10 @@ fn a_known_device_runs_native_f16_unless_the_fallback_is_forced() {
 
 /// On lavapipe at 256 bits (subgroups of 8) the matmul kernels share `B`
 /// through subgroups unless that is turned off or the shared tiles are
-/// forced (`DUAL_DELTA_GPU_TILING=shared`); on the H100 and H200 (subgroups of 32, a
-/// discrete GPU) they stage tiles in workgroup memory unless the register
-/// blocks are asked for, and those then use subgroups unless they are off.
+/// forced (`DUAL_DELTA_GPU_TILING=shared`); on the H100 and H200
+/// (subgroups of 32, discrete GPUs) they stage tiles in workgroup memory
+/// unless the register blocks are asked for, and those then use subgroups
+/// unless they are off.
 /// The adapter's description says which.
 #[test]
 fn a_known_device_uses_subgroups_and_tiles_as_recorded() {

@@ -11,9 +11,9 @@ use dual_delta_gpu::{
     require_gpu,
 };
 
-/// A known device (lavapipe, the H100 of the guide, the H200) shows the facts
-/// recorded for it, every one checked and each that differs listed; any
-/// other device is only checked for consistency (the tests below).
+/// A known device (lavapipe, the H100 of the guide, the H200) shows the
+/// facts recorded for it, every one checked and each that differs listed;
+/// any other device is only checked for consistency (the tests below).
 #[test]
 fn a_known_device_shows_its_recorded_facts() {
     let Some(gpu) = require_gpu() else { return };

@@ -28,6 +28,11 @@ fn atan_f64(x: &f32) -> f64 {
     f64::from(*x).atan()
 }
 
+/// micromath's `atan` error at `x`, as the run's metric measures it.
+fn atan_error(x: f32) -> f64 {
+    (f64::from(atan_micromath(&x)) - atan_f64(&x)).abs()
+}
+
 /// An angle in [-π, π].
 fn angle(rng: &mut TrialRng) -> f32 {
     rng.random_range(-std::f32::consts::PI..std::f32::consts::PI)
@@ -93,7 +98,7 @@ fn micromath_atan_breaks_its_documented_bound_at_large_magnitudes() {
     // its own: redrawn from its seed, its error is above 0.002 (or NaN).
     let first = o.judgement.over_bound.expect("an input over the bound");
     let x = any_scale(&mut TrialRng::from_trial_seed(first.at.seed));
-    let error = (f64::from(atan_micromath(&x)) - atan_f64(&x)).abs();
+    let error = atan_error(x);
     assert!(error.is_nan() || error > 0.002, "{x}: {error}");
     assert!(
         matches!(o.judgement.decided_by, DecidedBy::Bound { trial, .. } if trial == first.at.trial)
@@ -101,7 +106,7 @@ fn micromath_atan_breaks_its_documented_bound_at_large_magnitudes() {
     // No earlier input is over it: the run stopped at the first.
     for i in 0..first.at.trial {
         let x = any_scale(&mut TrialRng::for_trial(o.settings.seed, i));
-        let e = (f64::from(atan_micromath(&x)) - atan_f64(&x)).abs();
+        let e = atan_error(x);
         assert!(e <= 0.002, "trial {i}: {x} has error {e}");
     }
     let sentence = o.failure_sentence().unwrap();

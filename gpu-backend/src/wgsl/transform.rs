@@ -170,8 +170,19 @@ impl SourceTransform {
                 continue;
             }
             let mut out = render(&s, &edits);
+            let called = |out: &str, name: &str| {
+                out.contains(&format!("{name}(")) && !out.contains(&format!("fn {name}("))
+            };
+            for (scalar, suffix, arity, widths) in LANEWISE {
+                for &n in widths {
+                    let name = format!("{scalar}{suffix}{n}");
+                    if called(&out, &name) {
+                        out.push_str(&lanewise(&name, scalar, arity, n));
+                    }
+                }
+            }
             for (name, helper) in HELPERS {
-                if out.contains(&format!("{name}(")) && !out.contains(&format!("fn {name}(")) {
+                if called(&out, name) {
                     out.push_str(helper);
                 }
             }
@@ -195,35 +206,41 @@ impl fmt::Display for SourceTransform {
     }
 }
 
+/// The lane-by-lane forms of the scalar helpers below, each added where it
+/// is called, before them: `{scalar}{suffix}{n}` takes `arity` arguments of
+/// `vecn<f32>` and applies `scalar` to each lane.
+const LANEWISE: [(&str, &str, usize, &[usize]); 4] = [
+    ("imitated_fma_exact", "", 3, &[2, 3, 4]),
+    ("imitated_fma", "", 3, &[2, 3, 4]),
+    ("imitated_ftz16", "x", 1, &[2]),
+    ("imitated_rz16", "x", 1, &[2]),
+];
+
+/// The WGSL of `name`, which applies `scalar` (of `arity` `f32`
+/// arguments) to each of the `n` lanes of its `vecn<f32>` arguments.
+fn lanewise(name: &str, scalar: &str, arity: usize, n: usize) -> String {
+    let ty = format!("vec{n}<f32>");
+    let args = &["a", "b", "c"][..arity];
+    let params: Vec<String> = args.iter().map(|a| format!("{a}: {ty}")).collect();
+    let lanes: Vec<String> = ["x", "y", "z", "w"][..n]
+        .iter()
+        .map(|lane| {
+            let operands: Vec<String> = args.iter().map(|a| format!("{a}.{lane}")).collect();
+            format!("{scalar}({})", operands.join(", "))
+        })
+        .collect();
+    format!(
+        "fn {name}({}) -> {ty} {{ return {ty}({}); }}\n",
+        params.join(", "),
+        lanes.join(", ")
+    )
+}
+
 /// The functions the rewritten sources call, each added where it is
 /// called (after the rewriting, so never rewritten itself); each after
 /// those that call it.
-const HELPERS: [(&str, &str); 17] = [
-    (
-        "imitated_fma_exact2",
-        "fn imitated_fma_exact2(a: vec2<f32>, b: vec2<f32>, c: vec2<f32>) -> vec2<f32> { return vec2<f32>(imitated_fma_exact(a.x, b.x, c.x), imitated_fma_exact(a.y, b.y, c.y)); }\n",
-    ),
-    (
-        "imitated_fma_exact3",
-        "fn imitated_fma_exact3(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec3<f32> { return vec3<f32>(imitated_fma_exact(a.x, b.x, c.x), imitated_fma_exact(a.y, b.y, c.y), imitated_fma_exact(a.z, b.z, c.z)); }\n",
-    ),
-    (
-        "imitated_fma_exact4",
-        "fn imitated_fma_exact4(a: vec4<f32>, b: vec4<f32>, c: vec4<f32>) -> vec4<f32> { return vec4<f32>(imitated_fma_exact(a.x, b.x, c.x), imitated_fma_exact(a.y, b.y, c.y), imitated_fma_exact(a.z, b.z, c.z), imitated_fma_exact(a.w, b.w, c.w)); }\n",
-    ),
+const HELPERS: [(&str, &str); 9] = [
     ("imitated_fma_exact", IMITATED_FMA_EXACT),
-    (
-        "imitated_fma2",
-        "fn imitated_fma2(a: vec2<f32>, b: vec2<f32>, c: vec2<f32>) -> vec2<f32> { return vec2<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y)); }\n",
-    ),
-    (
-        "imitated_fma3",
-        "fn imitated_fma3(a: vec3<f32>, b: vec3<f32>, c: vec3<f32>) -> vec3<f32> { return vec3<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y), imitated_fma(a.z, b.z, c.z)); }\n",
-    ),
-    (
-        "imitated_fma4",
-        "fn imitated_fma4(a: vec4<f32>, b: vec4<f32>, c: vec4<f32>) -> vec4<f32> { return vec4<f32>(imitated_fma(a.x, b.x, c.x), imitated_fma(a.y, b.y, c.y), imitated_fma(a.z, b.z, c.z), imitated_fma(a.w, b.w, c.w)); }\n",
-    ),
     ("imitated_fma", IMITATED_FMA),
     (
         "imitated_mul0",
@@ -233,10 +250,6 @@ const HELPERS: [(&str, &str); 17] = [
     return select(a * b, bitcast<f32>((ua ^ ub) & 0x80000000u), zero);
 }
 ",
-    ),
-    (
-        "imitated_ftz16x2",
-        "fn imitated_ftz16x2(v: vec2<f32>) -> vec2<f32> { return vec2<f32>(imitated_ftz16(v.x), imitated_ftz16(v.y)); }\n",
     ),
     (
         "imitated_ftz16",
@@ -261,10 +274,6 @@ const HELPERS: [(&str, &str); 17] = [
     (
         "imitated_sqrt",
         "fn imitated_sqrt(x: f32) -> f32 { return imitated_ulps(sqrt(x)); }\n",
-    ),
-    (
-        "imitated_rz16x2",
-        "fn imitated_rz16x2(v: vec2<f32>) -> vec2<f32> { return vec2<f32>(imitated_rz16(v.x), imitated_rz16(v.y)); }\n",
     ),
     // Called by the ones above.
     ("imitated_ulps", IMITATED_ULPS),

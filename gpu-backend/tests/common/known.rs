@@ -1,8 +1,9 @@
 //! The devices whose facts are recorded: lavapipe, as its probe measures
 //! it here, the NVIDIA H100 of the guide's chapter on real GPUs (driver
 //! 580.159.04, measured before the probe existed) and the NVIDIA H200 the
-//! bundle ran on (the same driver, measured by the probe). A test on such a device checks those facts, so
-//! that a known device that differs fails instead of passing unchecked.
+//! bundle ran on (the same driver, measured by the probe). A test on such
+//! a device checks those facts, so that a known device that differs fails
+//! instead of passing unchecked.
 
 use dual_delta_gpu::semantics::{
     CORRECTED_ULPS, ConversionRounding, DeviceSemantics, Exactness, F16Arithmetic, Fusion,
