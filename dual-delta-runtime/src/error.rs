@@ -81,22 +81,18 @@ pub enum RunError {
         /// The significance level.
         alpha: f64,
     },
-    /// Too few inputs whose outputs differ for the claim's tests to ever
-    /// reject at α, where the ratio of mean errors is beyond the margin:
-    /// a loss the run can see but not establish.
-    TooFewDiffering {
-        /// The test.
+    /// The candidate's mean error is beyond the margin on too few inputs
+    /// for any test at this `n` to establish it (too few differing
+    /// outputs, or an excess concentrated on a handful of inputs): a loss
+    /// the run can see but not show, which names the `n` that could
+    /// ([`crate::claim::Short`]).
+    ShortOfInputs {
+        /// The paired test.
         test: &'static str,
         /// The inputs checked.
         n: usize,
-        /// The inputs whose outputs differ.
-        differing: usize,
-        /// The fewest differing inputs that can reject.
-        min: usize,
-        /// Each criterion's level.
-        alpha: f64,
-        /// The ratio of mean errors.
-        ratio: f64,
+        /// What the loss rests on, and the `n` needed.
+        short: crate::decide::claim::Short,
     },
     /// A function panicked.
     Panicked {
@@ -260,19 +256,13 @@ impl fmt::Display for RunError {
                 "n = {n} trials is too few for the one-sided {test} at α = {alpha}: it could never \
                  reject; use n >= {min}"
             ),
-            RunError::TooFewDiffering {
-                test,
-                n,
-                differing,
-                min,
-                alpha,
-                ratio,
-            } => write!(
+            RunError::ShortOfInputs { test, n, short } => write!(
                 f,
-                "only {differing} of the {n} inputs gave differing outputs, too few for the \
-                 one-sided {test} at α = {alpha} to ever reject, and the candidate's mean error \
-                 is ×{ratio:.3} the baseline's there: the loss cannot be established; raise n \
-                 until at least {min} inputs differ"
+                "the candidate's mean error is ×{:.3} the baseline's over the {n} inputs, but the \
+                 loss rests on {} of them, too few for the test of the mean (or the one-sided \
+                 {test}) at α = {} to ever reject however large it is: it cannot be established \
+                 at this n; raise n to at least {}",
+                short.ratio, short.carriers, short.level, short.n_needed,
             ),
             RunError::Panicked {
                 role,

@@ -12,7 +12,6 @@ use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
 use crate::screen::Screen;
-use crate::stats::{RatioInterval, StatsError};
 use crate::verdict::{Analysis, Verdict};
 use crate::worst::GrossError;
 
@@ -119,12 +118,6 @@ pub struct Outcome {
     /// The anytime-valid sequential verdict, and whether the run stopped
     /// at it.
     pub sequential: SequentialEvidence,
-    /// The ratio of mean errors `R = mean Δ1 / mean Δ2` over every input
-    /// with finite errors (the errors on unmeasured ties estimated from
-    /// their seeded sample; see [`crate::decide::claim`]), with a stratified
-    /// bootstrap interval seeded from the base seed whose ends are the
-    /// mean criterion's one-sided bounds.
-    pub ratio_of_means: Result<RatioInterval, StatsError>,
     /// Every test.
     pub analysis: Analysis,
     /// The claim's two criteria over every input: what decided the

@@ -22,8 +22,8 @@ use crate::regions::{self, Localization, Point};
 use crate::rng::trial_seed;
 use crate::schedule;
 use crate::screen::{Mode, Screen};
+use crate::stats;
 use crate::stats::sequential::Sequential;
-use crate::stats::{self, RatioInterval, StatsError};
 use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
 use crate::verdict::{self, Analysis, Verdict};
 use crate::worst::GrossError;
@@ -57,8 +57,9 @@ pub(crate) fn run<I: Send + Sync>(
         |c| monitor.observe(c),
     );
     progress.finish();
-    let checked = checked?;
+    let mut checked = checked?;
     let sequential = monitor.finish()?;
+    measure_skipped_ties(trial, &plan, &sequential, &mut checked)?;
     let trial_time = start.elapsed();
     let collected = Collected::of(&plan, &checked, &sequential)?;
     let decided = Decided::of(&plan, &collected)?;
@@ -122,6 +123,24 @@ impl Plan {
             progress,
         })
     }
+}
+
+/// The ties the oracle skipped, measured where the claim's decision in
+/// mean depends on their errors ([`claim::needs_skipped_ties`]): a run
+/// never fails on an estimate of them.
+fn measure_skipped_ties<I: Send + Sync>(
+    trial: &Trial<'_, I>,
+    plan: &Plan,
+    sequential: &Sequential,
+    checked: &mut [Checked],
+) -> Result<(), RunError> {
+    let s = &plan.settings;
+    let stopped = checked.len() < s.n && sequential.crossed().is_final();
+    let level = plan.levels.fixed(stopped);
+    if claim::needs_skipped_ties(&Errors::of(checked), level, s.margin) {
+        schedule::measure_ties(trial, s, checked)?;
+    }
+    Ok(())
 }
 
 /// One pass over the inputs run: everything the decision reads.
@@ -210,7 +229,6 @@ struct Decided {
     analysis: Analysis,
     claim: Claim,
     regions: Option<Localization>,
-    ratio_of_means: Result<RatioInterval, StatsError>,
     verdict: Verdict,
     regression: Option<Regression>,
     judgement: Judgement,
@@ -229,12 +247,12 @@ impl Decided {
         };
         let analysis = verdict::analyse(&sample, s.test, fixed);
         let p = |r: &verdict::TestOutcome| r.as_ref().ok().map(|t| t.p_value);
-        let (claim, interval) = claim::assess(
+        let claim = claim::assess(
             &c.errors,
             (p(&analysis.worse), p(&analysis.better)),
             fixed,
             s.margin,
-            trial_seed(s.seed, usize::MAX),
+            s.test.min_trials(fixed / 2.0),
         );
         let verdict = verdict::verdicts(&analysis, &sample, claim.accuracy(), fixed);
         let regions = claim.significantly_worse().then(|| {
@@ -282,25 +300,16 @@ impl Decided {
             screen: &c.screen,
             regressed: regression.as_ref().is_some_and(|r| r.regressed),
         });
-        // A loss the run can see but its tests can never establish is an
-        // error, not a pass: the minimum counts the inputs that differ.
-        let min = s.test.min_trials(claim.level);
-        if judgement.passed && claim.differing < min && claim.mean.effect > 1.0 + claim.margin {
-            return Err(RunError::TooFewDiffering {
+        // A loss the run can see but this n could never establish is an
+        // error, not a pass.
+        if let Some(short) = claim.short.filter(|_| judgement.passed) {
+            return Err(RunError::ShortOfInputs {
                 test: s.test.name(),
                 n: c.screen.checked,
-                differing: claim.differing,
-                min,
-                alpha: claim.level,
-                ratio: claim.mean.effect,
+                short,
             });
         }
         Ok(Decided {
-            ratio_of_means: interval.ok_or(StatsError::TooFewObservations {
-                test: "ratio of means",
-                needed: 1,
-                got: 0,
-            }),
             analysis,
             claim,
             regions,
@@ -411,7 +420,6 @@ fn publish(
         reference_scale: c.reference_scale,
         screen: c.screen,
         sequential: c.sequential,
-        ratio_of_means: d.ratio_of_means,
         analysis: d.analysis,
         claim: d.claim,
         regions: d.regions,

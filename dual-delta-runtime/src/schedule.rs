@@ -84,7 +84,7 @@ fn rounds<I: Send + Sync, T: Send>(
         Candidate::One(_) => ROUND,
         Candidate::Batched { size, .. } => *size,
     };
-    let mut all = || {
+    let all = || {
         let mut done: Vec<T> = Vec::with_capacity(range.len().min(4096));
         let mut start = range.start;
         while start < range.end {
@@ -101,6 +101,15 @@ fn rounds<I: Send + Sync, T: Send>(
         }
         Ok(done)
     };
+    on_pool(settings, all)
+}
+
+/// Runs `f` on a pool of `settings.threads` threads when set, on the
+/// global pool otherwise.
+fn on_pool<R: Send>(
+    settings: &Settings,
+    f: impl FnOnce() -> Result<R, RunError> + Send,
+) -> Result<R, RunError> {
     match settings.threads {
         Some(t) if t > 1 => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
@@ -112,9 +121,36 @@ fn rounds<I: Send + Sync, T: Send>(
                     expected: "a thread count the system can start",
                 })
             })?
-            .install(all),
-        _ => all(),
+            .install(f),
+        _ => f(),
     }
+}
+
+/// Measures every tie of `checked` the oracle skipped: its input drawn
+/// again, the baseline and the oracle run on it (the candidate's output is
+/// the baseline's, bit for bit), in parallel as the rounds are. The first
+/// failure by index ends the run with its error.
+pub(crate) fn measure_ties<I: Send + Sync>(
+    trial: &Trial<'_, I>,
+    settings: &Settings,
+    checked: &mut [Checked],
+) -> Result<(), RunError> {
+    let Some(format) = checked.iter().find_map(Checked::full).map(|t| t.format) else {
+        return Ok(());
+    };
+    let skipped: Vec<usize> = (0..checked.len())
+        .filter(|&i| matches!(checked[i], Checked::Tie))
+        .collect();
+    let serial = settings.threads == Some(1);
+    let measured = on_pool(settings, || {
+        Ok(map_range(serial, 0..skipped.len(), |k| {
+            trial.measure_tie(settings, skipped[k], format)
+        }))
+    })?;
+    for (k, t) in measured.into_iter().enumerate() {
+        checked[skipped[k]] = Checked::Full(t?);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -211,7 +211,7 @@ fn with_ties_sampled_the_tables_means_and_the_ratio_tell_one_story() {
     let s = &o.screen;
     assert_eq!(o.inputs_checked(), 1000);
     assert!(s.ties_unmeasured() > 300, "{s:?}");
-    let ratio = o.ratio_of_means.as_ref().unwrap().ratio;
+    let ratio = o.claim.mean.effect;
     let shown = o.shown_summaries();
     let close = |a: f64, b: f64| (a / b - 1.0).abs() < 0.02;
     assert!(close(shown.candidate.mean / shown.baseline.mean, ratio));

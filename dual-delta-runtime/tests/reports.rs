@@ -230,18 +230,11 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
         &o.summaries.differences,
         "differences",
     );
-    match &o.ratio_of_means {
-        Ok(r) => {
-            let v = &j["ratio_of_means"];
-            assert_num(&v["ratio"], r.ratio, "ratio");
-            assert_num(&v["lower"], r.lower, "lower");
-            assert_num(&v["upper"], r.upper, "upper");
-            assert_num(&v["confidence"], r.confidence, "confidence");
-            assert_eq!(v["resamples"].as_u64(), Some(r.resamples as u64));
-            assert_eq!(v["seed"].as_u64(), Some(r.seed));
-        }
-        Err(e) => assert_eq!(j["ratio_of_means"]["error"], e.to_string()),
-    }
+    let m = &j["claim"]["mean"];
+    assert_num(&m["effect"], o.claim.mean.effect, "ratio");
+    assert_num(&m["lower"], o.claim.mean.lower, "lower");
+    assert_num(&m["upper"], o.claim.mean.upper, "upper");
+    assert_eq!(m["p_margin"].as_f64(), o.claim.mean.p_margin);
 
     let a = &o.analysis;
     assert_eq!(

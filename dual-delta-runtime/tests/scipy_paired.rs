@@ -1,5 +1,6 @@
-//! The paired-sample tests (Wilcoxon signed-rank, sign, paired t) and the
-//! Hodges-Lehmann estimate, checked against reference values from SciPy
+//! The paired-sample tests (Wilcoxon signed-rank, sign, paired t, the ratio
+//! of means) and the Hodges-Lehmann estimate, checked against reference
+//! values from SciPy
 //! 1.17.1 (`tests/fixtures/paired/*.json`, written by
 //! `scripts/fixtures/paired.py`) and against invariants on random input.
 //!
@@ -10,8 +11,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use dual_delta_runtime::stats::{
-    Alternative, Method, StatsError, TestResult, ZeroMethod, hodges_lehmann, paired_t, sign_test,
-    wilcoxon,
+    Alternative, MeanRatio, Method, StatsError, TestResult, ZeroMethod, hodges_lehmann, paired_t,
+    sign_test, wilcoxon,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -438,6 +439,52 @@ fn hodges_lehmann_matches_numpy_brute_force_reference() {
         failures.is_empty()
     );
     assert!(cases.len() >= 30);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_ratio_of_means_test_matches_its_numpy_and_scipy_reference() {
+    let doc = load("mean_ratio");
+    let cases = doc["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    let mut worst: f64 = 0.0;
+    let close = |got: f64, want: f64| {
+        got == want
+            || (got - want).abs() <= 1e-9 * want.abs().max(1e-300)
+            || got.max(want) < UNDERFLOW
+    };
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let (x, y, w) = (nums(&case["x"]), nums(&case["y"]), nums(&case["w"]));
+        let m = MeanRatio::weighted(&x, &y, &w).unwrap();
+        let mut check = |what: String, got: f64, want: f64| {
+            if want != 0.0 {
+                worst = worst.max(((got - want) / want).abs());
+            }
+            if !close(got, want) {
+                failures.push(format!("{name} {what}: got {got:e}, want {want:e}"));
+            }
+        };
+        check("ratio".into(), m.ratio(), num(&case["ratio"]));
+        for (r, p) in case["p_greater"].as_object().unwrap() {
+            let r: f64 = r.parse().unwrap();
+            check(format!("p_greater({r})"), m.p_greater(r), num(p));
+        }
+        for (r, p) in case["p_less"].as_object().unwrap() {
+            let r: f64 = r.parse().unwrap();
+            check(format!("p_less({r})"), m.p_less(r), num(p));
+        }
+        let want = num(&case["lower"]);
+        let got = m.lower(num(&case["level"]));
+        if (got - want).abs() > 1e-9 * want.max(1.0) {
+            failures.push(format!("{name} lower: got {got}, want {want}"));
+        }
+    }
+    println!(
+        "ratio of means: {} reference cases, largest relative p-value difference {worst:.1e}",
+        cases.len()
+    );
+    assert!(cases.len() >= 36);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

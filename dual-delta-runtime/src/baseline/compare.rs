@@ -4,7 +4,7 @@
 use super::Baseline;
 use crate::config::Settings;
 use crate::error::{RunError, TrialId};
-use crate::rng::{seed_hex, trial_seed};
+use crate::rng::seed_hex;
 use crate::stats::{Alternative, ZeroMethod, wilcoxon};
 use crate::verdict::AccuracyTest;
 
@@ -41,7 +41,7 @@ pub struct Regression {
     /// Its mean error at the baseline, over the pairs.
     #[serde(with = "crate::json_number")]
     pub mean_then: f64,
-    /// The p-value of "less accurate now" at margin 0 of the claim's
+    /// The p-value of "less accurate now beyond the margin" of the claim's
     /// criterion that decided (the one that failed, else the smaller),
     /// when it could be computed.
     pub p_value: Option<f64>,
@@ -216,14 +216,12 @@ pub fn compare_errors(
     for (&a, &b) in now_errors.iter().zip(&then_errors) {
         errors.push(a, b, a == b);
     }
-    let seed = trial_seed(now.seed, usize::MAX - 1);
-    let (claim, _) =
-        crate::decide::claim::assess(&errors, (p_worse, p_better), alpha, margin, seed);
+    let claim = crate::decide::claim::assess(&errors, (p_worse, p_better), alpha, margin, needed);
     result.regressed = claim.less_accurate();
     result.p_value = match claim.failed_by() {
-        Some(crate::decide::claim::Which::Typical) => claim.typical.p_worse,
-        Some(crate::decide::claim::Which::Mean) => claim.mean.p_worse,
-        None => [claim.mean.p_worse, claim.typical.p_worse]
+        Some(crate::decide::claim::Which::Typical) => claim.typical.p_margin,
+        Some(crate::decide::claim::Which::Mean) => claim.mean.p_margin,
+        None => [claim.mean.p_margin, claim.typical.p_margin]
             .into_iter()
             .flatten()
             .reduce(f64::min),

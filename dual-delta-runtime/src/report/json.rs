@@ -107,7 +107,6 @@ impl<'a> Summary<'a> {
             candidate_format: o.candidate_format,
             trials_run: o.trials_run(),
             summaries: Cow::Borrowed(&o.summaries),
-            ratio_of_means: Fallible::of(&o.ratio_of_means, Cow::Borrowed),
             accuracy_test: a.accuracy_test,
             fallback: a.fallback.as_deref().map(Cow::Borrowed),
             tests: Tests(

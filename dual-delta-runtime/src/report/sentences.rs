@@ -29,20 +29,18 @@ impl Outcome {
             .p_worse()
             .map_or_else(|| "p not computed".to_owned(), |p| format!("p = {p:.2e}"));
         let test = self.analysis.accuracy_test.name();
-        let effect = match &self.ratio_of_means {
-            Ok(r) => {
-                // One unit for the estimate and its interval, chosen by the
-                // estimate: `+12% (98% CI +8%–+15%)`, `×4.50 (98% CI ×2.10–×9.00)`.
-                let times = !(r.ratio.is_finite() && r.ratio < 3.0);
-                format!(
-                    "mean error {} the baseline's ({}% CI {}–{})",
-                    signed_percent(r.ratio, times),
-                    100.0 * r.confidence,
-                    signed_percent(r.lower, times),
-                    signed_percent(r.upper, times)
-                )
-            }
-            Err(_) => "mean errors not comparable".to_owned(),
+        let effect = {
+            // One unit for the estimate and its bounds, chosen by the
+            // estimate: `+12% (99% bounds +8%–+15%)`, `×4.50 (99% bounds ×2.10–×9.00)`.
+            let m = &self.claim.mean;
+            let times = !(m.effect.is_finite() && m.effect < 3.0);
+            format!(
+                "mean error {} the baseline's ({}% bounds {}–{})",
+                signed_percent(m.effect, times),
+                100.0 * (1.0 - self.claim.level),
+                signed_percent(m.lower, times),
+                signed_percent(m.upper, times)
+            )
         };
         let margin_words = if margin > 0.0 {
             format!(", beyond the {}% margin", 100.0 * margin)
@@ -71,9 +69,9 @@ impl Outcome {
                 if self.claim.failed_by() == Some(crate::decide::claim::Which::Mean) =>
             {
                 format!(
-                    "{c} is significantly less accurate than {b} in mean error (sign-flip test \
-                     at margin 0, p = {:.2e}), {effect}{margin_words}",
-                    self.claim.mean.p_worse.unwrap_or(f64::NAN)
+                    "{c} is significantly less accurate than {b} in mean error (test of the \
+                     ratio of means at the margin, p = {:.2e}), {effect}{margin_words}",
+                    self.claim.mean.p_margin.unwrap_or(f64::NAN)
                 )
             }
             (_, Accuracy::LessAccurate) => format!(

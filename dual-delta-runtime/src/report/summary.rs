@@ -22,7 +22,7 @@ use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::outcome::Names;
 use crate::output::NumberFormat;
 use crate::screen::Screen;
-use crate::stats::{Alternative, RatioInterval, TestResult};
+use crate::stats::{Alternative, TestResult};
 use crate::verdict::{AccuracyTest, Verdict};
 use crate::worst::GrossError;
 
@@ -71,9 +71,6 @@ pub struct Summary<'a> {
     /// [`crate::stats::Summary`]: `n`, `non_finite`, `mean`, `median`,
     /// `std`, `min`, `p50`, `p90`, `p95`, `p99`, `max`).
     pub summaries: Cow<'a, Summaries>,
-    /// `mean Δ1 / mean Δ2` over every input with its bootstrap interval
-    /// ([`RatioInterval`]), or `{"error": ...}`.
-    pub ratio_of_means: Fallible<Cow<'a, RatioInterval>>,
     /// The test that decided accuracy, after any fallback.
     pub accuracy_test: AccuracyTest,
     /// Why the requested test was replaced, or `null`.

@@ -79,7 +79,7 @@ pub(crate) fn median_bound_rank(n: u64, level: f64) -> Option<u64> {
 }
 
 /// `scipy.stats.binomtest(k, n, 0.5, alternative).pvalue`.
-fn binom_test_half(k: u64, n: u64, alternative: Alternative) -> f64 {
+pub(crate) fn binom_test_half(k: u64, n: u64, alternative: Alternative) -> f64 {
     let b = HalfBinomial::new(n);
     let k = k as i64;
     let n_i = n as i64;

@@ -180,6 +180,26 @@ impl<'a, I> Trial<'a, I> {
         })
     }
 
+    /// Input `index`, a tie whose oracle was skipped, measured: its input
+    /// drawn again, the baseline and the oracle run on it, and the
+    /// candidate's output (of `format`) taken as the baseline's, which it
+    /// equalled bit for bit.
+    pub(crate) fn measure_tie(
+        &self,
+        settings: &Settings,
+        index: usize,
+        format: NumberFormat,
+    ) -> Result<TrialErrors, RunError> {
+        let trial = trial_id(settings, index);
+        let (x, input_kind) = self.draw(trial)?;
+        BUFFERS.with_borrow_mut(|(y1, refs)| {
+            self.references(trial, &x, refs)?;
+            y1.clear();
+            y1.extend_from_slice(&refs.baseline);
+            measure(settings, trial, y1, format, refs, input_kind)
+        })
+    }
+
     /// The baseline's output on `x`, widened into `out` (cleared first).
     pub(crate) fn baseline_into(
         &self,

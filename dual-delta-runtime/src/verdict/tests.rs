@@ -59,8 +59,7 @@ fn constant_differences_replace_the_t_test_by_wilcoxon() {
         errors.push(a, b, false);
     }
     let p = |r: &TestOutcome| r.as_ref().ok().map(|t| t.p_value);
-    let (claim, _) =
-        crate::decide::claim::assess(&errors, (p(&a.worse), p(&a.better)), 0.01, 0.0, 1);
+    let claim = crate::decide::claim::assess(&errors, (p(&a.worse), p(&a.better)), 0.01, 0.0, 9);
     assert_eq!(claim.accuracy(), Accuracy::LessAccurate);
     // Differences that vary keep the t-test.
     let mut varied = delta1.clone();

@@ -53,11 +53,7 @@
 //! ratio of 1, and neither shows it less accurate at all), the comparison
 //! with a saved baseline ([`crate::baseline`]) and suites.
 
-use crate::stats::{
-    Alternative, RatioInterval, bootstrap::stratified_interval, median_bound_rank,
-    sign_flip::SignFlips,
-};
-use crate::trial::Checked;
+use crate::stats::{Alternative, binom_test_half, median_bound_rank};
 
 /// The e-value an early failure carries at least (besides `1 / α` of its
 /// side): its suite p-value, `α / (α_fail · E)`, is then at most `2 × 10⁻⁴`
@@ -66,9 +62,6 @@ use crate::trial::Checked;
 /// [`crate::suite`]). A clear failure reaches it within a few more
 /// trials than `1 / α`.
 pub const STOP_EVIDENCE: f64 = 1e4;
-
-/// The resamples of the ratio's bootstrap.
-pub(crate) const RESAMPLES: usize = 2000;
 
 /// One criterion of the claim over every input of a run: its effect, and
 /// the one-sided tests and bounds each direction is decided by.
@@ -83,8 +76,14 @@ pub struct Criterion {
     pub p_worse: Option<f64>,
     /// The one-sided p-value of "candidate more accurate".
     pub p_better: Option<f64>,
+    /// The one-sided p-value of "candidate less accurate beyond the
+    /// margin": the criterion shows it exactly where this is below its
+    /// level.
+    #[serde(default)]
+    pub p_margin: Option<f64>,
     /// The one-sided lower confidence bound on the effect at the
-    /// criterion's level.
+    /// criterion's level: above `1 + margin` exactly where `p_margin` is
+    /// below the level.
     #[serde(with = "crate::json_number")]
     pub lower: f64,
     /// The one-sided upper confidence bound on the effect.
@@ -98,24 +97,16 @@ impl Criterion {
         self.p_worse.is_some_and(|p| p < level)
     }
 
-    /// Less accurate beyond `margin` at `level`: significant, and the
-    /// lower bound on the effect above `1 + margin`.
-    pub fn beyond(&self, level: f64, margin: f64) -> bool {
-        self.significantly_worse(level) && self.lower > 1.0 + margin
+    /// Less accurate beyond the margin at `level`: the test at the margin
+    /// rejects.
+    pub fn beyond(&self, level: f64) -> bool {
+        self.p_margin.is_some_and(|p| p < level)
     }
 
-    /// More accurate at `level`: significant, and the upper bound below 1.
+    /// More accurate at `level`: the test of "more accurate" at ratio 1
+    /// rejects.
     pub fn more_accurate(&self, level: f64) -> bool {
-        self.p_better.is_some_and(|p| p < level) && self.upper < 1.0
-    }
-
-    /// The p-value of "less accurate beyond `margin`": `p_worse` where the
-    /// bound (at the criterion's level) is beyond the margin, 1 elsewhere.
-    fn p_beyond(&self, margin: f64) -> f64 {
-        match self.p_worse {
-            Some(p) if self.lower > 1.0 + margin => p,
-            _ => 1.0,
-        }
+        self.p_better.is_some_and(|p| p < level)
     }
 }
 
@@ -133,7 +124,7 @@ pub enum Which {
 /// are computed over.
 #[derive(Clone, Copy, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Claim {
-    /// (M): mean Δ1 / mean Δ2, the sign-flip test and the bootstrap bounds.
+    /// (M): mean Δ1 / mean Δ2, the skew-corrected mean test and its bounds.
     pub mean: Criterion,
     /// (T): the median of Δ1 / Δ2, the run's paired test and the order
     /// statistics' bounds.
@@ -167,10 +158,21 @@ pub struct Claim {
     /// Inputs where only the baseline's error was infinite: they count for
     /// the candidate.
     pub baseline_non_finite: usize,
+    /// Inputs where only the candidate's error was infinite (a non-finite
+    /// output allowed): the worst possible errors, in (M) as in (T).
+    #[serde(default)]
+    pub candidate_non_finite: usize,
     /// Output elements, over every input, where the metric was undefined
     /// for both outputs: left out of both errors.
     #[serde(default)]
     pub undefined_elements: usize,
+    /// Ties the oracle skipped: (M) counts each measured tie for them.
+    #[serde(default)]
+    pub skipped_ties: usize,
+    /// A loss in mean this `n` could not show, if (M) points beyond the
+    /// margin on too few inputs.
+    #[serde(default)]
+    pub short: Option<Short>,
 }
 
 impl Claim {
@@ -178,11 +180,8 @@ impl Claim {
     /// margin; where both do, the one with the smaller p-value.
     pub fn failed_by(&self) -> Option<Which> {
         let (m, t) = (&self.mean, &self.typical);
-        match (
-            m.beyond(self.level, self.margin),
-            t.beyond(self.level, self.margin),
-        ) {
-            (true, true) if t.p_worse < m.p_worse => Some(Which::Typical),
+        match (m.beyond(self.level), t.beyond(self.level)) {
+            (true, true) if t.p_margin < m.p_margin => Some(Which::Typical),
             (true, _) => Some(Which::Mean),
             (false, true) => Some(Which::Typical),
             (false, false) => None,
@@ -221,233 +220,169 @@ impl Claim {
     }
 
     /// The p-value of "less accurate beyond the margin" at the run's level
-    /// `2 × level`: twice the smaller p-value of a criterion whose bound is
-    /// beyond the margin (Bonferroni over the two), 1 where neither bound
-    /// is. The claim fails exactly where it is below `2 × level`.
+    /// `2 × level`: twice the smaller of the two criteria's (Bonferroni
+    /// over the two). The claim fails exactly where it is below
+    /// `2 × level`.
     pub fn p_value(&self) -> f64 {
-        let p = self
-            .mean
-            .p_beyond(self.margin)
-            .min(self.typical.p_beyond(self.margin));
+        let p = [self.mean.p_margin, self.typical.p_margin]
+            .into_iter()
+            .map(|p| p.unwrap_or(1.0))
+            .fold(1.0, f64::min);
         (2.0 * p).min(1.0)
     }
 }
 
-/// The errors of a run's inputs as the claim needs them.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Errors {
-    /// Δ1 of the full trials whose outputs differ, both errors finite.
-    pub(crate) delta1: Vec<f64>,
-    /// Δ2 of the same trials.
-    pub(crate) delta2: Vec<f64>,
-    /// The error on each measured tie (both implementations'), finite.
-    pub(crate) ties: Vec<f64>,
-    /// The ties the oracle did not run on.
-    pub(crate) unmeasured: usize,
-    /// Inputs the metric could not judge for either: ties.
-    pub(crate) not_judged: usize,
-    /// Inputs where only the baseline's error is infinite.
-    pub(crate) baseline_non_finite: usize,
-    /// Inputs where only the candidate's error is infinite.
-    pub(crate) candidate_non_finite: usize,
-    /// Output elements undefined for both outputs, left out of both
-    /// errors.
-    pub(crate) undefined_elements: usize,
+/// Whether (M) at `level` and `margin` could reject with every tie the
+/// oracle skipped at error 0, the count most adverse to the candidate: the
+/// decision then depends on their errors, and they are measured before it
+/// is taken.
+pub(crate) fn needs_skipped_ties(errors: &Errors, level: f64, margin: f64) -> bool {
+    errors.unmeasured > 0
+        && errors
+            .mean_ratio(Skipped::AtZero)
+            .is_some_and(|m| m.p_greater(1.0 + margin) < level / 2.0)
 }
 
-impl Errors {
-    /// The errors of the inputs checked so far.
-    pub(crate) fn of(checked: &[Checked]) -> Errors {
-        let mut e = Errors::default();
-        for c in checked {
-            match c {
-                Checked::Tie => e.unmeasured += 1,
-                Checked::Full(t) => {
-                    e.undefined_elements += t.shared_undefined;
-                    e.push(t.candidate, t.baseline, t.identical_outputs);
-                }
-            }
-        }
-        e
-    }
-
-    /// Adds a full trial: its errors, and whether it is a tie (equal
-    /// outputs, or no element the metric could judge).
-    pub(crate) fn push(&mut self, candidate: f64, baseline: f64, tie: bool) {
-        let (c, b) = (candidate.is_finite(), baseline.is_finite());
-        if tie && b {
-            self.ties.push(baseline);
-        } else if tie || !c && !b {
-            self.not_judged += 1;
-        } else if !b {
-            self.baseline_non_finite += 1;
-        } else if !c {
-            self.candidate_non_finite += 1;
+/// (M) at `level`: the skew-corrected test of the ratio of means over the
+/// finite inputs, and where the candidate alone returned a non-finite
+/// output on some inputs (allowed), the exact sign test of those against
+/// the baseline's, each at half the level (a non-finite output is the
+/// worst possible error: one more than the baseline's makes the mean
+/// infinite).
+fn mean(errors: &Errors, level: f64, margin: f64) -> Criterion {
+    let (k, b) = (
+        errors.candidate_non_finite as u64,
+        errors.baseline_non_finite as u64,
+    );
+    let finite = errors
+        .mean_ratio(Skipped::Weighted)
+        .filter(|_| !errors.delta1.is_empty());
+    // The skipped ties at error 0 where that decides (see
+    // `needs_skipped_ties`): the larger p-value of the two.
+    let at_zero = errors
+        .mean_ratio(Skipped::AtZero)
+        .filter(|_| errors.unmeasured > 0 && !errors.delta1.is_empty());
+    let split = |p: f64, events: bool| if events { (2.0 * p).min(1.0) } else { p };
+    let worse_split = k > 0;
+    let better_split = b > 0;
+    let p_nf_worse = (k > 0).then(|| binom_test_half(k, k + b, Alternative::Greater));
+    let p_nf_better = (b > 0).then(|| binom_test_half(k, k + b, Alternative::Less));
+    let combine = |finite: Option<f64>, nf: Option<f64>, split_it: bool| -> Option<f64> {
+        let p = match (finite, nf) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        Some(split(p, split_it))
+    };
+    let level_worse = if worse_split { level / 2.0 } else { level };
+    let level_better = if better_split { level / 2.0 } else { level };
+    let p_margin_finite = finite.as_ref().map(|m| {
+        let p = m.p_greater(1.0 + margin);
+        at_zero
+            .as_ref()
+            .map_or(p, |z| p.max(z.p_greater(1.0 + margin)))
+    });
+    let ratio = errors.ratio();
+    let effect = match k.cmp(&b) {
+        std::cmp::Ordering::Greater => f64::INFINITY,
+        std::cmp::Ordering::Less => 0.0,
+        std::cmp::Ordering::Equal => ratio,
+    };
+    let nf_shown = |p: Option<f64>, at: f64| p.is_some_and(|p| p < at);
+    Criterion {
+        effect,
+        p_worse: combine(
+            finite.as_ref().map(|m| m.p_greater(1.0)),
+            p_nf_worse,
+            worse_split,
+        ),
+        p_better: combine(
+            finite.as_ref().map(|m| m.p_less(1.0)),
+            p_nf_better,
+            better_split,
+        ),
+        p_margin: combine(p_margin_finite, p_nf_worse, worse_split),
+        lower: if nf_shown(p_nf_worse, level_worse) {
+            f64::INFINITY
         } else {
-            self.delta1.push(candidate);
-            self.delta2.push(baseline);
-        }
-    }
-
-    /// Every input.
-    pub(crate) fn inputs(&self) -> usize {
-        self.in_mean() + self.not_judged + self.baseline_non_finite + self.candidate_non_finite
-    }
-
-    /// The inputs whose errors are both finite: those of (M)'s mean.
-    fn in_mean(&self) -> usize {
-        self.delta1.len() + self.ties.len() + self.unmeasured
-    }
-
-    /// The weight of each measured tie: the ties it stands for.
-    fn tie_weight(&self) -> f64 {
-        if self.ties.is_empty() {
+            finite.as_ref().map_or(0.0, |m| {
+                let lower = m.lower(level_worse);
+                at_zero
+                    .as_ref()
+                    .map_or(lower, |z| lower.min(z.lower(level_worse)))
+            })
+        },
+        upper: if nf_shown(p_nf_better, level_better) {
             0.0
         } else {
-            (self.ties.len() + self.unmeasured) as f64 / self.ties.len() as f64
-        }
+            finite
+                .as_ref()
+                .map_or(f64::INFINITY, |m| m.upper(level_better))
+        },
     }
+}
 
-    /// The sums of Δ1 and Δ2 over every input with finite errors, each
-    /// measured tie standing for the ties the oracle skipped.
-    fn sums(&self) -> (f64, f64) {
-        let ties = self.tie_weight() * self.ties.iter().sum::<f64>();
-        (
-            ties + self.delta1.iter().sum::<f64>(),
-            ties + self.delta2.iter().sum::<f64>(),
-        )
-    }
-
-    /// Mean Δ1 and mean Δ2 over every input with finite errors (`NaN`
-    /// without one).
-    fn means(&self) -> [f64; 2] {
-        let (s1, s2) = self.sums();
-        let n = self.in_mean() as f64;
-        [s1 / n, s2 / n]
-    }
-
-    /// `R = mean Δ1 / mean Δ2` over every input with finite errors.
-    pub(crate) fn ratio(&self) -> f64 {
-        let (s1, s2) = self.sums();
-        if s1 == 0.0 && s2 == 0.0 { 1.0 } else { s1 / s2 }
-    }
-
-    /// `R` with a stratified percentile bootstrap interval at `confidence`
-    /// ([`crate::stats::bootstrap`]'s core: the differing trials and the
-    /// measured ties drawn apart). `None` without any finite input.
-    pub(crate) fn interval(
-        &self,
-        confidence: f64,
-        resamples: usize,
-        seed: u64,
-    ) -> Option<RatioInterval> {
-        if self.delta1.is_empty() && self.ties.is_empty() {
-            return None;
-        }
-        let (lower, upper) = stratified_interval(
-            &self.delta1,
-            &self.delta2,
-            &self.ties,
-            self.tie_weight(),
-            confidence,
-            resamples,
-            seed,
-        );
-        Some(RatioInterval {
-            ratio: self.ratio(),
-            lower,
-            upper,
-            confidence,
-            resamples,
-            seed,
-        })
-    }
-
-    /// `Δ1 / Δ2` of every input, sorted: 1 for a tie (and for two zero
-    /// errors), 0 where only the baseline's error is infinite, ∞ where only
-    /// the candidate's is (or the baseline's is 0).
-    fn ratios(&self) -> Vec<f64> {
-        let ones = self.ties.len() + self.unmeasured + self.not_judged;
-        let mut r: Vec<f64> = self
-            .delta1
-            .iter()
-            .zip(&self.delta2)
-            .map(|(&a, &b)| match (a, b) {
-                (a, b) if a == b => 1.0,
-                (a, 0.0) if a > 0.0 => f64::INFINITY,
-                (a, b) => a / b,
-            })
-            .chain(std::iter::repeat_n(1.0, ones))
-            .chain(std::iter::repeat_n(0.0, self.baseline_non_finite))
-            .chain(std::iter::repeat_n(
-                f64::INFINITY,
-                self.candidate_non_finite,
-            ))
-            .collect();
-        r.sort_unstable_by(f64::total_cmp);
-        r
-    }
-
-    /// (M) at `level`: the sign-flip test and the bootstrap interval whose
-    /// ends are the one-sided bounds.
-    fn mean(&self, level: f64, seed: u64) -> (Criterion, Option<RatioInterval>) {
-        let interval = self.interval(1.0 - 2.0 * level, RESAMPLES, seed);
-        let flips = SignFlips::of(&self.delta1, &self.delta2, seed).ok();
-        let criterion = Criterion {
-            effect: self.ratio(),
-            p_worse: flips.map(|f| f.p_value(Alternative::Greater)),
-            p_better: flips.map(|f| f.p_value(Alternative::Less)),
-            lower: interval.as_ref().map_or(0.0, |i| i.lower),
-            upper: interval.as_ref().map_or(f64::INFINITY, |i| i.upper),
-        };
-        (criterion, interval)
-    }
-
-    /// (T)'s effect and bounds at `level`, with the paired test's p-values.
-    fn typical(&self, level: f64, p_worse: Option<f64>, p_better: Option<f64>) -> Criterion {
-        let r = self.ratios();
-        let n = r.len();
-        let median = match n {
-            0 => 1.0,
-            _ if n % 2 == 1 => r[n / 2],
-            _ => (r[n / 2 - 1] + r[n / 2]) / 2.0,
-        };
-        let (lower, upper) = match median_bound_rank(n as u64, level) {
-            Some(m) => (r[n - m as usize], r[m as usize - 1]),
-            None => (0.0, f64::INFINITY),
-        };
-        Criterion {
-            effect: if median.is_nan() {
-                f64::INFINITY
-            } else {
-                median
-            },
-            p_worse,
-            p_better,
-            lower,
-            upper,
-        }
+/// (T)'s effect and bounds at `level` and `margin`, with the paired
+/// test's p-values at margin 0: it shows the candidate less accurate beyond
+/// the margin where both the paired test and the exact sign test of
+/// "`Δ1 > (1 + δ)·Δ2` on more than half the inputs" (a tie counting
+/// against it) reject.
+fn typical(
+    errors: &Errors,
+    level: f64,
+    margin: f64,
+    (p_worse, p_better): (Option<f64>, Option<f64>),
+) -> Criterion {
+    let r = errors.ratios();
+    let n = r.len();
+    let median = match n {
+        0 => 1.0,
+        _ if n % 2 == 1 => r[n / 2],
+        _ => (r[n / 2 - 1] + r[n / 2]) / 2.0,
+    };
+    let (lower, upper) = match median_bound_rank(n as u64, level) {
+        Some(m) => (r[n - m as usize], r[m as usize - 1]),
+        None => (0.0, f64::INFINITY),
+    };
+    let above = r.iter().filter(|&&x| x > 1.0 + margin).count() as u64;
+    let p_sign = (n > 0).then(|| binom_test_half(above, n as u64, Alternative::Greater));
+    Criterion {
+        effect: if median.is_nan() {
+            f64::INFINITY
+        } else {
+            median
+        },
+        p_worse,
+        p_better,
+        p_margin: match (p_worse, p_sign) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        },
+        lower,
+        upper,
     }
 }
 
 /// The claim over `errors` at the run's fixed-N level `level` (each
 /// criterion at half of it) and `margin`, (T)'s significance from the
-/// run's paired test (`p_worse`, `p_better`); the sign flips and the
-/// bootstrap drawn from `seed`. Also the interval whose ends are (M)'s
-/// bounds.
+/// run's paired test (`p_worse`, `p_better`), whose fewest differing
+/// inputs to reject with are `min_differing`.
 pub(crate) fn assess(
     errors: &Errors,
-    (p_worse, p_better): (Option<f64>, Option<f64>),
+    paired: (Option<f64>, Option<f64>),
     level: f64,
     margin: f64,
-    seed: u64,
-) -> (Claim, Option<RatioInterval>) {
+    min_differing: usize,
+) -> Claim {
     let half = level / 2.0;
-    let (mean, interval) = errors.mean(half, seed);
+    let mean = mean(errors, half, margin);
     let [mean_delta1, mean_delta2] = errors.means();
-    let claim = Claim {
+    let short = (!mean.beyond(half) && !errors.delta1.is_empty())
+        .then(|| short::short(errors, mean.effect, half, margin, min_differing))
+        .flatten();
+    Claim {
         mean,
-        typical: errors.typical(half, p_worse, p_better),
+        typical: typical(errors, half, margin, paired),
         level: half,
         margin,
         inputs: errors.inputs(),
@@ -457,15 +392,21 @@ pub(crate) fn assess(
         differing: errors.delta1.len(),
         not_judged: errors.not_judged,
         baseline_non_finite: errors.baseline_non_finite,
+        candidate_non_finite: errors.candidate_non_finite,
         undefined_elements: errors.undefined_elements,
-    };
-    (claim, interval)
+        skipped_ties: errors.unmeasured,
+        short,
+    }
 }
 
+mod errors;
 mod margin;
+mod short;
 
+pub(crate) use self::errors::{Errors, Skipped};
 pub use self::margin::WithinMargin;
 pub(crate) use self::margin::percent;
+pub use self::short::Short;
 
 #[cfg(test)]
 mod tests;

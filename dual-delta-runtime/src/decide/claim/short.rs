@@ -1,0 +1,115 @@
+//! A loss in mean that this `n` could not show: (M) points beyond the
+//! margin, its test does not reject, and the excess rests on too few
+//! inputs for the test ever to reject, however large the loss on them.
+
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+use super::errors::Errors;
+use crate::stats::PowerOfTwo;
+
+/// A loss the run sees in its mean error and cannot establish at its `n`:
+/// the run ends in an error naming the `n` that could, not in a pass.
+///
+/// Either too few inputs differ for the typical-input test to ever reject,
+/// or the excess of (M), `D = Δ1 − (1 + δ)·Δ2` where positive, rests on a
+/// handful of inputs: its effective count `(ΣD⁺)² / Σ(D⁺)²` is below what
+/// the test of the mean needs however large the loss on them, and the
+/// inputs at least as much worse as those that hold 90% of it (by the
+/// ratio `Δ1 / Δ2`) are at most twice that many. A heavy-tailed excess
+/// spread over many inputs (equal accuracy with lognormal errors, a loss of
+/// 3× on a tenth of the inputs) is a tail the test weighs, not a handful of
+/// inputs: it does not end here.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Short {
+    /// The inputs the loss rests on.
+    pub carriers: usize,
+    /// Their effective count, as the test of the mean weighs them.
+    #[serde(with = "crate::json_number")]
+    pub effective: f64,
+    /// The inputs of (M)'s mean.
+    pub inputs: usize,
+    /// The effective count the test needs at least to reject at its level.
+    #[serde(with = "crate::json_number")]
+    pub needed: f64,
+    /// The `n` at which as large a share of inputs carrying it reaches
+    /// that count.
+    pub n_needed: usize,
+    /// (M)'s ratio of mean errors.
+    #[serde(with = "crate::json_number")]
+    pub ratio: f64,
+    /// The criterion's level.
+    #[serde(with = "crate::json_number")]
+    pub level: f64,
+}
+
+/// The loss `errors` show in mean beyond `margin` (ratio `ratio`, not
+/// rejected at `level`) that no test at this `n` could establish, if so;
+/// `min_differing` is the fewest differing inputs the typical-input test
+/// can reject with.
+pub(super) fn short(
+    errors: &Errors,
+    ratio: f64,
+    level: f64,
+    margin: f64,
+    min_differing: usize,
+) -> Option<Short> {
+    if ratio.is_nan() || ratio <= 1.0 + margin {
+        return None;
+    }
+    let inputs = errors.in_mean();
+    let n = inputs as f64;
+    let critical = StudentsT::new(0.0, 1.0, (n - 1.0).max(1.0))
+        .ok()?
+        .inverse_cdf(1.0 - level);
+    // The fewest inputs `k` of equal excess with `√(k (n − 1) / (n − k))`
+    // at the critical value.
+    let needed = critical * critical * n / (n - 1.0 + critical * critical);
+    let of = |carriers: usize, effective: f64| Short {
+        carriers,
+        effective,
+        inputs,
+        needed,
+        n_needed: (n * needed / effective.max(f64::MIN_POSITIVE)).ceil() as usize,
+        ratio,
+        level,
+    };
+    let (x, y) = (&errors.delta1, &errors.delta2);
+    if x.len() < min_differing {
+        return Some(of(x.len(), x.len() as f64));
+    }
+    // Only differing inputs have a positive excess: a tie's is `−δ·Δ2`.
+    let scale = PowerOfTwo::of(x.iter().chain(y));
+    let excess = |i: usize| scale.down(x[i]) - (1.0 + margin) * scale.down(y[i]);
+    let mut worse: Vec<usize> = (0..x.len()).filter(|&i| excess(i) > 0.0).collect();
+    let (s1, s2) = worse.iter().fold((0.0, 0.0), |(s1, s2), &i| {
+        (s1 + excess(i), s2 + excess(i) * excess(i))
+    });
+    if s2.is_nan() || s2 <= 0.0 {
+        return None;
+    }
+    let effective = s1 * s1 / s2;
+    if effective >= needed {
+        return None;
+    }
+    // The inputs that hold 90% of the excess, and every input at least as
+    // much worse than the baseline as the least of them.
+    worse.sort_unstable_by(|&a, &b| excess(b).total_cmp(&excess(a)));
+    let mut held = 0.0;
+    let ratio_of = |i: usize| {
+        if y[i] > 0.0 {
+            x[i] / y[i]
+        } else {
+            f64::INFINITY
+        }
+    };
+    let mut least = f64::INFINITY;
+    for &i in &worse {
+        least = least.min(ratio_of(i));
+        held += excess(i);
+        if held >= 0.9 * s1 {
+            break;
+        }
+    }
+    let carriers = (0..x.len()).filter(|&i| ratio_of(i) >= least).count();
+    (carriers as f64 <= 2.0 * needed).then(|| of(carriers, effective))
+}
