@@ -25,10 +25,11 @@
 //! a passing test's counts as 1, and the `k` smallest are kept where
 //! `p_(k) ≤ A k / m`. The tests of a suite are separate runs on their own
 //! seeds, hence independent, and Benjamini-Hochberg then keeps the
-//! expected share of false failures among those kept at most `A`. An early
-//! failure stops only once its e-value reaches
-//! [`crate::decide::claim::STOP_EVIDENCE`], so a lone clear failure is kept in a
-//! suite of up to 250 tests at `A = 0.05`. Regressions and gate failures
+//! expected share of false failures among those kept at most `A`. A failure
+//! at the end of a run carries its criterion's analytic p-value at the
+//! margin, as low as its evidence; an early failure stops only once its
+//! e-value reaches [`crate::decide::claim::STOP_EVIDENCE`], so a lone early
+//! failure is kept in a suite of up to 250 tests at `A = 0.05`. Regressions and gate failures
 //! (NaN, panics, gross errors) are always kept: they are not statistical.
 //! So is a failure without a p-value (an expectation other than
 //! `no_worse`). What is dropped is listed, with its p-value and the bar it
