@@ -1,5 +1,6 @@
-//! The runtime's module structure (no import cycle between its files) and
-//! its one table of environment variables (the crate docs and the guide).
+//! The runtime's module structure (no import cycle between its files), its
+//! one table of environment variables (the crate docs and the guide), and
+//! the GPU crate's (its table in the settings crate, and its crate docs).
 //!
 //! Every `crate::`, `super::` and `self::` path in `src/` is resolved to the
 //! file of the module it names (the longest module prefix that is a file);
@@ -252,6 +253,33 @@ fn variables_in_code(dir: &Path) -> BTreeSet<String> {
     out
 }
 
+/// The rows of `dual_delta_settings::gpu` that the `.rs` files under `dir`
+/// name (`gpu::GPU_F16` is `DUAL_DELTA_GPU_F16`'s), comments aside.
+fn rows_named_in_code(dir: &Path) -> BTreeSet<String> {
+    let mut all = Vec::new();
+    files(dir, &mut all);
+    let mut out = BTreeSet::new();
+    for f in all {
+        let text = std::fs::read_to_string(f).unwrap();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            for piece in code.split("gpu::").skip(1) {
+                let name: String = piece
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                    .collect();
+                if let Some(row) = GPU_VARIABLES
+                    .iter()
+                    .find(|v| v.env.strip_prefix("DUAL_DELTA_") == Some(name.as_str()))
+                {
+                    out.insert(row.env.to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn every_variable_read_is_in_one_table_and_every_table_row_is_read() {
     let root = &manifest_dir();
@@ -282,17 +310,24 @@ fn every_variable_read_is_in_one_table_and_every_table_row_is_read() {
         );
         assert!(!gpu_table.contains(v), "{v} is in two tables");
     }
-    // dual-delta-gpu's variables: its crate docs' table.
+    // dual-delta-gpu's variables: read through their rows (`gpu::GPU_F16`),
+    // any other name of one in its code is a row's too, and its crate docs'
+    // table lists them all.
     let gpu_root = root.join("../gpu-backend/src");
+    let mut gpu = rows_named_in_code(&gpu_root);
+    gpu.extend(variables_in_code(&gpu_root));
+    assert!(gpu.len() >= 5, "{gpu:?}");
+    assert_eq!(
+        gpu, gpu_table,
+        "dual-delta-gpu's variables read (left) and in its table (right)"
+    );
     let gpu_docs = table_variables(
         &std::fs::read_to_string(gpu_root.join("lib.rs")).unwrap(),
         "//!",
     );
-    let gpu = variables_in_code(&gpu_root);
-    assert!(gpu.len() >= 5, "{gpu:?}");
     assert_eq!(
-        gpu, gpu_docs,
-        "dual-delta-gpu's variables read (left) and in its crate docs (right)"
+        gpu_docs, gpu_table,
+        "dual-delta-gpu's crate docs (left) and its table (right)"
     );
 }
 

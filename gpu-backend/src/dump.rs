@@ -8,6 +8,8 @@
 
 use std::path::Path;
 
+use dual_delta_settings::gpu;
+
 use crate::attention::AttentionStrategy;
 use crate::attention::shader::AttentionKey;
 use crate::matmul::shader::{MatmulKernel, MatmulKey, Tiling};
@@ -43,7 +45,10 @@ fn write<K: PipelineKey>(dir: &Path, name: &str, kernel: K, native: bool) {
 #[test]
 #[ignore = "writes files: run with DUAL_DELTA_WGSL_DUMP=DIR and --ignored"]
 fn dump_wgsl() {
-    let dir = std::env::var("DUAL_DELTA_WGSL_DUMP").expect("DUAL_DELTA_WGSL_DUMP names a folder");
+    let dir = crate::env::read(&gpu::WGSL_DUMP)
+        .unwrap()
+        .expect("DUAL_DELTA_WGSL_DUMP names a folder")
+        .text();
     let dir = Path::new(&dir);
     std::fs::create_dir_all(dir).unwrap();
     for native in [true, false] {

@@ -4,10 +4,9 @@
 use core::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::adapter::{
-    AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe, native_f16, request_device,
-};
-use crate::GpuError;
+use super::adapter::{AdapterSummary, choose_adapter, describe, native_f16, request_device};
+use super::options::{GpuOptions, Subgroups};
+use crate::error::GpuError;
 use crate::matmul::shader::{self, Tiling};
 use crate::pipelines::{Compiled, KernelKey, PipelineKey, Pipelines};
 use crate::semantics::DeviceSemantics;
