@@ -1,11 +1,17 @@
 //! The adapter: which adapters are looked for, which one is chosen, the
-//! device requested on it, and what was found ([`AdapterSummary`]).
+//! device requested on it, and what was found ([`AdapterSummary`]): whether
+//! the kernels use native `f16` on it, and which paths the matmuls take.
 
 use core::fmt;
 
-use super::options::{F16Path, GpuOptions};
+use super::options::{F16Path, GpuOptions, Subgroups};
 use crate::env::ENV_F16;
 use crate::error::GpuError;
+
+/// The fewest invocations a subgroup must hold for the register-block
+/// matmul kernels to share `B` through it ([`Subgroups::Auto`]): their
+/// workgroup, one llvmpipe SIMD vector at 256 bits.
+pub(crate) const SUBGROUP_MIN: u32 = 8;
 
 /// The adapter a [`Gpu`](crate::Gpu) runs on, as recorded in reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -24,11 +30,43 @@ pub struct AdapterSummary {
     /// fallback (`false`).
     pub shader_f16: bool,
     /// Whether the matmul kernels share `B` through subgroup operations
-    /// ([`Subgroups`](super::Subgroups)).
+    /// ([`Subgroups`]).
     pub subgroups: bool,
     /// Whether the matmul kernels stage `A` and `B` in workgroup memory
     /// ([`MatmulTiling::Shared`](super::MatmulTiling::Shared)).
     pub shared_tiles: bool,
+}
+
+impl AdapterSummary {
+    /// The summary of a device on the adapter of `info`, with `features`,
+    /// created under `options`; `native`: whether the kernels use native
+    /// `f16` on it. The matmuls stage their tiles in workgroup memory
+    /// where [`MatmulTiling`](super::MatmulTiling) chooses it on this type
+    /// of device; else they share `B` through subgroup operations where
+    /// [`Subgroups`] allows it and the device's subgroups hold at least
+    /// [`SUBGROUP_MIN`] invocations.
+    pub(super) fn new(
+        info: &wgpu::AdapterInfo,
+        features: wgpu::Features,
+        options: &GpuOptions,
+        native: bool,
+    ) -> Self {
+        let shared_tiles = options.tiling.shared_on(info.device_type);
+        let subgroups = !shared_tiles
+            && options.subgroups == Subgroups::Auto
+            && features.contains(wgpu::Features::SUBGROUP)
+            && info.subgroup_min_size >= SUBGROUP_MIN;
+        AdapterSummary {
+            name: info.name.clone(),
+            backend: info.backend.to_string(),
+            device_type: format!("{:?}", info.device_type),
+            driver: info.driver.clone(),
+            driver_info: info.driver_info.clone(),
+            shader_f16: native,
+            subgroups,
+            shared_tiles,
+        }
+    }
 }
 
 impl fmt::Display for AdapterSummary {
