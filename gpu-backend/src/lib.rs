@@ -252,6 +252,8 @@ pub mod norm;
 mod pipelines;
 pub mod randn;
 pub mod reductions;
+#[cfg(test)]
+mod registry;
 pub mod semantics;
 mod wgsl;
 
