@@ -255,6 +255,7 @@ pub mod reductions;
 #[cfg(test)]
 mod registry;
 pub mod semantics;
+mod submit;
 mod wgsl;
 
 pub use crate::device::context::Gpu;

@@ -6,8 +6,11 @@ use half::f16;
 
 use super::shader::{self, MatmulKernel, MatmulKey, Params, Tiling};
 use super::{Accumulation, MatmulInput};
-use crate::launch::{Batching, Dispatch, Launch, Resource};
-use crate::{Gpu, GpuError, Kernel};
+use crate::device::context::Gpu;
+use crate::error::GpuError;
+use crate::launch::Kernel;
+use crate::launch::{Batching, Dispatch, Launch};
+use crate::submit::Resource;
 
 impl Kernel for Accumulation {
     type Input = MatmulInput<f16>;

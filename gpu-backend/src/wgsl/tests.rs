@@ -235,7 +235,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
     let input = gpu.storage("triples", bytemuck::cast_slice(words));
     let bytes = (n * 4 * outputs) as u64;
     let out = gpu.writable("triples out", bytes, true);
-    let raw = crate::launch::dispatch_and_read(
+    let raw = crate::submit::dispatch_and_read(
         &gpu.device,
         &gpu.queue,
         "triples",
