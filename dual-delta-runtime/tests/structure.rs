@@ -93,51 +93,55 @@ fn table_variables(text: &str, prefix: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// The `"DUAL_DELTA_..."` string literals in the `.rs` files under `dir`.
-fn variables_in_code(dir: &Path) -> BTreeSet<String> {
+/// The names in capitals (`GPU_F16`) right after each `marker` in the
+/// `.rs` files under `dir` (in their code alone where `code`), with what
+/// follows each.
+fn names_after(dir: &Path, marker: &str, code: bool) -> Vec<(String, String)> {
     let mut all = Vec::new();
     files(dir, &mut all);
-    let mut out = BTreeSet::new();
+    let mut out = Vec::new();
     for f in all {
         let text = std::fs::read_to_string(f).unwrap();
-        for piece in text.split("\"DUAL_DELTA_").skip(1) {
-            let name: String = piece
-                .chars()
-                .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
-                .collect();
-            if piece[name.len()..].starts_with('"') {
-                out.insert(format!("DUAL_DELTA_{name}"));
+        for line in text.lines() {
+            let line = if code {
+                line.split("//").next().unwrap_or("")
+            } else {
+                line
+            };
+            for piece in line.split(marker).skip(1) {
+                let name: String = piece
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                    .collect();
+                let rest = piece[name.len()..].to_owned();
+                out.push((name, rest));
             }
         }
     }
     out
 }
 
+/// The `"DUAL_DELTA_..."` string literals in the `.rs` files under `dir`.
+fn variables_in_code(dir: &Path) -> BTreeSet<String> {
+    names_after(dir, "\"DUAL_DELTA_", false)
+        .into_iter()
+        .filter(|(_, rest)| rest.starts_with('"'))
+        .map(|(name, _)| format!("DUAL_DELTA_{name}"))
+        .collect()
+}
+
 /// The rows of `dual_delta_settings::gpu` that the `.rs` files under `dir`
 /// name (`gpu::GPU_F16` is `DUAL_DELTA_GPU_F16`'s), comments aside.
 fn rows_named_in_code(dir: &Path) -> BTreeSet<String> {
-    let mut all = Vec::new();
-    files(dir, &mut all);
-    let mut out = BTreeSet::new();
-    for f in all {
-        let text = std::fs::read_to_string(f).unwrap();
-        for line in text.lines() {
-            let code = line.split("//").next().unwrap_or("");
-            for piece in code.split("gpu::").skip(1) {
-                let name: String = piece
-                    .chars()
-                    .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
-                    .collect();
-                if let Some(row) = GPU_VARIABLES
-                    .iter()
-                    .find(|v| v.env.strip_prefix("DUAL_DELTA_") == Some(name.as_str()))
-                {
-                    out.insert(row.env.to_owned());
-                }
-            }
-        }
-    }
-    out
+    names_after(dir, "gpu::", true)
+        .into_iter()
+        .filter_map(|(name, _)| {
+            GPU_VARIABLES
+                .iter()
+                .find(|v| v.env.strip_prefix("DUAL_DELTA_") == Some(name.as_str()))
+        })
+        .map(|row| row.env.to_owned())
+        .collect()
 }
 
 #[test]
