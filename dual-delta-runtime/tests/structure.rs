@@ -1,99 +1,49 @@
-//! The runtime's module structure (no import cycle between its files) and
-//! its one table of environment variables (the crate docs and the guide).
-//!
-//! Every `crate::`, `super::` and `self::` path in `src/` is resolved to the
-//! file of the module it names (the longest module prefix that is a file);
-//! the files and those references form a graph that must have no cycle.
-//! `mod` declarations are not references (a parent declaring its children
-//! is the tree itself), nor is a parent's `pub use self::child::Item`
-//! (the parent is the child's facade, not its user).
+//! The module structure of the runtime, the GPU crate and the attribute's
+//! crate against their layer tables in `ARCHITECTURE.md`: every module
+//! named, no import cycle between their files, few references back up the
+//! layers and none through a crate root where the map forbids it (the
+//! import graph is read by [`graph`]). Then the runtime's one table of
+//! environment variables (its crate docs and guide), and the GPU crate's
+//! (its table in the settings crate, and its crate docs).
 
-use std::collections::{BTreeMap, BTreeSet};
+#[path = "structure/graph.rs"]
+mod graph;
+
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Every `.rs` file under `dir`.
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
+use dual_delta_settings::gpu::VARIABLES as GPU_VARIABLES;
+
+use self::graph::{Graph, files, layers, top};
+
+/// A crate on the architecture map: its folder, how many of its references
+/// may run back up its layers, and whether a path through its root's
+/// re-exports may be one of them (else none may go through the root: a
+/// module names another by its own path).
+struct Mapped {
+    dir: &'static str,
+    most_back_up: usize,
+    through_root: bool,
 }
 
-/// The module path of a file under `src` (`["stats", "sequential"]` for
-/// `stats/sequential/mod.rs`, `[]` for `lib.rs`).
-fn module_of(src: &Path, file: &Path) -> Vec<String> {
-    let rel = file.strip_prefix(src).unwrap().with_extension("");
-    let mut parts: Vec<String> = rel
-        .iter()
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
-        parts.pop();
-    }
-    parts
-}
-
-/// The paths a line of code names: after `crate::`, `super::` (relative to
-/// `module`'s parent) or `self::`, as absolute module paths; `{a, b}`
-/// groups expand to each member.
-fn references(line: &str, module: &[String]) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    let code = line.split("//").next().unwrap_or("");
-    for (prefix, base) in [
-        ("crate::", Vec::new()),
-        ("super::", {
-            // `super` names the parent module (of a `mod.rs`, the parent
-            // of the folder's module).
-            let mut m = module.to_vec();
-            m.pop();
-            m
-        }),
-        ("self::", module.to_vec()),
-    ] {
-        let mut rest = code;
-        while let Some(i) = rest.find(prefix) {
-            let before = rest[..i].chars().last();
-            rest = &rest[i + prefix.len()..];
-            // `$crate::` is a path of a macro's expansion site, not of
-            // the file.
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '$') {
-                continue;
-            }
-            let mut path = base.clone();
-            let mut tail = rest;
-            while let Some(seg) = tail
-                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .next()
-                .filter(|s| !s.is_empty())
-            {
-                path.push(seg.to_owned());
-                tail = &tail[seg.len()..];
-                match tail.strip_prefix("::") {
-                    Some(t) if t.starts_with('{') => {
-                        let group = &t[1..t.find('}').unwrap_or(t.len())];
-                        for member in group.split(',') {
-                            let name = member.trim().split("::").next().unwrap_or("").trim();
-                            if !name.is_empty() && name != "self" {
-                                let mut p = path.clone();
-                                p.push(name.to_owned());
-                                out.push(p);
-                            }
-                        }
-                        break;
-                    }
-                    Some(t) => tail = t,
-                    None => break,
-                }
-            }
-            out.push(path);
-        }
-    }
-    out
-}
+/// The crates whose modules `ARCHITECTURE.md` sets in layers.
+const MAPPED: [Mapped; 3] = [
+    Mapped {
+        dir: "dual-delta-runtime",
+        most_back_up: 4,
+        through_root: true,
+    },
+    Mapped {
+        dir: "gpu-backend",
+        most_back_up: 1,
+        through_root: false,
+    },
+    Mapped {
+        dir: "dual-delta-macros",
+        most_back_up: 1,
+        through_root: false,
+    },
+];
 
 /// The package's directory, read when the test runs (Cargo and nextest set
 /// it), so that the sources are found wherever the workspace is, also when
@@ -104,112 +54,25 @@ fn manifest_dir() -> PathBuf {
         .into()
 }
 
-/// The file-level import graph of `src`: each file's module path and name,
-/// and the files each file's code (unit tests aside) refers to, the crate
-/// root `lib.rs` included where a path goes through its re-exports.
-fn import_graph(
-    src: &Path,
-) -> (
-    BTreeMap<Vec<String>, String>,
-    BTreeMap<String, BTreeSet<String>>,
-) {
-    let mut all = Vec::new();
-    files(src, &mut all);
-    let modules: BTreeMap<Vec<String>, String> = all
-        .iter()
-        .map(|f| {
-            (
-                module_of(src, f),
-                f.strip_prefix(src).unwrap().display().to_string(),
-            )
-        })
-        .collect();
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    // Unit-test modules (`tests.rs`) are not part of the structure.
-    for file in all.iter().filter(|f| !f.ends_with("tests.rs")) {
-        let module = module_of(src, file);
-        let name = modules[&module].clone();
-        let text = std::fs::read_to_string(file).unwrap();
-        // Unit tests inside a file are not part of its structure.
-        let code = text.split("#[cfg(test)]").next().unwrap_or(&text);
-        for line in code.lines() {
-            let trimmed = line.trim_start();
-            let facade = ["pub use self::", "pub(crate) use self::"]
-                .iter()
-                .any(|p| trimmed.starts_with(p));
-            if trimmed.starts_with("//") || trimmed.starts_with("mod ") || facade {
-                continue;
-            }
-            for path in references(line, &module) {
-                // The longest prefix that is a file's module.
-                let target = (1..=path.len())
-                    .rev()
-                    .find_map(|k| modules.get(&path[..k]))
-                    .or_else(|| modules.get(&Vec::new()));
-                if let Some(target) = target
-                    && *target != name
-                {
-                    edges
-                        .entry(name.clone())
-                        .or_default()
-                        .insert(target.clone());
-                }
-            }
-        }
-    }
-    (modules, edges)
+/// The `src` folder of the crate in the workspace's folder `dir`.
+fn src_of(dir: &str) -> PathBuf {
+    manifest_dir().join("..").join(dir).join("src")
 }
 
 #[test]
-fn no_import_cycle_between_the_runtimes_files() {
-    let src = manifest_dir().join("src");
-    let (modules, mut edges) = import_graph(&src);
-    // The root only re-exports: a path through it is no cycle of files.
-    for targets in edges.values_mut() {
-        targets.remove("lib.rs");
-    }
-    // Depth-first search for a back edge.
-    fn visit(
-        node: &str,
-        edges: &BTreeMap<String, BTreeSet<String>>,
-        state: &mut BTreeMap<String, u8>,
-        stack: &mut Vec<String>,
-    ) -> Option<Vec<String>> {
-        state.insert(node.to_owned(), 1);
-        stack.push(node.to_owned());
-        for next in edges.get(node).into_iter().flatten() {
-            match state.get(next.as_str()).copied().unwrap_or(0) {
-                1 => {
-                    let start = stack.iter().position(|s| s == next).unwrap();
-                    let mut cycle = stack[start..].to_vec();
-                    cycle.push(next.clone());
-                    return Some(cycle);
-                }
-                0 => {
-                    if let Some(c) = visit(next, edges, state, stack) {
-                        return Some(c);
-                    }
-                }
-                _ => {}
-            }
+fn no_import_cycle_between_the_files_of_a_mapped_crate() {
+    for mapped in &MAPPED {
+        let graph = Graph::of(&src_of(mapped.dir));
+        if let Some(cycle) = graph.cycle() {
+            panic!("{}: import cycle: {}", mapped.dir, cycle.join(" -> "));
         }
-        stack.pop();
-        state.insert(node.to_owned(), 2);
-        None
+        let count: usize = graph.edges.values().map(BTreeSet::len).sum();
+        assert!(
+            count >= graph.modules.len() / 2,
+            "{}: only {count} references found: the scan is broken",
+            mapped.dir
+        );
     }
-    let mut state = BTreeMap::new();
-    for node in modules.values() {
-        if state.get(node.as_str()).copied().unwrap_or(0) == 0
-            && let Some(cycle) = visit(node, &edges, &mut state, &mut Vec::new())
-        {
-            panic!("import cycle: {}", cycle.join(" -> "));
-        }
-    }
-    let count: usize = edges.values().map(BTreeSet::len).sum();
-    assert!(
-        count > 50,
-        "only {count} references found: the scan is broken"
-    );
 }
 
 /// The variables named in the cells of the Markdown table rows of `text`
@@ -230,24 +93,55 @@ fn table_variables(text: &str, prefix: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// The `"DUAL_DELTA_..."` string literals in the `.rs` files under `dir`.
-fn variables_in_code(dir: &Path) -> BTreeSet<String> {
+/// The names in capitals (`GPU_F16`) right after each `marker` in the
+/// `.rs` files under `dir` (in their code alone where `code`), with what
+/// follows each.
+fn names_after(dir: &Path, marker: &str, code: bool) -> Vec<(String, String)> {
     let mut all = Vec::new();
     files(dir, &mut all);
-    let mut out = BTreeSet::new();
+    let mut out = Vec::new();
     for f in all {
         let text = std::fs::read_to_string(f).unwrap();
-        for piece in text.split("\"DUAL_DELTA_").skip(1) {
-            let name: String = piece
-                .chars()
-                .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
-                .collect();
-            if piece[name.len()..].starts_with('"') {
-                out.insert(format!("DUAL_DELTA_{name}"));
+        for line in text.lines() {
+            let line = if code {
+                line.split("//").next().unwrap_or("")
+            } else {
+                line
+            };
+            for piece in line.split(marker).skip(1) {
+                let name: String = piece
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                    .collect();
+                let rest = piece[name.len()..].to_owned();
+                out.push((name, rest));
             }
         }
     }
     out
+}
+
+/// The `"DUAL_DELTA_..."` string literals in the `.rs` files under `dir`.
+fn variables_in_code(dir: &Path) -> BTreeSet<String> {
+    names_after(dir, "\"DUAL_DELTA_", false)
+        .into_iter()
+        .filter(|(_, rest)| rest.starts_with('"'))
+        .map(|(name, _)| format!("DUAL_DELTA_{name}"))
+        .collect()
+}
+
+/// The rows of `dual_delta_settings::gpu` that the `.rs` files under `dir`
+/// name (`gpu::GPU_F16` is `DUAL_DELTA_GPU_F16`'s), comments aside.
+fn rows_named_in_code(dir: &Path) -> BTreeSet<String> {
+    names_after(dir, "gpu::", true)
+        .into_iter()
+        .filter_map(|(name, _)| {
+            GPU_VARIABLES
+                .iter()
+                .find(|v| v.env.strip_prefix("DUAL_DELTA_") == Some(name.as_str()))
+        })
+        .map(|row| row.env.to_owned())
+        .collect()
 }
 
 #[test]
@@ -257,10 +151,15 @@ fn every_variable_read_is_in_one_table_and_every_table_row_is_read() {
         &std::fs::read_to_string(root.join("src/guide/configuration.md")).unwrap(),
         "",
     );
+    // The settings crate's two tables: the runtime's settings and the GPU
+    // crate's variables.
+    let gpu_table: BTreeSet<String> = GPU_VARIABLES.iter().map(|v| v.env.to_owned()).collect();
+    let in_tables = variables_in_code(&root.join("settings/src"));
+    assert!(gpu_table.is_subset(&in_tables), "{gpu_table:?}");
     // The library and the `cargo dual-delta` command (src/bin), and the
-    // settings' variables in their one table.
+    // settings' variables in their table.
     let mut read = variables_in_code(&root.join("src"));
-    read.extend(variables_in_code(&root.join("settings/src")));
+    read.extend(in_tables.difference(&gpu_table).cloned());
     assert!(read.len() >= 8, "{read:?}");
     for v in &read {
         assert!(
@@ -273,83 +172,73 @@ fn every_variable_read_is_in_one_table_and_every_table_row_is_read() {
             read.contains(v),
             "the configuration chapter lists {v}, which nothing reads"
         );
+        assert!(!gpu_table.contains(v), "{v} is in two tables");
     }
-    // dual-delta-gpu's variables: its crate docs' table.
+    // dual-delta-gpu's variables: read through their rows (`gpu::GPU_F16`),
+    // any other name of one in its code is a row's too, and its crate docs'
+    // table lists them all.
     let gpu_root = root.join("../gpu-backend/src");
+    let mut gpu = rows_named_in_code(&gpu_root);
+    gpu.extend(variables_in_code(&gpu_root));
+    assert!(gpu.len() >= 5, "{gpu:?}");
+    assert_eq!(
+        gpu, gpu_table,
+        "dual-delta-gpu's variables read (left) and in its table (right)"
+    );
     let gpu_docs = table_variables(
         &std::fs::read_to_string(gpu_root.join("lib.rs")).unwrap(),
         "//!",
     );
-    let gpu = variables_in_code(&gpu_root);
-    assert!(gpu.len() >= 5, "{gpu:?}");
     assert_eq!(
-        gpu, gpu_docs,
-        "dual-delta-gpu's variables read (left) and in its crate docs (right)"
+        gpu_docs, gpu_table,
+        "dual-delta-gpu's crate docs (left) and its table (right)"
     );
-}
-
-/// The layer of each top-level module, from the table of `ARCHITECTURE.md`
-/// (rows `| 3 | `verdict` | ... |`).
-fn layers() -> BTreeMap<String, u32> {
-    let text = std::fs::read_to_string(manifest_dir().join("../ARCHITECTURE.md")).unwrap();
-    text.lines()
-        .filter_map(|line| {
-            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-            let layer = cells.get(1)?.parse().ok()?;
-            let module = cells.get(2)?.strip_prefix('`')?.strip_suffix('`')?;
-            Some((module.to_owned(), layer))
-        })
-        .collect()
-}
-
-/// The top-level module of a file under `src` (`stats` for
-/// `stats/sign.rs`, `run` for `run.rs`).
-fn top(file: &str) -> String {
-    file.split('/')
-        .next()
-        .unwrap()
-        .trim_end_matches(".rs")
-        .to_owned()
 }
 
 #[test]
 fn the_architecture_map_names_every_module_and_the_layers_hold() {
-    let src = manifest_dir().join("src");
-    let layers = layers();
-    let mut on_disk: BTreeSet<String> = BTreeSet::new();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        let module = name.trim_end_matches(".rs").to_owned();
-        if module != "lib" && module != "bin" {
-            on_disk.insert(module);
-        }
-    }
-    let mapped: BTreeSet<String> = layers.keys().cloned().collect();
-    assert_eq!(
-        on_disk, mapped,
-        "ARCHITECTURE.md's table and the modules of src differ"
-    );
-    let (_, edges) = import_graph(&src);
-    let mut up = Vec::new();
-    for (from, targets) in &edges {
-        let Some(&low) = layers.get(&top(from)) else {
-            continue;
-        };
-        for to in targets {
-            // A path through the root's re-exports reaches above every
-            // module.
-            let high = if to == "lib.rs" {
-                u32::MAX
-            } else {
-                layers[&top(to)]
+    let architecture = std::fs::read_to_string(manifest_dir().join("../ARCHITECTURE.md")).unwrap();
+    for mapped in &MAPPED {
+        let dir = mapped.dir;
+        let layers = layers(&architecture, dir);
+        let graph = Graph::of(&src_of(dir));
+        let on_the_map: BTreeSet<String> = layers.keys().cloned().collect();
+        assert_eq!(
+            graph.top_modules(),
+            on_the_map,
+            "the modules of {dir}/src (left) and its table in ARCHITECTURE.md (right)"
+        );
+        let (mut up, mut through_root) = (Vec::new(), Vec::new());
+        for (from, targets) in &graph.edges {
+            let Some(&low) = layers.get(&top(from)) else {
+                continue;
             };
-            if high > low && top(from) != top(to) {
-                up.push(format!("{from} -> {to}"));
+            for to in targets {
+                // A path through the root's re-exports reaches above every
+                // module.
+                let high = if to == "lib.rs" {
+                    through_root.push(format!("{from} -> {to}"));
+                    u32::MAX
+                } else {
+                    layers[&top(to)]
+                };
+                if high > low && top(from) != top(to) {
+                    up.push(format!("{from} -> {to}"));
+                }
             }
         }
+        assert!(
+            mapped.through_root || through_root.is_empty(),
+            "{dir}: modules import through the crate root, not by their own paths: \
+             {through_root:#?}"
+        );
+        println!("{dir}: references running back up the layers: {up:#?}");
+        assert!(
+            up.len() <= mapped.most_back_up,
+            "{dir}: {} run back up: {up:#?}",
+            up.len()
+        );
     }
-    println!("references running back up the layers: {up:#?}");
-    assert!(up.len() <= 4, "{} run back up: {up:#?}", up.len());
 }
 
 /// Each setting is declared on one line, its row of the table: no field,

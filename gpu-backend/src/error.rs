@@ -24,8 +24,9 @@ pub enum GpuError {
     Unsupported(String),
     /// The adapter refused to create a device.
     RequestDevice(String),
-    /// An environment variable or option has a value this crate does not
-    /// understand.
+    /// An environment variable has a value its row of the settings table
+    /// (`dual_delta_settings::gpu`) does not take: the message reads as
+    /// dual-delta's own (`invalid NAME="VALUE": expected ...`).
     InvalidSetting {
         /// The variable (or option) name.
         name: &'static str,
@@ -115,7 +116,14 @@ impl fmt::Display for GpuError {
                 name,
                 value,
                 expected,
-            } => write!(f, "{name}={value:?} is not understood; expected {expected}"),
+            } => {
+                let invalid = dual_delta_settings::Invalid {
+                    source: (*name).to_owned(),
+                    value: value.clone(),
+                    expected,
+                };
+                fmt::Display::fmt(&invalid, f)
+            }
             GpuError::InvalidInput(why) => write!(f, "invalid matmul call: {why}"),
             GpuError::TooLarge { needed, limit } => write!(
                 f,
@@ -179,7 +187,7 @@ mod tests {
         assert!(!e.is_unavailable());
         assert_eq!(
             e.to_string(),
-            "DUAL_DELTA_GPU=\"skipp\" is not understood; expected `skip` or `require`"
+            "invalid DUAL_DELTA_GPU=\"skipp\": expected `skip` or `require`"
         );
     }
 }

@@ -78,19 +78,22 @@
 //!
 //! ## Environment variables
 //!
-//! | variable | values | effect |
-//! |----------|--------|--------|
-//! | `DUAL_DELTA_GPU` | `require` (default), `skip`, `require-hardware` | With `skip`, [`require_gpu`] skips a GPU test (printing why to stderr) when no GPU is usable; by default such a test fails, never passes silently. With `require-hardware`, a CPU adapter (llvmpipe) fails too ([`GpuOptions::require_hardware`]). |
-//! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`; `gl` needs the crate's `gles` feature) or part of an adapter's name or driver (`llvmpipe`) | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
-//! | `DUAL_DELTA_GPU_F16` | `auto` (default), `native`, `fallback` | The `f16` path ([`F16Path`](device::F16Path)). |
-//! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` (default), `off` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`](device::Subgroups)); the same bits either way. |
-//! | `DUAL_DELTA_GPU_TILING` | `auto` (default), `registers`, `shared` | The matmul tile kernels ([`MatmulTiling`](device::MatmulTiling)): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
-//! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` (default), `strip` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
-//! | `DUAL_DELTA_GPU_IMITATE` | `none` (default), `all`, or a comma-separated list of `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`, `reassoc` | Every shader compiled with these driver freedoms imitated on its WGSL ([`SourceTransform`](device::SourceTransform), [`GpuOptions::imitate`]). |
-//! | `DUAL_DELTA_WGSL_DUMP` | a folder | For the ignored unit test `dump_wgsl` (`DUAL_DELTA_WGSL_DUMP=DIR cargo test -p dual-delta-gpu --lib dump_wgsl -- --ignored`): writes the compiled WGSL of every kernel there, to compare two versions byte for byte. |
+//! | variable | values | default | effect |
+//! |----------|--------|---------|--------|
+//! | `DUAL_DELTA_GPU` | `skip`, `require` or `require-hardware` | `require` | With `skip`, [`require_gpu`] skips a GPU test (printing why to stderr) when no GPU is usable; by default such a test fails, never passes silently. With `require-hardware`, a CPU adapter (llvmpipe) fails too ([`GpuOptions::require_hardware`]). |
+//! | `DUAL_DELTA_ADAPTER` | a backend (`vulkan`, `metal`, `dx12`, `gl`; `gl` needs the crate's `gles` feature) or part of an adapter's name or driver (`llvmpipe`) | the best adapter: discrete, integrated, virtual GPUs, then CPU drivers | Which adapter [`Gpu::shared`] uses ([`GpuOptions::adapter`]). |
+//! | `DUAL_DELTA_GPU_F16` | `auto`, `native` or `fallback` | `auto` | The `f16` path ([`F16Path`](device::F16Path)). |
+//! | `DUAL_DELTA_GPU_SUBGROUPS` | `auto` or `off` | `auto` | Whether the matmul kernels share `B` through subgroup operations ([`Subgroups`](device::Subgroups)); the same bits either way. |
+//! | `DUAL_DELTA_GPU_TILING` | `auto`, `registers` or `shared` | `auto` | The matmul tile kernels ([`MatmulTiling`](device::MatmulTiling)): workgroup-shared tiles on discrete and integrated GPUs, register blocks on llvmpipe; the same bits either way. |
+//! | `DUAL_DELTA_GPU_ROUND_TRIPS` | `keep` or `strip` | `keep` | With `strip`, every shader is compiled with its conversion round trips removed, as NVIDIA's Vulkan driver does ([`GpuOptions::strip_round_trips`]): on lavapipe, the results such a driver gives. |
+//! | `DUAL_DELTA_GPU_IMITATE` | `all`, `none` or a comma-separated list of `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`, `reassoc` | `none` | Every shader compiled with these driver freedoms imitated on its WGSL ([`SourceTransform`](device::SourceTransform), [`GpuOptions::imitate`]). |
+//! | `DUAL_DELTA_WGSL_DUMP` | a folder | none | For the ignored unit test `dump_wgsl` (`DUAL_DELTA_WGSL_DUMP=DIR cargo test -p dual-delta-gpu --lib dump_wgsl -- --ignored`): writes the compiled WGSL of every kernel there, to compare two versions byte for byte. |
 //!
-//! Their names are the constants of [`env`](mod@env). wgpu's own variables
-//! (`WGPU_BACKEND`, ...) apply as well.
+//! Unset or blank, each takes its default; a value it does not take is an
+//! error ([`GpuError::InvalidSetting`]), never a silent default. The table
+//! is dual-delta's settings crate's (`dual_delta_settings::gpu`), whose
+//! rules read them; their names are the constants of [`env`](mod@env).
+//! wgpu's own variables (`WGPU_BACKEND`, ...) apply as well.
 //!
 //! # Kernels
 //!
@@ -239,6 +242,7 @@ pub mod device;
 #[cfg(test)]
 mod dump;
 mod element;
+pub mod env;
 mod error;
 pub mod guide;
 mod launch;
@@ -248,11 +252,14 @@ pub mod norm;
 mod pipelines;
 pub mod randn;
 pub mod reductions;
+#[cfg(test)]
+mod registry;
 pub mod semantics;
+mod submit;
 mod wgsl;
 
-pub use crate::device::adapter::GpuOptions;
 pub use crate::device::context::Gpu;
+pub use crate::device::options::GpuOptions;
 pub use crate::device::policy::{require_gpu, shared_or_skip};
 pub use crate::element::KernelElement;
 pub use crate::error::GpuError;
@@ -267,11 +274,3 @@ pub use half::bf16;
 /// The wgpu this crate is built on, for [`Gpu::from_device`]: a device
 /// created through it is one this crate can take.
 pub use wgpu;
-
-/// The names of the environment variables that choose the device and its
-/// paths (see the crate documentation's table).
-pub mod env {
-    pub use crate::device::env::{
-        ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_IMITATE, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
-    };
-}

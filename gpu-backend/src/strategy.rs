@@ -45,20 +45,25 @@ macro_rules! strategies {
 /// of outputs of input `$x`.
 macro_rules! f16_kernel {
     ($strategy:ty, $input:ty, $kernel:path, $plan:path, $launch:path, |$x:ident| $len:expr) => {
-        impl crate::Kernel for $strategy {
+        impl crate::launch::Kernel for $strategy {
             type Input = $input;
             type Output = half::f16;
             type Plan = ();
 
             fn plan(
                 self,
-                gpu: &crate::Gpu,
+                gpu: &crate::device::context::Gpu,
                 inputs: &[&$input],
-            ) -> Result<crate::launch::Batching<()>, crate::GpuError> {
+            ) -> Result<crate::launch::Batching<()>, crate::error::GpuError> {
                 $plan(gpu, inputs, $kernel(self))
             }
 
-            fn launch(self, gpu: &crate::Gpu, _: &(), group: &[&$input]) -> crate::launch::Launch {
+            fn launch(
+                self,
+                gpu: &crate::device::context::Gpu,
+                _: &(),
+                group: &[&$input],
+            ) -> crate::launch::Launch {
                 $launch(gpu, group, $kernel(self))
             }
 
@@ -66,7 +71,7 @@ macro_rules! f16_kernel {
                 $len
             }
 
-            fn decode(gpu: &crate::Gpu, bytes: &[u8]) -> Vec<half::f16> {
+            fn decode(gpu: &crate::device::context::Gpu, bytes: &[u8]) -> Vec<half::f16> {
                 gpu.f16_outputs(bytes)
             }
         }

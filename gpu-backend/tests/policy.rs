@@ -83,7 +83,7 @@ fn a_misspelt_policy_is_an_error_not_a_skip() {
     let (stdout, stderr) = text(&out);
     assert!(!out.status.success(), "{stdout}\n{stderr}");
     assert!(
-        format!("{stdout}{stderr}").contains("DUAL_DELTA_GPU=\"skipp\" is not understood"),
+        format!("{stdout}{stderr}").contains("invalid DUAL_DELTA_GPU=\"skipp\": expected"),
         "{stdout}{stderr}"
     );
 }

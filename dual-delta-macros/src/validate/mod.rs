@@ -3,10 +3,9 @@
 //! Every mistake becomes a `syn::Error` spanned at the offending token, and
 //! all of them are collected, so that one compilation reports everything.
 
-use proc_macro2::{Literal, Span, TokenStream};
+use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
-use syn::spanned::Spanned;
-use syn::{Expr, FnArg, Ident, ItemFn, Lit, LitInt, Path, ReturnType, Safety, Type};
+use syn::{Expr, FnArg, Ident, ItemFn, LitInt, Path, ReturnType, Safety, Type};
 
 use dual_delta_settings::{Kind, METRICS, SETTINGS, Setting};
 
@@ -17,6 +16,7 @@ mod values;
 
 pub(crate) use self::signature::candidate;
 use self::values::*;
+pub(crate) use self::values::{MetricChoice, edit_distance};
 
 /// The keys that are not settings: the three functions first, then the
 /// extra check and the runtime's path.
@@ -113,14 +113,6 @@ pub(crate) enum Value {
     Metric(MetricChoice),
 }
 
-/// The `metric` setting.
-pub(crate) enum MetricChoice {
-    /// A built-in metric: the `Metric` variant.
-    BuiltIn(Ident),
-    /// Any other expression: a user metric `Fn(&[f64], &[f64]) -> f64`.
-    Custom(Expr),
-}
-
 /// Settings collected from the arguments, before the required keys are
 /// checked.
 #[derive(Default)]
@@ -181,11 +173,6 @@ impl Builder {
             .sort_by_key(|(k, _)| SETTINGS.iter().position(|s| s.name == *k));
         Ok(())
     }
-}
-
-/// The setting whose key `key` is (one of [`keys`]).
-fn by_key(key: &str) -> &'static Setting {
-    dual_delta_settings::by_key(key).expect("a setting's key")
 }
 
 /// Validates the arguments, reporting every mistake at once.
@@ -275,27 +262,4 @@ fn unknown_key(key: &Ident) -> syn::Error {
         key.span(),
         format!("unknown key `{name}`{hint}; the keys are {valid}"),
     )
-}
-
-/// Levenshtein distance, for "did you mean" hints.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let next = (diagonal + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diagonal = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
-}
-
-/// An error spanning `tokens`.
-fn spanned(tokens: impl ToTokens, message: impl std::fmt::Display) -> syn::Error {
-    syn::Error::new_spanned(tokens, message)
 }

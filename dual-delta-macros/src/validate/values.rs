@@ -1,8 +1,14 @@
 //! The attribute's values: each key's literal checked and converted, with
 //! a spanned error that says what was expected.
 
-use super::*;
-use dual_delta_settings::{Kind, Setting};
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{Expr, Ident, Lit, LitInt, Path};
+
+use dual_delta_settings::{Kind, METRICS, Setting};
+
+use crate::parse::Arg;
 
 /// The expression without invisible groups (from `macro_rules!`
 /// substitutions).
@@ -237,4 +243,40 @@ pub(super) fn krate(value: &Expr) -> syn::Result<Path> {
             "`crate` must be the path of the runtime crate, such as `crate = ::dual_delta_runtime`",
         )),
     }
+}
+
+/// The `metric` setting.
+pub(crate) enum MetricChoice {
+    /// A built-in metric: the `Metric` variant.
+    BuiltIn(Ident),
+    /// Any other expression: a user metric `Fn(&[f64], &[f64]) -> f64`.
+    Custom(Expr),
+}
+
+/// The setting whose key `key` is (one of [`keys`](super::keys)).
+pub(super) fn by_key(key: &str) -> &'static Setting {
+    dual_delta_settings::by_key(key).expect("a setting's key")
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// An error spanning `tokens`.
+pub(super) fn spanned(tokens: impl ToTokens, message: impl std::fmt::Display) -> syn::Error {
+    syn::Error::new_spanned(tokens, message)
 }

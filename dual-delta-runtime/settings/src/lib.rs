@@ -11,6 +11,10 @@
 //! tests check its settings record, its baseline settings and the
 //! configuration chapter of its guide against this table.
 //!
+//! [`gpu::VARIABLES`] is the GPU crate's (`dual-delta-gpu`): the variables
+//! that choose its device, read by the same rules ([`Kind`]), so that an
+//! invalid value gets the same message there too.
+//!
 //! This crate has no dependencies, so that the attribute can use it at
 //! compile time; depend on `dual-delta-runtime`, which re-exports what a
 //! user needs.
@@ -19,6 +23,7 @@
 
 use core::fmt;
 
+pub mod gpu;
 mod table;
 
 pub use self::table::{
@@ -42,13 +47,18 @@ pub enum Kind {
     Seconds,
     /// `true` or `false` (the environment also takes `1` and `0`).
     Bool,
-    /// One of a few names, each with the runtime enum's variant.
+    /// One of a few names, each with its enum's variant.
     Choice(&'static [(&'static str, &'static str)]),
+    /// Names of a list, separated by commas, each with its variant (empty
+    /// items ignored).
+    List(&'static [(&'static str, &'static str)]),
     /// A baseline's name: letters, digits, `.`, `_` and `-`, not starting
     /// with `.`, at most 100 characters.
     Name,
     /// A directory: any text that is not blank.
     Directory,
+    /// A name to look for: any text that is not blank.
+    Text,
     /// A value only the builder gives, a whole struct: it has no text.
     Composite,
 }
@@ -67,7 +77,10 @@ pub enum Value {
     Bool(bool),
     /// A [`Kind::Choice`]: the variant of the name given.
     Variant(&'static str),
-    /// A [`Kind::Name`] or a [`Kind::Directory`], trimmed.
+    /// A [`Kind::List`]: the variants of the names given, in their order.
+    List(Vec<&'static str>),
+    /// A [`Kind::Name`], a [`Kind::Directory`] or a [`Kind::Text`],
+    /// trimmed.
     Text(String),
 }
 
@@ -163,7 +176,7 @@ impl Setting {
     /// When `text` breaks the rule: [`Invalid`], whose message names
     /// `source`, quotes `text` and says what [`Setting::expected`] is.
     pub fn parse(&self, source: &str, text: &str) -> Result<Value, Invalid> {
-        self.read(text.trim()).ok_or_else(|| Invalid {
+        self.kind.read(text.trim()).ok_or_else(|| Invalid {
             source: source.to_owned(),
             value: text.to_owned(),
             expected: self.expected,
@@ -178,7 +191,7 @@ impl Setting {
     /// When `value` breaks the rule: [`Invalid`], quoting `value` as
     /// written by [`Value`]'s `Display`.
     pub fn check(&self, source: &str, value: &Value) -> Result<(), Invalid> {
-        if self.valid(value) {
+        if self.kind.valid(value) {
             Ok(())
         } else {
             Err(Invalid {
@@ -188,9 +201,12 @@ impl Setting {
             })
         }
     }
+}
 
-    fn read(&self, t: &str) -> Option<Value> {
-        let value = match self.kind {
+impl Kind {
+    /// The value `t` (trimmed) is by this rule, if it follows it.
+    fn read(self, t: &str) -> Option<Value> {
+        let value = match self {
             Kind::Count => t.replace('_', "").parse::<usize>().ok().map(Value::Count),
             Kind::Seed => parse_seed(t).map(Value::Seed),
             Kind::Probability | Kind::NonNegative | Kind::Seconds | Kind::AboveOne => {
@@ -201,30 +217,45 @@ impl Setting {
                 "1" | "true" => Some(Value::Bool(true)),
                 _ => None,
             },
-            Kind::Choice(choices) => choices
-                .iter()
-                .find(|(name, _)| *name == t)
-                .map(|(_, variant)| Value::Variant(variant)),
-            Kind::Name | Kind::Directory => Some(Value::Text(t.to_owned())),
+            Kind::Choice(choices) => variant(choices, t).map(Value::Variant),
+            Kind::List(choices) => t
+                .split(',')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(|name| variant(choices, name))
+                .collect::<Option<_>>()
+                .map(Value::List),
+            Kind::Name | Kind::Directory | Kind::Text => Some(Value::Text(t.to_owned())),
             Kind::Composite => None,
         };
         value.filter(|v| self.valid(v))
     }
 
-    /// Whether `value` follows this setting's rule.
-    fn valid(&self, value: &Value) -> bool {
-        match (self.kind, value) {
+    /// Whether `value` follows this rule.
+    fn valid(self, value: &Value) -> bool {
+        match (self, value) {
             (Kind::Count, Value::Count(n)) => *n >= 1,
             (Kind::Seed, Value::Seed(_)) | (Kind::Bool, Value::Bool(_)) => true,
             (Kind::Probability, Value::Number(a)) => *a > 0.0 && *a < 1.0,
             (Kind::NonNegative | Kind::Seconds, Value::Number(m)) => m.is_finite() && *m >= 0.0,
             (Kind::AboveOne, Value::Number(g)) => *g > 1.0,
             (Kind::Choice(choices), Value::Variant(v)) => choices.iter().any(|(_, c)| c == v),
+            (Kind::List(choices), Value::List(vs)) => {
+                vs.iter().all(|v| choices.iter().any(|(_, c)| c == v))
+            }
             (Kind::Name, Value::Text(t)) => valid_name(t),
-            (Kind::Directory, Value::Text(t)) => !t.trim().is_empty(),
+            (Kind::Directory | Kind::Text, Value::Text(t)) => !t.trim().is_empty(),
             _ => false,
         }
     }
+}
+
+/// The variant of `name` among `choices`.
+fn variant(choices: &[(&'static str, &'static str)], name: &str) -> Option<&'static str> {
+    choices
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, variant)| *variant)
 }
 
 impl Value {
@@ -276,7 +307,31 @@ impl Value {
         }
     }
 
-    /// The text of a [`Kind::Name`] or [`Kind::Directory`].
+    /// The variant of a [`Kind::Choice`].
+    ///
+    /// # Panics
+    ///
+    /// For any other value.
+    pub fn variant(&self) -> &'static str {
+        match self {
+            Value::Variant(v) => v,
+            _ => panic!("{self:?} is not a choice"),
+        }
+    }
+
+    /// The variants of a [`Kind::List`].
+    ///
+    /// # Panics
+    ///
+    /// For any other value.
+    pub fn list(&self) -> &[&'static str] {
+        match self {
+            Value::List(vs) => vs,
+            _ => panic!("{self:?} is not a list"),
+        }
+    }
+
+    /// The text of a [`Kind::Name`], [`Kind::Directory`] or [`Kind::Text`].
     ///
     /// # Panics
     ///
@@ -299,6 +354,7 @@ impl fmt::Display for Value {
             Value::Number(x) => write!(f, "{x}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Variant(v) => write!(f, "{v}"),
+            Value::List(vs) => write!(f, "{}", vs.join(",")),
             Value::Text(t) => write!(f, "{t}"),
         }
     }

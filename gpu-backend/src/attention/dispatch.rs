@@ -7,9 +7,11 @@ use super::shader::AttentionKey;
 use super::{
     ATTENTION_THREADS, AttentionInput, AttentionShape, AttentionStrategy, MAX_HEAD_DIM, MAX_KEYS,
 };
+use crate::device::context::Gpu;
+use crate::error::GpuError;
+use crate::launch::Kernel;
 use crate::launch::{Batching, Launch};
 use crate::norm::dispatch::SixBindings;
-use crate::{Gpu, GpuError, Kernel};
 
 impl Kernel for AttentionStrategy {
     type Input = AttentionInput<f16>;

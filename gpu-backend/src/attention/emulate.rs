@@ -2,11 +2,9 @@
 
 use half::f16;
 
+use super::reference::{AttentionInput, AttentionShape};
 use super::{AttentionStrategy, FLASH_BLOCK};
-use crate::{
-    attention::{AttentionInput, AttentionShape},
-    reductions::kernel_exp,
-};
+use crate::reductions::kernel_exp;
 
 /// `v` rounded to `f16` and back.
 fn r16(v: f32) -> f32 {

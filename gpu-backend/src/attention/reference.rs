@@ -3,8 +3,8 @@
 
 use dual_delta_runtime::TrialRng;
 
-use crate::GpuError;
 use crate::element::{KernelElement, sum_dd, sum_f32};
+use crate::error::GpuError;
 use crate::reductions::randn;
 
 /// The shape of an attention input: `heads` independent heads, each with

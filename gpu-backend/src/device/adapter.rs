@@ -1,218 +1,17 @@
-//! The adapter policy: which adapters are looked for, which one is chosen,
-//! and whether the kernels use native `f16` on it.
+//! The adapter: which adapters are looked for, which one is chosen, the
+//! device requested on it, and what was found ([`AdapterSummary`]): whether
+//! the kernels use native `f16` on it, and which paths the matmuls take.
 
 use core::fmt;
 
-use super::env::{
-    ENV_ADAPTER, ENV_F16, ENV_GPU, ENV_IMITATE, ENV_ROUND_TRIPS, ENV_SUBGROUPS, ENV_TILING,
-};
-use super::policy::GpuPolicy;
-use crate::GpuError;
-use crate::wgsl::SourceTransform;
+use super::options::{F16Path, GpuOptions, Subgroups};
+use crate::env::ENV_F16;
+use crate::error::GpuError;
 
-/// How the kernels store and convert `f16` values.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum F16Path {
-    /// Native `f16` when the adapter has `SHADER_F16`, the fallback
-    /// otherwise.
-    #[default]
-    Auto,
-    /// Native `f16` (`enable f16;`, `array<f16>` buffers, `f16` arithmetic
-    /// for [`Accumulation::F16`]); an error when the adapter lacks
-    /// `SHADER_F16`.
-    ///
-    /// [`Accumulation::F16`]: crate::matmul::Accumulation::F16
-    Native,
-    /// The fallback, even where `SHADER_F16` exists: `f16` bits packed two
-    /// per `u32`, converted with `unpack2x16float` / `pack2x16float`, all
-    /// arithmetic in `f32` (rounded to `f16` through `pack2x16float` where
-    /// [`Accumulation::F16`] needs it).
-    ///
-    /// [`Accumulation::F16`]: crate::matmul::Accumulation::F16
-    Fallback,
-}
-
-impl F16Path {
-    pub(super) fn parse(value: &str) -> Result<Self, GpuError> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "" | "auto" => Ok(F16Path::Auto),
-            "native" => Ok(F16Path::Native),
-            "fallback" => Ok(F16Path::Fallback),
-            _ => Err(GpuError::InvalidSetting {
-                name: ENV_F16,
-                value: value.to_owned(),
-                expected: "`auto`, `native` or `fallback`",
-            }),
-        }
-    }
-}
-
-/// Whether the matmul kernels share values through subgroup operations.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Subgroups {
-    /// Where the adapter has wgpu's `SUBGROUP` feature with subgroups of
-    /// at least 8 invocations (llvmpipe at 256 bits: exactly 8), the
-    /// workgroups of eight invocations of the matmul kernels share the
-    /// rows of `B` they read with `subgroupBroadcast` (1.3–1.4× faster on
-    /// llvmpipe); elsewhere each invocation reads its own.
-    #[default]
-    Auto,
-    /// Each invocation reads its own inputs, even where subgroups exist.
-    /// The results are the same bits either way.
-    Off,
-}
-
-impl Subgroups {
-    pub(super) fn parse(value: &str) -> Result<Self, GpuError> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "" | "auto" => Ok(Subgroups::Auto),
-            "off" => Ok(Subgroups::Off),
-            _ => Err(GpuError::InvalidSetting {
-                name: ENV_SUBGROUPS,
-                value: value.to_owned(),
-                expected: "`auto` or `off`",
-            }),
-        }
-    }
-}
-
-/// Which tile kernels the matmuls use. Every choice gives the same bits:
-/// each output sums its products in the same order.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum MatmulTiling {
-    /// [`MatmulTiling::Shared`] on discrete and integrated GPUs,
-    /// [`MatmulTiling::Registers`] elsewhere (CPU drivers such as llvmpipe,
-    /// virtual and unknown devices).
-    #[default]
-    Auto,
-    /// Register blocks, tuned for llvmpipe: workgroups of 8 invocations,
-    /// each (or each subgroup of 8, see [`Subgroups`]) keeping a block of
-    /// `C` in registers and fetching `A` and `B` from the textures itself.
-    Registers,
-    /// Workgroup-shared tiles, for GPUs: workgroups of 64 invocations (two
-    /// 32-wide subgroups or one 64-wide) own a `16 × 16` block of `C`,
-    /// stage `A` and `B` in workgroup memory 32 products at a time, and
-    /// each invocation sums `2 × 2` outputs.
-    Shared,
-}
-
-impl MatmulTiling {
-    pub(super) fn parse(value: &str) -> Result<Self, GpuError> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "" | "auto" => Ok(MatmulTiling::Auto),
-            "registers" => Ok(MatmulTiling::Registers),
-            "shared" => Ok(MatmulTiling::Shared),
-            _ => Err(GpuError::InvalidSetting {
-                name: ENV_TILING,
-                value: value.to_owned(),
-                expected: "`auto`, `registers` or `shared`",
-            }),
-        }
-    }
-
-    /// Whether the shared tiles are used on a device of type `device`.
-    pub(super) fn shared_on(self, device: wgpu::DeviceType) -> bool {
-        match self {
-            MatmulTiling::Auto => matches!(
-                device,
-                wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu
-            ),
-            MatmulTiling::Registers => false,
-            MatmulTiling::Shared => true,
-        }
-    }
-}
-
-/// How to create a [`Gpu`](crate::Gpu).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GpuOptions {
-    /// Which adapter to use: a backend name (`vulkan`, `metal`, `dx12`,
-    /// `gl`) keeps the adapters of that backend; anything else keeps the
-    /// adapters whose name or driver contains it, ignoring case
-    /// (`llvmpipe`, `nvidia`). `None` keeps them all. Among those kept, the
-    /// choice prefers discrete, then integrated, then virtual GPUs, then
-    /// CPU drivers, and Vulkan, Metal or DX12 over GL.
-    pub adapter: Option<String>,
-    /// The `f16` path.
-    pub f16: F16Path,
-    /// Whether the register-block matmul kernels use subgroup operations.
-    pub subgroups: Subgroups,
-    /// Which tile kernels the matmuls use.
-    pub tiling: MatmulTiling,
-    /// Compile every shader (the probe's included) with each conversion
-    /// round trip (`f32(f16(v))`, `unpack2x16float(pack2x16float(..))`)
-    /// replaced by its operand, as NVIDIA's Vulkan driver compiles them
-    /// (seen on an H100). On lavapipe this shows what such a driver does to
-    /// a kernel: the kernels of this crate round on the bits and give the
-    /// same results, while the probe reports the round trips removed. Off
-    /// by default.
-    pub strip_round_trips: bool,
-    /// The driver freedoms every shader (the probe's included) is compiled
-    /// with, imitated on its WGSL ([`SourceTransform`]; with
-    /// [`GpuOptions::strip_round_trips`], `strip` is added). On lavapipe
-    /// this shows what a driver that takes them does to the kernels. None
-    /// by default.
-    pub imitate: SourceTransform,
-    /// Fail with [`GpuError::NotHardware`] when the adapter is a CPU driver
-    /// (`wgpu::DeviceType::Cpu`: llvmpipe, lavapipe): set by
-    /// `DUAL_DELTA_GPU=require-hardware` ([`GpuPolicy::RequireHardware`]).
-    /// Off by default.
-    pub require_hardware: bool,
-}
-
-impl GpuOptions {
-    /// Options from `DUAL_DELTA_ADAPTER`, `DUAL_DELTA_GPU_F16`,
-    /// `DUAL_DELTA_GPU_SUBGROUPS`, `DUAL_DELTA_GPU_TILING`,
-    /// `DUAL_DELTA_GPU_ROUND_TRIPS`, `DUAL_DELTA_GPU_IMITATE` and
-    /// `DUAL_DELTA_GPU` (`require-hardware`) (unset or empty: the
-    /// defaults).
-    pub fn from_env() -> Result<Self, GpuError> {
-        let adapter = std::env::var(ENV_ADAPTER)
-            .ok()
-            .map(|s| s.trim().to_owned())
-            .filter(|s| !s.is_empty());
-        let f16 = F16Path::parse(&std::env::var(ENV_F16).unwrap_or_default())?;
-        let subgroups = Subgroups::parse(&std::env::var(ENV_SUBGROUPS).unwrap_or_default())?;
-        let tiling = MatmulTiling::parse(&std::env::var(ENV_TILING).unwrap_or_default())?;
-        let strip_round_trips =
-            parse_round_trips(&std::env::var(ENV_ROUND_TRIPS).unwrap_or_default())?;
-        let imitate = SourceTransform::parse(&std::env::var(ENV_IMITATE).unwrap_or_default())?;
-        let require_hardware = GpuPolicy::parse(&std::env::var(ENV_GPU).unwrap_or_default())?
-            == GpuPolicy::RequireHardware;
-        Ok(Self {
-            adapter,
-            f16,
-            subgroups,
-            tiling,
-            strip_round_trips,
-            imitate,
-            require_hardware,
-        })
-    }
-
-    /// The transform every shader is compiled after: [`GpuOptions::imitate`],
-    /// with `strip` where [`GpuOptions::strip_round_trips`] asks for it.
-    pub(crate) fn transform(&self) -> SourceTransform {
-        if self.strip_round_trips {
-            self.imitate.union(SourceTransform::STRIP_ROUND_TRIPS)
-        } else {
-            self.imitate
-        }
-    }
-}
-
-/// Parses a `DUAL_DELTA_GPU_ROUND_TRIPS` value: whether to strip.
-fn parse_round_trips(value: &str) -> Result<bool, GpuError> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "" | "keep" => Ok(false),
-        "strip" => Ok(true),
-        _ => Err(GpuError::InvalidSetting {
-            name: ENV_ROUND_TRIPS,
-            value: value.to_owned(),
-            expected: "`keep` or `strip`",
-        }),
-    }
-}
+/// The fewest invocations a subgroup must hold for the register-block
+/// matmul kernels to share `B` through it ([`Subgroups::Auto`]): their
+/// workgroup, one llvmpipe SIMD vector at 256 bits.
+pub(crate) const SUBGROUP_MIN: u32 = 8;
 
 /// The adapter a [`Gpu`](crate::Gpu) runs on, as recorded in reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -234,8 +33,40 @@ pub struct AdapterSummary {
     /// ([`Subgroups`]).
     pub subgroups: bool,
     /// Whether the matmul kernels stage `A` and `B` in workgroup memory
-    /// ([`MatmulTiling::Shared`]).
+    /// ([`MatmulTiling::Shared`](super::MatmulTiling::Shared)).
     pub shared_tiles: bool,
+}
+
+impl AdapterSummary {
+    /// The summary of a device on the adapter of `info`, with `features`,
+    /// created under `options`; `native`: whether the kernels use native
+    /// `f16` on it. The matmuls stage their tiles in workgroup memory
+    /// where [`MatmulTiling`](super::MatmulTiling) chooses it on this type
+    /// of device; else they share `B` through subgroup operations where
+    /// [`Subgroups`] allows it and the device's subgroups hold at least
+    /// [`SUBGROUP_MIN`] invocations.
+    pub(super) fn new(
+        info: &wgpu::AdapterInfo,
+        features: wgpu::Features,
+        options: &GpuOptions,
+        native: bool,
+    ) -> Self {
+        let shared_tiles = options.tiling.shared_on(info.device_type);
+        let subgroups = !shared_tiles
+            && options.subgroups == Subgroups::Auto
+            && features.contains(wgpu::Features::SUBGROUP)
+            && info.subgroup_min_size >= SUBGROUP_MIN;
+        AdapterSummary {
+            name: info.name.clone(),
+            backend: info.backend.to_string(),
+            device_type: format!("{:?}", info.device_type),
+            driver: info.driver.clone(),
+            driver_info: info.driver_info.clone(),
+            shader_f16: native,
+            subgroups,
+            shared_tiles,
+        }
+    }
 }
 
 impl fmt::Display for AdapterSummary {
@@ -416,41 +247,6 @@ pub(super) fn native_f16(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn subgroup_settings_parse() {
-        assert_eq!(Subgroups::parse("").unwrap(), Subgroups::Auto);
-        assert_eq!(Subgroups::parse(" AUTO ").unwrap(), Subgroups::Auto);
-        assert_eq!(Subgroups::parse("off").unwrap(), Subgroups::Off);
-        let e = Subgroups::parse("on").unwrap_err().to_string();
-        assert!(e.contains("DUAL_DELTA_GPU_SUBGROUPS"), "{e}");
-    }
-
-    #[test]
-    fn tiling_settings_parse() {
-        assert_eq!(MatmulTiling::parse("").unwrap(), MatmulTiling::Auto);
-        assert_eq!(MatmulTiling::parse("Shared").unwrap(), MatmulTiling::Shared);
-        assert_eq!(
-            MatmulTiling::parse(" registers ").unwrap(),
-            MatmulTiling::Registers
-        );
-        let e = MatmulTiling::parse("tiles").unwrap_err().to_string();
-        assert!(e.contains("DUAL_DELTA_GPU_TILING"), "{e}");
-        assert!(MatmulTiling::Auto.shared_on(wgpu::DeviceType::DiscreteGpu));
-        assert!(MatmulTiling::Auto.shared_on(wgpu::DeviceType::IntegratedGpu));
-        assert!(!MatmulTiling::Auto.shared_on(wgpu::DeviceType::Cpu));
-        assert!(MatmulTiling::Shared.shared_on(wgpu::DeviceType::Cpu));
-        assert!(!MatmulTiling::Registers.shared_on(wgpu::DeviceType::DiscreteGpu));
-    }
-
-    #[test]
-    fn round_trip_settings_parse() {
-        assert!(!parse_round_trips("").unwrap());
-        assert!(!parse_round_trips("keep").unwrap());
-        assert!(parse_round_trips(" Strip ").unwrap());
-        let e = parse_round_trips("remove").unwrap_err().to_string();
-        assert!(e.contains("DUAL_DELTA_GPU_ROUND_TRIPS"), "{e}");
-    }
 
     #[test]
     fn adapter_filters() {

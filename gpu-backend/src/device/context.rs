@@ -4,11 +4,9 @@
 use core::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::adapter::{
-    AdapterSummary, GpuOptions, Subgroups, choose_adapter, describe, native_f16, request_device,
-};
-use crate::GpuError;
-use crate::matmul::shader::{self, Tiling};
+use super::adapter::{AdapterSummary, choose_adapter, describe, native_f16, request_device};
+use super::options::GpuOptions;
+use crate::error::GpuError;
 use crate::pipelines::{Compiled, KernelKey, PipelineKey, Pipelines};
 use crate::semantics::DeviceSemantics;
 use crate::wgsl::SourceTransform;
@@ -32,8 +30,6 @@ pub struct Gpu {
     pub(crate) max_dispatch: u32,
     /// Texels per side of a 2-D texture.
     pub(crate) max_texture: u32,
-    /// How the matmul tile kernels divide `C`.
-    pub(crate) tiling: Tiling,
     /// How every shader's source is transformed before compilation.
     transform: SourceTransform,
     /// What the device does to floating-point arithmetic.
@@ -145,28 +141,9 @@ impl Gpu {
             features,
             &format!("the device on {}", describe(&info)),
         )?;
-        let tiling = if options.tiling.shared_on(info.device_type) {
-            Tiling::Shared
-        } else if options.subgroups == Subgroups::Auto
-            && features.contains(wgpu::Features::SUBGROUP)
-            && info.subgroup_min_size >= shader::TILE_WORKGROUP
-        {
-            Tiling::Subgroup
-        } else {
-            Tiling::Lanes
-        };
         let transform = options.transform();
         let semantics = DeviceSemantics::probe_compiled(&device, &queue, transform)?;
-        let summary = AdapterSummary {
-            name: info.name.clone(),
-            backend: info.backend.to_string(),
-            device_type: format!("{:?}", info.device_type),
-            driver: info.driver.clone(),
-            driver_info: info.driver_info.clone(),
-            shader_f16: native,
-            subgroups: tiling == Tiling::Subgroup,
-            shared_tiles: tiling == Tiling::Shared,
-        };
+        let summary = AdapterSummary::new(&info, features, options, native);
         Ok(Gpu {
             device,
             queue,
@@ -177,7 +154,6 @@ impl Gpu {
                 .min(limits.max_buffer_size),
             max_dispatch: limits.max_compute_workgroups_per_dimension,
             max_texture: limits.max_texture_dimension_2d,
-            tiling,
             transform,
             semantics,
         })

@@ -1,4 +1,4 @@
-//! The device: which adapter is chosen and how ([`GpuOptions`](crate::GpuOptions),
+//! The device: what is asked of it ([`GpuOptions`](crate::GpuOptions),
 //! [`F16Path`], [`Subgroups`], [`MatmulTiling`]), what was found
 //! ([`AdapterSummary`]), how the context is created on it
 //! ([`Gpu::new`](crate::Gpu::new), [`Gpu::from_device`](crate::Gpu::from_device)),
@@ -7,10 +7,10 @@
 
 pub(crate) mod adapter;
 pub(crate) mod context;
-pub(crate) mod env;
+pub(crate) mod options;
 pub(crate) mod policy;
 
-pub use self::adapter::{AdapterSummary, F16Path, MatmulTiling, Subgroups};
-pub use self::policy::GpuPolicy;
+pub use self::adapter::AdapterSummary;
+pub use self::options::{F16Path, GpuPolicy, MatmulTiling, Subgroups};
 pub use crate::error::LAVAPIPE_INSTALL;
 pub use crate::wgsl::SourceTransform;

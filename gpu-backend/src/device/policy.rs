@@ -1,50 +1,12 @@
-//! The policy of GPU tests on a machine without a usable GPU.
+//! The policy of GPU tests on a machine without a usable GPU, applied:
+//! [`require_gpu`], [`shared_or_skip`] and [`GpuPolicy::apply`].
 
-use super::env::ENV_GPU;
-use crate::{Gpu, GpuError};
-
-/// What to do when no GPU is usable, and whether a CPU adapter counts as
-/// one, from `DUAL_DELTA_GPU`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GpuPolicy {
-    /// Fail the test, with a message saying how to get an adapter (the
-    /// default: a GPU test never passes silently).
-    #[default]
-    Require,
-    /// Skip the test, printing why to stderr.
-    Skip,
-    /// As [`GpuPolicy::Require`], and the adapter must be a hardware GPU:
-    /// creating a context on a CPU driver (llvmpipe, lavapipe, any
-    /// `wgpu::DeviceType::Cpu`) fails with [`GpuError::NotHardware`]
-    /// ([`GpuOptions::require_hardware`](crate::GpuOptions::require_hardware)). For runs that are meant to run
-    /// on a GPU, where a missing vendor driver would otherwise fall back to
-    /// llvmpipe and pass.
-    RequireHardware,
-}
+use super::context::Gpu;
+use super::options::GpuPolicy;
+use crate::env::ENV_GPU;
+use crate::error::GpuError;
 
 impl GpuPolicy {
-    /// The policy from `DUAL_DELTA_GPU`: unset, empty or `require` is
-    /// [`GpuPolicy::Require`], `skip` is [`GpuPolicy::Skip`],
-    /// `require-hardware` is [`GpuPolicy::RequireHardware`]; anything else
-    /// is an error.
-    pub fn from_env() -> Result<Self, GpuError> {
-        Self::parse(&std::env::var(ENV_GPU).unwrap_or_default())
-    }
-
-    /// Parses a `DUAL_DELTA_GPU` value.
-    pub fn parse(value: &str) -> Result<Self, GpuError> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "" | "require" => Ok(GpuPolicy::Require),
-            "skip" => Ok(GpuPolicy::Skip),
-            "require-hardware" => Ok(GpuPolicy::RequireHardware),
-            _ => Err(GpuError::InvalidSetting {
-                name: ENV_GPU,
-                value: value.to_owned(),
-                expected: "`skip`, `require` or `require-hardware`",
-            }),
-        }
-    }
-
     /// Applies the policy to the outcome of getting a context: the context
     /// when there is one; `None` after printing why to stderr when no GPU is
     /// usable ([`GpuError::is_unavailable`]) and the policy is
@@ -120,30 +82,7 @@ pub fn shared_or_skip() -> &'static Gpu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::F16Path;
-    use crate::device::env::ENV_F16;
-
-    #[test]
-    fn settings_parse() {
-        assert_eq!(GpuPolicy::parse("").unwrap(), GpuPolicy::Require);
-        assert_eq!(GpuPolicy::parse("require").unwrap(), GpuPolicy::Require);
-        assert_eq!(GpuPolicy::parse(" SKIP ").unwrap(), GpuPolicy::Skip);
-        assert_eq!(
-            GpuPolicy::parse("require-hardware").unwrap(),
-            GpuPolicy::RequireHardware
-        );
-        assert!(matches!(
-            GpuPolicy::parse("yes"),
-            Err(GpuError::InvalidSetting {
-                name: "DUAL_DELTA_GPU",
-                ..
-            })
-        ));
-        assert_eq!(F16Path::parse("").unwrap(), F16Path::Auto);
-        assert_eq!(F16Path::parse("fallback").unwrap(), F16Path::Fallback);
-        assert_eq!(F16Path::parse("Native").unwrap(), F16Path::Native);
-        assert!(F16Path::parse("packed").is_err());
-    }
+    use crate::env::ENV_F16;
 
     #[test]
     fn skip_policy_skips_only_when_no_gpu_is_usable() {
@@ -166,7 +105,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "is not understood")]
+    #[should_panic(expected = "invalid DUAL_DELTA_GPU_F16=\"x\"")]
     fn skip_policy_does_not_hide_bad_settings() {
         GpuPolicy::Skip.apply(Err(GpuError::InvalidSetting {
             name: ENV_F16,

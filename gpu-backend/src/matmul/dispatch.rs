@@ -4,10 +4,13 @@
 
 use half::f16;
 
-use super::shader::{self, MatmulKernel, MatmulKey, Params};
+use super::shader::{self, MatmulKernel, MatmulKey, Params, Tiling};
 use super::{Accumulation, MatmulInput};
-use crate::launch::{Batching, Dispatch, Launch, Resource};
-use crate::{Gpu, GpuError, Kernel};
+use crate::device::context::Gpu;
+use crate::error::GpuError;
+use crate::launch::Kernel;
+use crate::launch::{Batching, Dispatch, Launch};
+use crate::submit::Resource;
 
 impl Kernel for Accumulation {
     type Input = MatmulInput<f16>;
@@ -44,17 +47,13 @@ impl Kernel for Accumulation {
         let params = gpu.uniform(&p);
         let bytes = count * mn * gpu.out_elem();
         let out = gpu.writable("C", bytes, true);
+        let tiling = Tiling::of(gpu.adapter_info());
         let tiles = count
             * u64::from(p.tiles_m)
             * u64::from(p.tiles_n)
             * u64::from(p.splits)
-            * u64::from(gpu.tiling.invocations());
-        let pipeline = |kernel| {
-            gpu.pipeline(MatmulKey {
-                kernel,
-                tiling: gpu.tiling,
-            })
-        };
+            * u64::from(tiling.invocations());
+        let pipeline = |kernel| gpu.pipeline(MatmulKey { kernel, tiling });
         let tile = |target: &wgpu::Buffer| Dispatch {
             pipeline: pipeline(plan.kernel),
             resources: vec![
@@ -64,7 +63,7 @@ impl Kernel for Accumulation {
                 Resource::Buffer(target.clone()),
             ],
             invocations: tiles,
-            workgroup: gpu.tiling.workgroup(),
+            workgroup: tiling.workgroup(),
         };
         let dispatches = if p.splits > 1 {
             let partials = gpu.writable("split-K partials", bytes * u64::from(p.splits), false);
@@ -145,11 +144,12 @@ fn plan(
     let part = if splits > 1 { c * s64 } else { 0 };
     let largest = part.max(c);
     let limit = gpu.binding_limit(largest)?;
-    let (rows_per, cols_per) = gpu.tiling.block(kernel);
+    let tiling = Tiling::of(gpu.adapter_info());
+    let (rows_per, cols_per) = tiling.block(kernel);
     let tiles_m = m.div_ceil(rows_per as usize) as u64;
     let tiles_n = n.div_ceil(cols_per as usize) as u64;
     let items_per = tiles_m * tiles_n * s64;
-    let max_items = u64::from(gpu.max_dispatch).pow(2) * u64::from(gpu.tiling.workgroup());
+    let max_items = u64::from(gpu.max_dispatch).pow(2) * u64::from(tiling.workgroup());
     let group = (limit / largest)
         .min(max_items / items_per.max(1))
         .min(max_items / (m64 * n64))

@@ -5,7 +5,7 @@ use dual_delta_runtime::generate::scaled;
 use dual_delta_runtime::{E4m3, TrialRng};
 use half::{bf16, f16};
 
-use crate::GpuError;
+use crate::error::GpuError;
 
 /// An element type of matmul inputs: [`f16`](struct@half::f16), [`bf16`] or FP8
 /// [`E4m3`](dual_delta_runtime::E4m3) (sealed).

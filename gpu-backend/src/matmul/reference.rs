@@ -188,7 +188,7 @@ type GemmFn<T> = unsafe fn(
 use dual_delta_runtime::TrialRng;
 use dual_delta_runtime::generate::{MatrixPair, Shape, Values, matrix_pair};
 
-use crate::GpuError;
+use crate::error::GpuError;
 
 /// `C = A · B` with every element accumulated in double-double arithmetic
 /// and rounded once to `f64`: the higher-precision oracle for checking

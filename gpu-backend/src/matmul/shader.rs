@@ -60,6 +60,7 @@ use core::fmt::Write as _;
 
 use super::K_BLOCK;
 use crate::compile::Binding;
+use crate::device::adapter::{AdapterSummary, SUBGROUP_MIN};
 use crate::pipelines::PipelineKey;
 use crate::wgsl::{ROUND16, barriers};
 
@@ -70,8 +71,11 @@ pub(crate) use self::shared::{SHARED_TILE, SHARED_WORKGROUP};
 /// workgroup on one thread, eight invocations per 256-bit SIMD vector, so
 /// small workgroups spread the few blocks of a `128 × 128` output over
 /// every core. On a GPU a workgroup of 8 fills a quarter of a warp: GPUs
-/// get [`Tiling::Shared`] instead.
+/// get [`Tiling::Shared`] instead. A subgroup shares `B` with the whole
+/// workgroup only where it holds one: the device's rule
+/// ([`SUBGROUP_MIN`]) is this size.
 pub(crate) const TILE_WORKGROUP: u32 = 8;
+const _: () = assert!(TILE_WORKGROUP == SUBGROUP_MIN);
 
 /// Invocations per workgroup of the split-K reduction (one output element
 /// each).
@@ -133,6 +137,19 @@ pub(crate) enum Tiling {
 }
 
 impl Tiling {
+    /// The tiling of the matmuls on the adapter `summary` describes: the
+    /// choice made when its context was created, from its options and the
+    /// device's facts.
+    pub(crate) fn of(summary: &AdapterSummary) -> Tiling {
+        if summary.shared_tiles {
+            Tiling::Shared
+        } else if summary.subgroups {
+            Tiling::Subgroup
+        } else {
+            Tiling::Lanes
+        }
+    }
+
     /// Rows and columns of `C` per work item of `kernel`.
     pub(crate) fn block(self, kernel: MatmulKernel) -> (u32, u32) {
         let (tm, tn) = match (self, kernel) {

@@ -7,9 +7,12 @@ use half::bf16;
 
 use super::shader::{self, LowpKernel, LowpParams};
 use super::{Bf16Accumulation, Fp8Accumulation, LOWP_TILE};
-use crate::launch::{Batching, Dispatch, Launch, Resource};
+use crate::device::context::Gpu;
+use crate::error::GpuError;
+use crate::launch::Kernel;
+use crate::launch::{Batching, Dispatch, Launch};
 use crate::matmul::{MatmulElement, MatmulInput};
-use crate::{Gpu, GpuError, Kernel};
+use crate::submit::Resource;
 
 /// Implements [`Kernel`] for a low-precision strategy: its kernel and the
 /// K chunk of limited accumulation (0 for none) from the strategy `$s` and

@@ -6,10 +6,12 @@ use half::f16;
 
 use super::shader::{HAS_BIAS, HAS_WEIGHT, NormKernel};
 use super::{LayerNormStrategy, MAX_NORM_LEN, NormInput, RmsNormStrategy};
-use crate::launch::{Batching, Dispatch, Launch, Resource};
+use crate::device::context::Gpu;
+use crate::error::GpuError;
+use crate::launch::{Batching, Dispatch, Launch};
 use crate::pipelines::PipelineKey;
 use crate::reductions::ROW_THREADS;
-use crate::{Gpu, GpuError};
+use crate::submit::Resource;
 
 f16_kernel!(
     LayerNormStrategy,

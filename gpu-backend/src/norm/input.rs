@@ -2,8 +2,8 @@
 
 use dual_delta_runtime::TrialRng;
 
-use crate::GpuError;
 use crate::element::KernelElement;
+use crate::error::GpuError;
 use crate::reductions::{RowsInput, assert_shape, noted};
 
 /// The input of the normalisations over the last axis

@@ -5,8 +5,10 @@ use half::f16;
 
 use super::shader::{RowKernel, RowParams};
 use super::{MAX_ROW_LEN, MAX_SERIAL_LEN, ROW_THREADS, RowsInput, SoftmaxStrategy, SumStrategy};
-use crate::launch::{Batching, Dispatch, Launch, Resource};
-use crate::{Gpu, GpuError};
+use crate::device::context::Gpu;
+use crate::error::GpuError;
+use crate::launch::{Batching, Dispatch, Launch};
+use crate::submit::Resource;
 
 f16_kernel!(
     SumStrategy,

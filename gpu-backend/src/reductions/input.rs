@@ -4,8 +4,8 @@
 use dual_delta_runtime::TrialRng;
 use rand::RngExt;
 
-use crate::GpuError;
 use crate::element::KernelElement;
+use crate::error::GpuError;
 
 /// A `rows × len` tensor, row-major: the input of the reductions
 /// ([`sum_f64`](super::sum_f64), [`mean_f64`](super::mean_f64)) and of

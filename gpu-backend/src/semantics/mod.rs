@@ -33,7 +33,7 @@ pub use self::facts::{
 pub const CORRECTED_ULPS: u32 = 8;
 
 use self::probe::Measurements;
-use crate::GpuError;
+use crate::error::GpuError;
 use crate::wgsl::SourceTransform;
 
 /// What one device does to floating-point arithmetic, from the probe run
@@ -89,7 +89,7 @@ impl DeviceSemantics {
     ) -> Result<Self, GpuError> {
         let features = device.features();
         let info = device.adapter_info();
-        self::probe::probe(
+        let measured = self::probe::probe(
             device,
             queue,
             transform,
@@ -97,7 +97,8 @@ impl DeviceSemantics {
             features
                 .contains(wgpu::Features::SUBGROUP)
                 .then_some((info.subgroup_min_size, info.subgroup_max_size)),
-        )
+        )?;
+        Ok(Self::from_measurements(&measured))
     }
 
     /// Genuine `f16` arithmetic (`None`: no native `f16` on this device).

@@ -35,49 +35,13 @@ fn round_trips_are_replaced_by_their_operands() {
     }
 }
 
-/// Every kernel's source, on every path: what the invariant of this
-/// module is checked on.
+/// Every kernel's source, on every path (the registry's): what the
+/// invariant of this module is checked on.
 pub(super) fn every_kernel_source() -> Vec<String> {
-    use crate::attention::shader as attention;
-    use crate::matmul::shader::{self as matmul, MatmulKernel as Kernel, Tiling};
-    use crate::matmul_lowp::shader::{self as lowp, LowpKernel};
-    use crate::norm::shader as norm;
-    use crate::reductions::shader::{self as rows, RowKernel};
-    use crate::{
-        attention::AttentionStrategy as AttentionVariant,
-        matmul_lowp::Bf16Accumulation,
-        norm::{LayerNormStrategy as LayerNormVariant, RmsNormStrategy as RmsNormVariant},
-        reductions::{SoftmaxStrategy as SoftmaxVariant, SumStrategy as ReduceStrategy},
-    };
-    let mut v = Vec::new();
-    for native in [true, false] {
-        for kernel in [Kernel::TileF32, Kernel::TileF16, Kernel::ReduceSplits] {
-            for tiling in [Tiling::Lanes, Tiling::Subgroup, Tiling::Shared] {
-                v.push(matmul::source(kernel, native, tiling));
-            }
-        }
-        let row_kernels = ReduceStrategy::ALL
-            .map(RowKernel::Sum)
-            .into_iter()
-            .chain(SoftmaxVariant::ALL.map(RowKernel::Softmax));
-        v.extend(row_kernels.map(|k| rows::source(k, native)));
-        let norms = LayerNormVariant::ALL
-            .map(norm::NormKernel::Layer)
-            .into_iter()
-            .chain(RmsNormVariant::ALL.map(norm::NormKernel::Rms));
-        v.extend(norms.map(|k| norm::source(k, native)));
-        v.extend(AttentionVariant::ALL.map(|k| attention::source(k, 5, 3, native)));
-    }
-    let lowp_kernels = Bf16Accumulation::ALL
-        .map(LowpKernel::Bf16)
+    crate::registry::every_kernel()
         .into_iter()
-        .chain([
-            LowpKernel::Fp8F32,
-            LowpKernel::Fp8Limited,
-            LowpKernel::Bf16Round,
-        ]);
-    v.extend(lowp_kernels.map(lowp::source));
-    v
+        .map(|k| k.source)
+        .collect()
 }
 
 #[test]
@@ -271,7 +235,7 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
     let input = gpu.storage("triples", bytemuck::cast_slice(words));
     let bytes = (n * 4 * outputs) as u64;
     let out = gpu.writable("triples out", bytes, true);
-    let raw = crate::launch::dispatch_and_read(
+    let raw = crate::submit::dispatch_and_read(
         &gpu.device,
         &gpu.queue,
         "triples",

@@ -8,8 +8,11 @@ use std::fmt;
 
 use super::sites::render;
 use super::sites::{Wanted, sites};
+use dual_delta_settings::gpu;
+
 use super::strip::strip_round_trips;
-use crate::GpuError;
+use crate::env;
+use crate::error::GpuError;
 
 /// Which driver freedoms every shader (the kernels and the probe) is
 /// compiled with, imitated on its WGSL: a set of the freedoms below, empty
@@ -96,26 +99,17 @@ impl SourceTransform {
     /// [`SourceTransform::EACH`] or `all`, separated by commas (empty or
     /// `none`: no freedom).
     pub fn parse(value: &str) -> Result<Self, GpuError> {
-        let mut set = Self::AS_WRITTEN;
-        for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let name = name.to_ascii_lowercase();
-            set = set.union(match name.as_str() {
-                "none" => Self::AS_WRITTEN,
-                "all" => Self::ALL,
-                _ => Self::EACH
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|&(_, t)| t)
-                    .ok_or_else(|| GpuError::InvalidSetting {
-                        name: crate::device::env::ENV_IMITATE,
-                        value: value.to_owned(),
-                        expected: "`all`, `none` or a comma-separated list of \
-                                   `strip`, `div-sqrt`, `nan-fold`, `contract`, `f16-store`, \
-                                   `ftz32`, `ftz16`, `fold-identities`, `nan-times-zero`, `reassoc`",
-                    })?,
-            });
-        }
-        Ok(set)
+        let names = env::parse(&gpu::GPU_IMITATE, value)?;
+        let each = names.iter().flat_map(|v| v.list()).map(|&name| match name {
+            "none" => Self::AS_WRITTEN,
+            "all" => Self::ALL,
+            _ => Self::EACH
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|&(_, t)| t)
+                .expect("the table's freedoms are those of `EACH`"),
+        });
+        Ok(each.fold(Self::AS_WRITTEN, Self::union))
     }
 
     /// `source` with the freedoms of `self` taken.

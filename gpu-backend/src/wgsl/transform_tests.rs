@@ -369,3 +369,16 @@ fn the_old_ways_would_differ_under_the_freedoms() {
     assert_ne!(run(old, F16_STORE), run(old, SourceTransform::AS_WRITTEN));
     assert_eq!(run(new, F16_STORE), run(new, SourceTransform::AS_WRITTEN));
 }
+
+/// `DUAL_DELTA_GPU_IMITATE`'s row of the settings table names every
+/// freedom, `none` and `all`.
+#[test]
+fn the_table_names_every_freedom() {
+    let dual_delta_settings::Kind::List(names) = dual_delta_settings::gpu::GPU_IMITATE.kind else {
+        panic!("DUAL_DELTA_GPU_IMITATE takes a list");
+    };
+    let names: Vec<&str> = names.iter().map(|&(n, _)| n).collect();
+    let mut want = vec!["none", "all"];
+    want.extend(SourceTransform::EACH.map(|(n, _)| n));
+    assert_eq!(names, want);
+}

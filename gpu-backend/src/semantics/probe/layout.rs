@@ -4,7 +4,7 @@
 
 use half::f16;
 
-use crate::semantics::{Exactness, SubgroupSizes};
+use crate::semantics::facts::{Exactness, SubgroupSizes};
 
 /// Invocations of the probe's one workgroup.
 pub(super) const THREADS: u32 = 64;

@@ -14,10 +14,10 @@ use core::fmt::Write as _;
 
 use wgpu::util::DeviceExt as _;
 
-use super::{DeviceSemantics, Exactness, SubgroupSizes};
-use crate::GpuError;
+use super::facts::{Exactness, SubgroupSizes};
 use crate::compile::{self, Binding};
-use crate::launch;
+use crate::error::GpuError;
+use crate::submit;
 use crate::wgsl::SourceTransform;
 
 mod layout;
@@ -255,8 +255,8 @@ fn measurements(
     })
 }
 
-/// Runs the probe on `device`, compiled after `transform` as every kernel
-/// is: the `f16` probes where `f16` (the device has `SHADER_F16`), the
+/// The measurements of the probe run on `device`, compiled after
+/// `transform` as every kernel is: the `f16` probes where `f16` (the device has `SHADER_F16`), the
 /// subgroup probe where `subgroups` (the adapter's sizes; the device has
 /// `SUBGROUP`).
 pub(super) fn probe(
@@ -265,7 +265,7 @@ pub(super) fn probe(
     transform: SourceTransform,
     f16: bool,
     subgroups: Option<(u32, u32)>,
-) -> Result<DeviceSemantics, GpuError> {
+) -> Result<Measurements, GpuError> {
     use Binding::{Read, ReadWrite};
     let (layout, pipeline_layout) =
         compile::layouts(device, "probe", &[Read, ReadWrite, ReadWrite]);
@@ -280,7 +280,7 @@ pub(super) fn probe(
     let output = |label, bytes| {
         device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
-            size: launch::padded(bytes),
+            size: submit::padded(bytes),
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         })
@@ -288,7 +288,7 @@ pub(super) fn probe(
     let (bytes, hbytes) = ((OUTPUTS * 4) as u64, (H_OUTPUTS * 2) as u64);
     let (out, outh) = (output("probe outputs", bytes), output("probe f16", hbytes));
     let run = |read: &wgpu::Buffer, bytes| {
-        launch::dispatch_and_read(
+        submit::dispatch_and_read(
             device,
             queue,
             "probe",
@@ -306,8 +306,7 @@ pub(super) fn probe(
     } else {
         None
     };
-    let m = measurements(&words, halves.as_deref(), &input, subgroups)?;
-    Ok(DeviceSemantics::from_measurements(&m))
+    measurements(&words, halves.as_deref(), &input, subgroups)
 }
 
 #[cfg(test)]
