@@ -55,33 +55,22 @@ mod tests;
 /// # fn main() {}
 /// ```
 ///
+/// # The claim
+///
+#[doc = include_str!(concat!(env!("OUT_DIR"), "/claim.md"))]
+///
+/// The runtime's `claim` module states the rule in full: what a pass
+/// guarantees, what is measured, and what each setting costs.
+///
 /// # Keys
 ///
 /// Values are Rust expressions where an expression makes sense (paths,
 /// closures, calls), and literals where a number or a name is expected.
+/// Every setting's key comes from the runtime's one table of settings
+/// (its configuration chapter has each one's environment variable and
+/// builder method too).
 ///
-/// | key | value | default |
-/// | --- | --- | --- |
-/// | `oracle` | **required**: the high-precision reference fΩ, `Fn(&I) -> O` | |
-/// | `baseline` | **required**: the implementation f2 the candidate is compared with, `Fn(&I) -> O` | |
-/// | `input` | **required**: the input generator, `Fn(&mut TrialRng) -> I` | |
-/// | `n` | number of inputs, an integer literal large enough to fail at the level (≥ 8 at α = 0.01) | `1000` |
-/// | `seed` | base seed, an integer literal (`u64`, decimal or `0x` hex) | derived from the test's path |
-/// | `alpha` | significance level α, a number literal in (0, 1) | `0.01` |
-/// | `metric` | a built-in metric's name, or an expression `Fn(&[f64], &[f64]) -> f64` | `max_hybrid` |
-/// | `expect` | `no_worse`, `equivalent`, `better` or `worse` | `no_worse` |
-/// | `test` | `wilcoxon`, `sign` or `t` (paired t-test) | `wilcoxon` |
-/// | `margin` | non-inferiority margin δ, a number literal ≥ 0, for the early decision and the fixed-N test alike | `0.05` |
-/// | `stability` | `no_worse`, `equivalent`, `better` or `worse` | not checked |
-/// | `threads` | threads running trials, an integer literal ≥ 1 | all cores |
-/// | `allow_non_finite` | `true` accepts a candidate's NaN or infinity where the baseline and oracle are finite | `false`: such a trial fails the test |
-/// | `stop_early` | `false` runs every input as a full trial; `true` skips the oracle on ties and stops early at a failure | `true` |
-/// | `screen` | `false`: the quick mode, an early pass after `k` trials is final | `true`: a pass covers every input |
-/// | `gross_factor` | the gross-error gate's factor G, a number literal > 1, or `inf` (no gate) | `100` |
-/// | `bound` | a documented error bound in the metric's unit, a number literal ≥ 0: the first input over it fails the test, whatever `expect` says | none |
-/// | `batch` | the candidate takes this many trials' inputs per call, an integer literal ≥ 1 | one input per call |
-/// | `check` | an extra check of the outcome, `FnOnce(&Outcome) -> Result<(), String>` | none |
-/// | `crate` | the path of the runtime, if renamed | `::dual_delta_runtime` |
+#[doc = include_str!(concat!(env!("OUT_DIR"), "/keys.md"))]
 ///
 /// - `oracle`, `baseline` and `input` are any expressions: function paths,
 ///   closures, calls returning closures. Each output `O` is anything
@@ -94,23 +83,16 @@ mod tests;
 ///   `metric = self::max_ulp`). Any other expression is a metric of the
 ///   candidate's (or baseline's) output and the oracle's, both widened to
 ///   `f64`, and is named in reports as written.
-/// - `expect`: `no_worse` fails only when the candidate is significantly less
-///   accurate than the baseline; `equivalent` passes when no significant
+/// - `expect`: `no_worse` fails only when the candidate is shown less
+///   accurate than the baseline beyond the margin (the claim); `equivalent` passes when no significant
 ///   difference is found and the error distributions are indistinguishable
 ///   (Kolmogorov-Smirnov); `better` passes only when the candidate is
 ///   significantly more accurate; `worse` passes only when it is
 ///   significantly less accurate (a test that a bad configuration is caught).
-/// - `margin` δ: the candidate fails when it is significantly less
-///   accurate, by the one-sided Wilcoxon signed-rank test at margin 0 over
-///   every input (ties, inputs where the two outputs are bitwise equal, are
-///   neutral), *and* its mean error exceeds the baseline's by more than δ
-///   with confidence (the one-sided bootstrap bound on the ratio of mean
-///   errors at the same level). The default 5 % is the claim "not less
-///   accurate beyond 5 %", the same rule with early stopping on or off and
-///   against a saved baseline; a significant loss inside the margin passes
-///   and is stated in the verdict ("less accurate by 0.8% (p = 7.2e-24),
-///   within the 5% margin"). `margin = 0.0` is the paper's own test: any
-///   significant loss fails. See the runtime's `claim` module.
+/// - `margin` δ: the claim's margin (see [the claim](#the-claim)). A
+///   significant loss inside it passes and is stated in the verdict ("less
+///   accurate by 0.8% (p = 7.2e-24 at margin 0), within the 5% margin").
+///   `margin = 0.0` is the paper's own test: any significant loss fails.
 /// - `stability`: the same expectations for the variances of the errors
 ///   (Pitman-Morgan test).
 /// - `n` is the number of inputs a pass speaks for: every one of them runs

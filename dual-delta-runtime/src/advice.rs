@@ -31,36 +31,6 @@ pub struct MetricAdvice {
     pub inputs: usize,
 }
 
-impl MetricAdvice {
-    /// `The absolute branch of max_hybrid decided 87% of the inputs (|oracle|
-    /// < 1 at the worst element): under max_relative the candidate's mean
-    /// error is ×422959 the baseline's, not ×1.83; use metric = max_relative
-    /// where relative error matters.`
-    pub fn sentence(&self) -> String {
-        format!(
-            "The absolute branch of {} decided {:.0}% of the inputs (|oracle| < 1 at the \
-             candidate's worst element): under max_relative its mean error is ×{} the \
-             baseline's, not ×{}; use metric = max_relative where relative error matters.",
-            self.metric,
-            100.0 * self.absolute_share,
-            times(self.relative_ratio),
-            times(self.ratio)
-        )
-    }
-}
-
-/// `422959`, `1.83`.
-fn times(r: f64) -> String {
-    if r >= 100.0 {
-        format!("{r:.0}")
-    } else {
-        format!("{r:.3}")
-            .trim_end_matches('0')
-            .trim_end_matches('.')
-            .to_owned()
-    }
-}
-
 /// One full trial: `(Δ1, Δ2, (Δ1 rel, Δ2 rel, absolute))`.
 pub(crate) type Measured = (f64, f64, (f64, f64, bool));
 

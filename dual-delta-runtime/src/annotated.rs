@@ -4,9 +4,10 @@
 //! with the failure message unless the expectations hold.
 
 use crate::config::Overrides;
+use crate::ended::Ended;
 use crate::harness::DualDelta;
 use crate::outcome::{Names, Outcome};
-use crate::report::{Ended, publish};
+use crate::report::publish;
 use crate::rng::TrialRng;
 
 /// The input generator of a test whose candidate takes `&I`: returns it
@@ -120,60 +121,34 @@ pub fn run_test<I: Send + Sync>(
             id.file, id.line
         ),
     }
-    let outcome = match run.run() {
-        Ok(o) => o,
-        Err(crate::error::RunError::Skipped { role, reason }) => {
-            // Counted, never hidden: the suite summary lists it.
-            let role = role.to_string();
-            let published = publish(Ended::Skipped {
-                test: &test,
-                role: &role,
-                reason: &reason,
-            });
-            eprint!("{}", published.text);
-            return;
+    // How the run ended: an outcome, judged again with the test's own
+    // check before any report; a skip (counted, never hidden); or a run
+    // that could not finish (a failure of the test, recorded as one).
+    let ended = match run.end() {
+        Ended::Ran(outcome) => {
+            let verdict = check(&outcome);
+            Ended::Ran(Box::new(outcome.with_check(verdict)))
         }
-        Err(e) => {
-            // A failure of the test, recorded as one: the suite, `list`
-            // and the index count it.
-            // The seed the run used: from the trial the error names, else
-            // from the settings (resolved again only here, on the way out).
-            let seed = e
-                .trial()
-                .map(|t| t.base_seed)
-                .or_else(|| run.settings().ok().map(|s| s.seed))
-                .unwrap_or_else(|| crate::rng::seed_from_name(&test));
-            let replay = crate::replay::command(&test, seed);
-            let place = format!("{}:{}", id.file, id.line);
-            let published = publish(Ended::Stopped {
-                test: &test,
-                reason: &e.to_string(),
-                replay: &replay,
-                place: Some(&place),
-            });
-            panic!("{}", published.text)
+        Ended::Stopped(mut stopped) => {
+            stopped.place = Some(format!("{}:{}", id.file, id.line));
+            Ended::Stopped(stopped)
         }
+        skipped => skipped,
     };
-    // The check is part of the verdict: decided before any report.
-    let verdict = check(&outcome);
-    let outcome = outcome.with_check(verdict);
-    let published = publish(Ended::Ran(&outcome));
+    let published = publish(&ended);
     if !published.passed {
         panic!("{}", published.text);
     }
-    println!("{}", published.text);
+    if matches!(ended, Ended::Skipped(_)) {
+        eprint!("{}", published.text);
+    } else {
+        println!("{}", published.text);
+    }
 }
 
 /// Records under the report root that `test` could not finish (what the
 /// watchdog calls before it ends the process); the record's path, where
 /// one was written.
 fn record_stopped(test: &str, reason: &str, replay: &str) -> Option<std::path::PathBuf> {
-    publish(Ended::Stopped {
-        test,
-        reason,
-        replay,
-        place: None,
-    })
-    .at
-    .ok()
+    publish(&Ended::stopped(test, reason, replay)).at.ok()
 }

@@ -9,7 +9,7 @@ use std::sync::{Mutex, Once, OnceLock};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
-use crate::error::{Role, RunError, SkipPayload, TrialId};
+use crate::error::{Fault, Role, RunError, SkipPayload, TrialFault, TrialId};
 
 thread_local! {
     /// How many [`guarded`] calls this thread is inside.
@@ -37,20 +37,16 @@ pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> R
         crate::environment::mark_device_use(trial.base_seed);
     }
     result.map_err(|payload| match payload.downcast::<SkipPayload>() {
-        Ok(skip) => RunError::Skipped {
+        Ok(skip) => RunError::Skipped(crate::error::Skip {
             role,
             reason: skip.0,
-        },
+        }),
         Err(payload) => {
             let mut message = panic_message(&*payload);
             if let Some(location) = LOCATION.with(Cell::take) {
                 message.push_str(&format!(" (at {location})"));
             }
-            RunError::Panicked {
-                role,
-                trial,
-                message,
-            }
+            TrialFault::new(role, trial, Fault::Panicked { message }).into()
         }
     })
 }
@@ -226,11 +222,11 @@ mod tests {
         })
         .unwrap_err();
         match e {
-            RunError::Panicked {
+            RunError::Trial(TrialFault {
                 role,
                 trial: t,
-                message,
-            } => {
+                kind: Fault::Panicked { message },
+            }) => {
                 assert_eq!((role, t), (Role::Candidate, trial()));
                 assert!(message.starts_with("boom 42 (at "), "{message}");
                 assert!(message.contains("guard.rs"), "{message}");
@@ -246,10 +242,10 @@ mod tests {
         let e = guarded(Role::Baseline, trial(), || -> () { crate::skip("no GPU") }).unwrap_err();
         assert_eq!(
             e,
-            RunError::Skipped {
+            RunError::Skipped(crate::error::Skip {
                 role: Role::Baseline,
                 reason: "no GPU".to_owned()
-            }
+            })
         );
     }
 }

@@ -50,6 +50,7 @@ mod clock;
 mod config;
 mod decide;
 mod dirname;
+mod ended;
 mod environment;
 mod error;
 mod evidence;
@@ -85,9 +86,12 @@ pub use crate::config::{
     parse_seed,
 };
 pub use crate::decide::claim;
-pub use crate::decide::{DecidedBy, Ending, Judgement};
+pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, OverBound};
+pub use crate::ended::{Ended, Skipped, Stopped};
 pub use crate::environment::{environment, note_device_use, record_device, record_environment};
-pub use crate::error::{Role, RunError, TrialId, skip};
+pub use crate::error::{
+    BaselineError, Fault, Role, RunError, Skip, TooFewTrials, TrialFault, TrialId, skip,
+};
 pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 pub use crate::expect::Expect;
 pub use crate::fp8::{E4m3, E5m2};

@@ -6,14 +6,14 @@ use std::time::Duration;
 
 use crate::baseline::Regression;
 use crate::config::Settings;
+use crate::decide::GrossError;
 use crate::decide::claim::Claim;
-use crate::decide::{DecidedBy, Judgement};
+use crate::decide::{DecidedBy, Evidence, Judgement, Levels, judge};
 use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
 use crate::screen::Screen;
 use crate::verdict::{Analysis, Verdict};
-use crate::worst::GrossError;
 
 /// What the implementations are called in tables and reports.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -176,13 +176,30 @@ impl Outcome {
         worst
     }
 
-    /// The outcome with the result of the test's own check: a failed check
-    /// fails the run, and every report says why, first. Run before any
-    /// report is written, so that no report calls such a run passed.
+    /// The outcome judged again with the result of the test's own check:
+    /// the judgement ([`crate::decide`]) decides, and a failed check fails
+    /// the run ([`DecidedBy::Check`]), every report saying why, first. Run
+    /// before any report is written, so that no report calls such a run
+    /// passed.
     pub fn with_check(mut self, check: Result<(), String>) -> Outcome {
         if let Err(reason) = check {
-            self.judgement.passed = false;
             self.check = Some(reason);
+            let levels = Levels::of(&self.settings);
+            self.judgement = judge(&Evidence {
+                settings: &self.settings,
+                levels: &levels,
+                sequential: &self.sequential,
+                analysis: &self.analysis,
+                claim: &self.claim,
+                verdict: &self.verdict,
+                summaries: &self.summaries,
+                non_finite: &self.non_finite,
+                gross: &self.gross,
+                over_bound: self.judgement.over_bound,
+                screen: &self.screen,
+                regressed: self.judgement.regressed,
+                check: self.check.as_deref(),
+            });
         }
         self
     }

@@ -12,8 +12,9 @@ use crate::baseline::{self, Baseline, Regression};
 use crate::config::{Overrides, Process, Settings};
 use crate::decide::claim::{self, Claim, Errors};
 use crate::decide::{self, Evidence, Judgement, Levels, Monitor};
-use crate::error::RunError;
+use crate::decide::{GrossError, OverBound};
 use crate::error::TrialId;
+use crate::error::{RunError, TooFewTrials};
 use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 use crate::outcome::{Names, Outcome};
 use crate::output::NumberFormat;
@@ -25,9 +26,7 @@ use crate::screen::{Mode, Screen};
 use crate::stats;
 use crate::stats::sequential::Sequential;
 use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
-use crate::verdict::{self, Analysis, Verdict};
-use crate::worst::GrossError;
-use crate::worst::OverBound;
+use crate::verdict::{self, AccuracyTest, Analysis, Verdict};
 use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
 
 /// Runs `trial` as test `names.test` with `overrides`: the body of
@@ -91,12 +90,12 @@ impl Plan {
         let levels = Levels::of(&settings);
         let min = levels.min_trials(settings.test);
         if settings.n < min {
-            return Err(RunError::TooFewTrials {
+            return Err(RunError::TooFewTrials(TooFewTrials {
                 test: settings.test.name(),
                 n: settings.n,
                 min,
                 alpha: levels.criterion(),
-            });
+            }));
         }
         let baseline = baseline::load(&settings, test)?;
         // A run that saves or compares a baseline measures every input, so
@@ -246,13 +245,11 @@ impl Decided {
             identical_outputs: c.identical_outputs,
         };
         let analysis = verdict::analyse(&sample, s.test, fixed);
-        let p = |r: &verdict::TestOutcome| r.as_ref().ok().map(|t| t.p_value);
         let claim = claim::assess(
             &c.errors,
-            (p(&analysis.worse), p(&analysis.better)),
             fixed,
             s.margin,
-            s.test.min_trials(fixed / 2.0),
+            AccuracyTest::Sign.min_trials(fixed / 2.0),
         );
         let verdict = verdict::verdicts(&analysis, &sample, claim.accuracy(), fixed);
         let regions = claim.significantly_worse().then(|| {
@@ -298,17 +295,9 @@ impl Decided {
             gross: &c.gross,
             over_bound: c.over_bound,
             screen: &c.screen,
-            regressed: regression.as_ref().is_some_and(|r| r.regressed),
+            regressed: regression.as_ref().is_some_and(Regression::fails),
+            check: None,
         });
-        // A loss the run can see but this n could never establish is an
-        // error, not a pass.
-        if let Some(short) = claim.short.filter(|_| judgement.passed) {
-            return Err(RunError::ShortOfInputs {
-                test: s.test.name(),
-                n: c.screen.checked,
-                short,
-            });
-        }
         Ok(Decided {
             analysis,
             claim,

@@ -59,41 +59,6 @@ pub struct AtWorst {
     pub oracle: f64,
 }
 
-impl AtWorst {
-    /// Where the candidate's error is largest, in words: ` at element i
-    /// of L` for a vector, nothing for a scalar.
-    pub fn element_words(&self) -> String {
-        if self.element.1 > 1 {
-            format!(" at element {} of {}", self.element.0, self.element.1)
-        } else {
-            String::new()
-        }
-    }
-}
-
-impl WorstInput {
-    /// The trial in one line: its index and seed, both errors, the three
-    /// outputs at the worst element and the input.
-    pub fn line(&self) -> String {
-        let a = &self.at;
-        format!(
-            "trial {} (seed {:#018x}): error {:.4e} against the baseline's {:.4e}{}: candidate \
-             {}, baseline {}, oracle {}; input {}",
-            a.trial,
-            a.seed,
-            a.delta1,
-            a.delta2,
-            a.element_words(),
-            a.candidate,
-            a.baseline,
-            a.oracle,
-            self.input.as_deref().unwrap_or(
-                "not shown (its type has no Debug; `DualDelta::describe_inputs` describes it)"
-            ),
-        )
-    }
-}
-
 /// The most characters of an input's description when one trial is
 /// replayed (`DUAL_DELTA_TRIAL`): in full, short of the absurd.
 pub const REPLAY_CHARS: usize = 1 << 20;
@@ -178,27 +143,6 @@ pub struct ReplayedTrial {
     pub delta1: f64,
     /// The baseline's error.
     pub delta2: f64,
-}
-
-impl ReplayedTrial {
-    /// The trial in full, one item a line.
-    pub fn text(&self) -> String {
-        let index = self.index.map_or_else(
-            || "a trial of another run".to_owned(),
-            |i| format!("trial {i}"),
-        );
-        format!(
-            "{index} (trial seed {:#018x}) run again on its own:\n  input: {}\n  candidate: \
-             {:?}\n  baseline: {:?}\n  oracle: {:?}\n  error: candidate {:e}, baseline {:e}\n",
-            self.seed,
-            self.input.as_deref().unwrap_or("(its type has no Debug)"),
-            self.candidate,
-            self.baseline,
-            self.oracle,
-            self.delta1,
-            self.delta2,
-        )
-    }
 }
 
 /// The positions (into a run's `delta1`) of its [`SHOWN`] largest
@@ -340,34 +284,6 @@ impl<T> WithoutDebug<T> for Describe<T> {
     fn describer(&self) -> Option<Describer<T>> {
         None
     }
-}
-
-/// The first input whose candidate error exceeded the test's documented
-/// bound: what it was and where.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct OverBound {
-    /// The bound, in the metric's unit.
-    #[serde(with = "crate::json_number")]
-    pub bound: f64,
-    /// The trial, its errors and its outputs where the candidate's error
-    /// is largest.
-    #[serde(flatten)]
-    pub at: AtWorst,
-}
-
-/// A trial on which the candidate's error was gross (see [`crate::screen`]):
-/// what it was and where.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct GrossError {
-    /// The reference error it was compared with: the larger of the
-    /// baseline's largest finite error and the one-ulp error `u` of the
-    /// trial.
-    #[serde(with = "crate::json_number")]
-    pub reference: f64,
-    /// The trial, its errors and its outputs where the candidate's error
-    /// is largest.
-    #[serde(flatten)]
-    pub at: AtWorst,
 }
 
 #[cfg(test)]

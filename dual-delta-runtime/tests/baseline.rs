@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use dual_delta_runtime::baseline::{Baseline, baseline_file};
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{Baselines, RunError};
+use dual_delta_runtime::{BaselineError, Baselines, RunError};
 
 mod common;
 
@@ -91,9 +91,9 @@ fn a_worse_version_regresses_an_unchanged_one_passes() {
         "{sentence}"
     );
     assert!(r.p_value.unwrap() < 0.01, "{:?}", r.p_value);
-    let failure = o.check().unwrap_err();
+    let failure = o.result().unwrap_err();
     assert!(
-        failure.contains("regressed against its baseline"),
+        failure.contains("failed: Regression: less accurate than at baseline `main`"),
         "{failure}"
     );
 
@@ -125,9 +125,9 @@ fn a_changed_generator_is_an_error_naming_the_first_trial() {
         .run()
         .unwrap_err();
     match &e {
-        RunError::BaselineMismatch {
+        RunError::Baseline(BaselineError::Mismatch {
             baseline, trial, ..
-        } => {
+        }) => {
             assert_eq!(baseline, "main");
             assert_eq!(trial.index, 0);
         }
@@ -255,7 +255,10 @@ fn a_comparison_refuses_another_n_or_alpha() {
             .run()
             .unwrap_err();
         assert!(
-            matches!(&e, RunError::BaselineSettings { setting: s, .. } if *s == setting),
+            matches!(
+                &e,
+                RunError::Baseline(BaselineError::Settings { setting: s, .. }) if *s == setting
+            ),
             "{e}"
         );
     }

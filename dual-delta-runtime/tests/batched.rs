@@ -9,7 +9,7 @@
 use std::sync::Mutex;
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{Role, RunError};
+use dual_delta_runtime::{Fault, Role, RunError, Skip, TrialFault};
 
 fn input(rng: &mut TrialRng) -> Vec<f32> {
     let len = rng.random_range(1..300);
@@ -105,12 +105,16 @@ fn a_batch_with_too_few_outputs_is_an_error() {
         .run()
         .unwrap_err();
     match &err {
-        RunError::BatchLength {
-            first,
-            last,
-            len,
-            expected,
-        } => {
+        RunError::Trial(TrialFault {
+            trial: first,
+            kind:
+                Fault::Batch {
+                    last,
+                    len,
+                    expected,
+                },
+            ..
+        }) => {
             assert_eq!((first.index, *last, *len, *expected), (0, 9, 9, 10));
         }
         other => panic!("unexpected {other:?}"),
@@ -135,11 +139,11 @@ fn a_panicking_batch_names_its_trials() {
         .run()
         .unwrap_err();
     match &err {
-        RunError::Panicked {
+        RunError::Trial(TrialFault {
             role,
             trial,
-            message,
-        } => {
+            kind: Fault::Panicked { message },
+        }) => {
             assert_eq!(*role, Role::Candidate);
             assert_eq!(trial.index, 0);
             assert!(message.contains("batch too large"), "{message}");
@@ -164,7 +168,7 @@ fn a_failing_baseline_in_a_batch_names_its_trial() {
         .stop_early(false)
         .run()
         .unwrap_err();
-    let RunError::Panicked { role, trial, .. } = &err else {
+    let RunError::Trial(TrialFault { role, trial, .. }) = &err else {
         panic!("unexpected {err:?}");
     };
     assert_eq!(*role, Role::Baseline);
@@ -181,10 +185,10 @@ fn a_batched_candidate_can_skip_the_run() {
         .unwrap_err();
     assert_eq!(
         err,
-        RunError::Skipped {
+        RunError::Skipped(Skip {
             role: Role::Candidate,
             reason: "no device".into()
-        }
+        })
     );
 }
 

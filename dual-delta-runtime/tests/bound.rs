@@ -33,7 +33,7 @@ fn test(bound: f64) -> DualDelta<'static, f32> {
 #[test]
 fn an_approximation_within_its_documented_bound_passes_with_every_input_checked() {
     let o = test(5e-3).run().unwrap();
-    assert!(o.passed(), "{}", o.verdict_sentence());
+    assert!(o.passed(), "{:?} {}", o.judgement, o.verdict_sentence());
     // Every input measured, no gross error reported against the far more
     // accurate baseline, and the verdict says the bound held.
     assert_eq!(o.trials_run(), 300);

@@ -11,7 +11,7 @@
 #![allow(clippy::ptr_arg)]
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{DecidedBy, RunError};
+use dual_delta_runtime::{DecidedBy, RunError, TooFewTrials};
 
 mod common;
 
@@ -284,7 +284,9 @@ fn a_small_loss_passes_and_is_stated_a_larger_one_fails() {
             let small = run(1.01);
             assert!(small.passed(), "{}", small.verdict_sentence());
             assert!(
-                small.verdict_sentence().contains("less accurate by 1.0%"),
+                small
+                    .verdict_sentence()
+                    .contains("less accurate than naive by 1.0%"),
                 "{}",
                 small.verdict_sentence()
             );
@@ -360,8 +362,13 @@ fn a_clear_failure_stops_within_32_trials() {
         "{:?}",
         o.judgement.decided_by
     );
-    let p = o.p_worse().unwrap();
-    assert!(o.verdict_sentence().contains(&format!("p = {p:.2e}")));
+    // The early failure cites the e-value it stopped at, not a fixed-N
+    // p-value it did not decide by.
+    let sentence = o.verdict_sentence();
+    assert!(
+        sentence.contains("anytime-valid sequential test, e-value 10^"),
+        "{sentence}"
+    );
 }
 
 #[test]
@@ -371,7 +378,10 @@ fn a_run_that_cannot_fail_is_an_error_naming_the_smallest_n() {
         .n(7)
         .run()
         .unwrap_err();
-    assert!(matches!(e, RunError::TooFewTrials { min: 9, .. }), "{e}");
+    assert!(
+        matches!(e, RunError::TooFewTrials(TooFewTrials { min: 9, .. })),
+        "{e}"
+    );
     assert!(e.to_string().contains("n >= 9"), "{e}");
     // At fixed N the whole α is the claim's, α/2 each criterion's: 8
     // trials can fail there.

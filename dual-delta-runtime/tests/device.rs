@@ -46,7 +46,10 @@ fn the_device_and_its_caveats_are_in_every_report() {
         summary["environment"]["gpu.semantics"],
         "f16 rounds per op, round trips removed"
     );
-    let row = step_summary::row(&o, Err("not asked"));
+    let row = step_summary::row(
+        &dual_delta_runtime::Ended::Ran(Box::new(o.clone())),
+        Err("not asked"),
+    );
     assert!(
         row.contains("Adapter: NVIDIA H100 80GB HBM3 (vulkan, DiscreteGpu); f16 rounds per op"),
         "{row}"

@@ -5,7 +5,7 @@
 #![allow(clippy::ptr_arg)]
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{DecidedBy, Role, RunError};
+use dual_delta_runtime::{DecidedBy, Fault, Role, RunError, Skip, TooFewTrials, TrialFault};
 
 fn input(rng: &mut TrialRng) -> Vec<f64> {
     (0..8).map(|_| rng.random_range(-1.0..1.0)).collect()
@@ -29,11 +29,11 @@ fn a_panicking_candidate_names_the_trial_and_seed() {
         .run()
         .unwrap_err();
     match &err {
-        RunError::Panicked {
+        RunError::Trial(TrialFault {
             role,
             trial,
-            message,
-        } => {
+            kind: Fault::Panicked { message },
+        }) => {
             assert_eq!(*role, Role::Candidate);
             assert!(message.contains("candidate overflowed"), "{message}");
             // The named trial really is the first that panics.
@@ -61,10 +61,11 @@ fn a_panicking_generator_is_caught() {
     assert!(
         matches!(
             err,
-            RunError::Panicked {
+            RunError::Trial(TrialFault {
                 role: Role::Input,
+                kind: Fault::Panicked { .. },
                 ..
-            }
+            })
         ),
         "{err:?}"
     );
@@ -83,11 +84,11 @@ fn a_non_finite_oracle_is_an_error() {
         .run()
         .unwrap_err();
     match err {
-        RunError::OracleNotFinite {
+        RunError::Trial(TrialFault {
             trial,
-            position,
-            value,
-        } => {
+            kind: Fault::OracleNotFinite { position, value },
+            ..
+        }) => {
             assert_eq!(trial.index, 0);
             assert_eq!(position, 3);
             assert!(value.is_nan());
@@ -105,12 +106,11 @@ fn outputs_of_different_lengths_are_an_error() {
         .run()
         .unwrap_err();
     match &err {
-        RunError::LengthMismatch {
+        RunError::Trial(TrialFault {
             role,
-            len,
-            oracle_len,
+            kind: Fault::Length { len, oracle_len },
             ..
-        } => {
+        }) => {
             assert_eq!((*role, *len, *oracle_len), (Role::Baseline, 7, 8));
         }
         other => panic!("unexpected {other:?}"),
@@ -129,12 +129,12 @@ fn too_few_trials_says_the_minimum() {
         .unwrap_err();
     assert_eq!(
         err,
-        RunError::TooFewTrials {
+        RunError::TooFewTrials(TooFewTrials {
             test: "Wilcoxon signed-rank",
             n: 5,
             min: 9,
             alpha: 0.0025
-        }
+        })
     );
     // Each of the claim's two criteria at half of the fixed-N share α/2.
     assert!(err.to_string().contains("use n >= 9"));
@@ -180,10 +180,11 @@ fn a_custom_metric_returning_nan_is_an_error() {
     assert!(
         matches!(
             err,
-            RunError::InvalidError {
+            RunError::Trial(TrialFault {
                 role: Role::Candidate,
+                kind: Fault::InvalidError { .. },
                 ..
-            }
+            })
         ),
         "{err:?}"
     );
@@ -203,9 +204,9 @@ fn an_implementation_can_skip_the_run() {
         .unwrap_err();
     assert_eq!(
         err,
-        RunError::Skipped {
+        RunError::Skipped(Skip {
             role: Role::Candidate,
             reason: "no device here".into()
-        }
+        })
     );
 }

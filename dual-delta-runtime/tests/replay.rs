@@ -8,7 +8,8 @@ mod child;
 use std::path::Path;
 
 use child::{Run, cargo_test, run_printed};
-use dual_delta_runtime::report::{Stopped, Stored, scan, show};
+use dual_delta_runtime::Stopped;
+use dual_delta_runtime::report::{Stored, scan, show};
 use dual_delta_runtime::suite::summarise;
 
 /// The command on the line of `output` after `label`.

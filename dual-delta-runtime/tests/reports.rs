@@ -169,7 +169,7 @@ fn check_test(
 /// Compares every number of `summary.json` with the outcome's fields.
 fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     let s = &o.settings;
-    assert_eq!(j["schema_version"], 4);
+    assert_eq!(j["schema_version"], 5);
     // The settings record holds the table's recorded settings, the seed
     // also in hexadecimal and with its source.
     let recorded: std::collections::BTreeSet<&str> = j["settings"]

@@ -25,7 +25,7 @@ enum Ended {
 fn ended(run: Result<Outcome, RunError>) -> Ended {
     match run {
         Ok(o) if o.passed() => Ended::Passed,
-        Ok(o) => Ended::Failed(o.check().unwrap_err()),
+        Ok(o) => Ended::Failed(o.result().unwrap_err()),
         Err(e) => Ended::Error(e.to_string()),
     }
 }
@@ -217,7 +217,7 @@ fn equal_or_better_kernels_still_pass() {
             assert!(
                 o.passed(),
                 "{name}, seed {seed}: {}",
-                o.check().unwrap_err()
+                o.result().unwrap_err()
             );
             assert!(o.gross.is_empty(), "{name}: {:?}", o.gross);
         }
@@ -262,7 +262,7 @@ fn both_modes_give_the_same_verdict_on_small_and_large_differences() {
                     assert!((w.percent - 1.0).abs() < 0.05, "{}", w.percent);
                     assert!(
                         o.verdict_sentence()
-                            .contains("is less accurate by 1.0% (p = "),
+                            .contains("is less accurate than naive by 1.0% (p = "),
                         "{}",
                         o.verdict_sentence()
                     );
@@ -283,7 +283,7 @@ fn pass_noisy_null_at_full_cap() {
         .n(1000)
         .run()
         .unwrap();
-    assert!(o.passed(), "{}", o.check().unwrap_err());
+    assert!(o.passed(), "{}", o.result().unwrap_err());
     assert_eq!(o.inputs_checked(), 1000);
 }
 

@@ -38,7 +38,7 @@ fn naive_summation_is_judged_less_accurate_than_kahan() {
         .n(1000)
         .run()
         .unwrap();
-    let message = gate.check().unwrap_err();
+    let message = gate.result().unwrap_err();
     assert!(message.contains("significantly less accurate"), "{message}");
     assert!(message.contains("DUAL_DELTA_SEED="), "{message}");
 }
@@ -74,7 +74,7 @@ fn identical_implementations_are_equivalent() {
         .expect(Expect::Better)
         .run()
         .unwrap();
-    let message = better.check().unwrap_err();
+    let message = better.result().unwrap_err();
     assert!(
         message.contains("kahan and kahan gave identical outputs on every trial"),
         "{message}"

@@ -37,7 +37,7 @@ use dual_delta_gpu::{
     },
 };
 use dual_delta_runtime::E4m3;
-use dual_delta_runtime::report::terminal::num;
+use dual_delta_runtime::report::words::numbers::num;
 use dual_delta_runtime::{Accuracy, DualDelta, Expect, Names, Outcome, TrialRng};
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
 

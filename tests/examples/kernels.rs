@@ -19,7 +19,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use dual_delta_runtime::report::terminal::num;
+use dual_delta_runtime::report::words::numbers::num;
 use dual_delta_runtime::{Accuracy, Outcome, report};
 use dual_delta_tests::kernels::{KERNEL_CASES, KernelCase};
 

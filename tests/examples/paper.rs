@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use dual_delta_gpu::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
-use dual_delta_runtime::report::terminal::{num, p_is};
+use dual_delta_runtime::report::words::numbers::{num, p_is};
 use dual_delta_runtime::stats::Summary;
 use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, report};
 use dual_delta_tests::{CASE_STUDIES, CaseStudy, PaperFigures};

@@ -114,7 +114,7 @@ fn softmax_careful_is_no_worse_where_the_device_keeps_f16_subnormals() {
     .n(100)
     .run();
     let o = match run {
-        Err(dual_delta_runtime::RunError::Skipped { reason, .. }) => {
+        Err(dual_delta_runtime::RunError::Skipped(dual_delta_runtime::Skip { reason, .. })) => {
             eprintln!("skipped: {reason}");
             return;
         }

@@ -7,7 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{Expr, FnArg, Ident, ItemFn, LitInt, Path, ReturnType, Safety, Type};
 
-use dual_delta_settings::{Kind, METRICS, SETTINGS, Setting};
+use dual_delta_settings::{FUNCTION_KEYS, Kind, LAST_KEYS, METRICS, SETTINGS, Setting};
 
 use crate::parse::Arg;
 
@@ -18,33 +18,18 @@ pub(crate) use self::signature::candidate;
 use self::values::*;
 pub(crate) use self::values::{MetricChoice, edit_distance};
 
-/// The keys that are not settings: the three functions first, then the
-/// extra check and the runtime's path.
-const FUNCTIONS: [&str; 3] = ["oracle", "baseline", "input"];
-const LAST: [&str; 2] = ["check", "crate"];
-
-/// Every key, in the order the documentation lists them: the settings'
-/// keys come from the one table of settings.
+/// Every key, in the order the documentation lists them, from the one
+/// table of settings: the three functions first, then the settings' keys,
+/// then the extra check and the runtime's path.
 pub(crate) fn keys() -> Vec<&'static str> {
     let settings = SETTINGS.iter().filter_map(|s| s.key);
-    FUNCTIONS.into_iter().chain(settings).chain(LAST).collect()
+    FUNCTION_KEYS
+        .iter()
+        .map(|(k, _)| *k)
+        .chain(settings)
+        .chain(LAST_KEYS.iter().map(|(k, _, _)| *k))
+        .collect()
 }
-
-/// The required keys and what each one is, for "missing key" errors.
-const REQUIRED: [(&str, &str); 3] = [
-    (
-        "oracle",
-        "the high-precision reference, a function `Fn(&I) -> O`",
-    ),
-    (
-        "baseline",
-        "the implementation the candidate is compared with, a function `Fn(&I) -> O`",
-    ),
-    (
-        "input",
-        "the input generator, a function `Fn(&mut TrialRng) -> I`",
-    ),
-];
 
 /// Errors collected so far.
 #[derive(Default)]
@@ -211,7 +196,7 @@ pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
     }
 
     let present = [&builder.oracle, &builder.baseline, &builder.input];
-    for ((key, what), value) in REQUIRED.iter().zip(present) {
+    for ((key, what), value) in FUNCTION_KEYS.iter().zip(present) {
         if value.is_none() {
             errors.push(syn::Error::new(
                 Span::call_site(),

@@ -23,9 +23,11 @@
 
 use core::fmt;
 
+mod attribute;
 pub mod gpu;
 mod table;
 
+pub use self::attribute::{CLAIM, FUNCTION_KEYS, LAST_KEYS, attribute_table};
 pub use self::table::{
     BOOL, EXPECTATION, EXPECTATIONS, METRICS, NAME, SETTINGS, TESTS, markdown_table,
 };

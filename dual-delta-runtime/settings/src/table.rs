@@ -191,14 +191,16 @@ macro_rules! settings_table {
                 /// The gross-error gate's factor `G` (default 100, `> 1`;
                 /// `f64::INFINITY` turns the gate off): a trial on which
                 /// the candidate's error exceeds `G` × the larger of the
-                /// baseline's error on that input and the median reference
-                /// error fails the run (see [`crate::screen`]).
+                /// baseline's largest finite error over the run and the
+                /// error one unit in the last place of the output's format
+                /// makes on that input fails the run (see
+                /// [`crate::screen`]).
                 gross_factor: value(f64) = (DEFAULT_GROSS_FACTOR) {
                     key: true, env: None, default: "`100`",
                     kind: $crate::Kind::AboveOne,
                     expected: "a number > 1, or inf to turn the gross-error gate off",
                     baseline: false, recorded: true, serde: (with = "crate::json_number"),
-                    doc: "the gross-error gate's factor G: a candidate's error above G × the baseline's fails the run (`inf`: no gate)",
+                    doc: "the gross-error gate's factor G: a candidate's error above G × the baseline's largest error over the run (or one ulp's error, if larger) fails the run (`inf`: no gate)",
                 }
                 /// A documented error bound, in the metric's unit (ULPs
                 /// under `max_ulp`; default: none): the run fails at the

@@ -3,9 +3,8 @@
 
 use super::Baseline;
 use crate::config::Settings;
-use crate::error::{RunError, TrialId};
+use crate::error::{BaselineError, RunError, TrialId};
 use crate::rng::seed_hex;
-use crate::stats::{Alternative, ZeroMethod, wilcoxon};
 use crate::verdict::AccuracyTest;
 
 /// How the comparison with a baseline was decided.
@@ -21,6 +20,14 @@ pub enum RegressionDecision {
     TooFewTrials {
         /// The pairs the test needs.
         needed: usize,
+    },
+    /// The mean error now points beyond the margin on too few pairs for
+    /// any test at this `n` to establish it
+    /// ([`crate::decide::claim::Short`], in the claim): the comparison
+    /// fails the run, naming the `n` that could.
+    ShortOfInputs {
+        /// The `n` at which it could.
+        n_needed: usize,
     },
 }
 
@@ -66,45 +73,10 @@ pub struct Regression {
 }
 
 impl Regression {
-    /// The comparison in words: `Regression: less accurate than at baseline
-    /// `main` (commit 1a2b3c4): mean error 1.310× the baseline's over 1000
-    /// paired trials, p = 3.2e-12.`
-    pub fn sentence(&self) -> String {
-        let at = format!(
-            "baseline `{}`{}",
-            self.baseline,
-            self.commit
-                .as_deref()
-                .map(|c| format!(" (commit {})", &c[..c.len().min(12)]))
-                .unwrap_or_default()
-        );
-        let ratio = self.mean_now / self.mean_then;
-        let p = self
-            .p_value
-            .map_or_else(|| "p not computed".to_owned(), |p| format!("p = {p:.2e}"));
-        match self.decision {
-            RegressionDecision::TooFewTrials { needed } => format!(
-                "Regression not checked against {at}: only {} trials in common (the baseline holds {}), and the \
-                 test needs at least {needed}.",
-                self.pairs, self.baseline_trials
-            ),
-            _ if self.regressed => format!(
-                "Regression: less accurate than at {at} beyond the {}% margin{}: mean error \
-                 {ratio:.3}× the baseline's over {} paired trials, {p}.",
-                100.0 * self.margin,
-                match self.claim.and_then(|c| c.failed_by()) {
-                    Some(crate::decide::claim::Which::Typical) => " on the typical input",
-                    _ => " in mean error",
-                },
-                self.pairs,
-            ),
-            _ => format!(
-                "No regression: not less accurate than at {at} beyond the {}% margin: mean error {ratio:.3}× the \
-                 baseline's over {} paired trials, {p}.",
-                100.0 * self.margin,
-                self.pairs
-            ),
-        }
+    /// Whether the comparison fails the run: a regression, or a loss it
+    /// could not decide at this `n`.
+    pub fn fails(&self) -> bool {
+        self.regressed || matches!(self.decision, RegressionDecision::ShortOfInputs { .. })
     }
 }
 
@@ -120,8 +92,8 @@ impl Regression {
 ///
 /// # Errors
 ///
-/// [`RunError::BaselineMismatch`] when a paired trial's fingerprint
-/// differs; [`RunError::BaselineSettings`] when the metric, the seed, `n`,
+/// [`BaselineError::Mismatch`] when a paired trial's fingerprint
+/// differs; [`BaselineError::Settings`] when the metric, the seed, `n`,
 /// α, the margin or the expectation differ from the baseline's.
 pub fn compare_errors(
     baseline: &Baseline,
@@ -142,12 +114,13 @@ pub fn compare_errors(
         ),
     ];
     if let Some((setting, then, now)) = settings.into_iter().find(|(_, then, now)| then != now) {
-        return Err(RunError::BaselineSettings {
+        return Err(BaselineError::Settings {
             baseline: baseline.name.clone(),
             setting,
             now,
             then,
-        });
+        }
+        .into());
     }
     let then: std::collections::HashMap<&str, &super::BaselineTrial> = baseline
         .trials
@@ -162,12 +135,13 @@ pub fn compare_errors(
             continue;
         };
         if t.fingerprint != format!("{f:016x}") {
-            return Err(RunError::BaselineMismatch {
+            return Err(BaselineError::Mismatch {
                 baseline: baseline.name.clone(),
                 trial,
                 now: format!("{f:016x}"),
                 then: t.fingerprint.clone(),
-            });
+            }
+            .into());
         }
         now_errors.push(d);
         then_errors.push(t.delta1);
@@ -175,7 +149,7 @@ pub fn compare_errors(
     let (alpha, margin) = (now.alpha, now.margin);
     let pairs = now_errors.len();
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let needed = AccuracyTest::Wilcoxon.min_trials(alpha / 2.0);
+    let needed = AccuracyTest::Sign.min_trials(alpha / 2.0);
     let mut result = Regression {
         baseline: baseline.name.clone(),
         commit: baseline.commit.clone(),
@@ -194,30 +168,18 @@ pub fn compare_errors(
     if pairs < needed {
         return Ok(result);
     }
-    let p_worse = wilcoxon(
-        &now_errors,
-        &then_errors,
-        Alternative::Greater,
-        ZeroMethod::Wilcox,
-        false,
-    )
-    .ok()
-    .map(|t| t.p_value);
-    let p_better = wilcoxon(
-        &now_errors,
-        &then_errors,
-        Alternative::Less,
-        ZeroMethod::Wilcox,
-        false,
-    )
-    .ok()
-    .map(|t| t.p_value);
     let mut errors = crate::decide::claim::Errors::default();
     for (&a, &b) in now_errors.iter().zip(&then_errors) {
         errors.push(a, b, a == b);
     }
-    let claim = crate::decide::claim::assess(&errors, (p_worse, p_better), alpha, margin, needed);
+    let claim = crate::decide::claim::assess(&errors, alpha, margin, needed);
     result.regressed = claim.less_accurate();
+    let decision = match claim.short {
+        Some(short) if !result.regressed => RegressionDecision::ShortOfInputs {
+            n_needed: short.n_needed,
+        },
+        _ => RegressionDecision::FixedN { alpha },
+    };
     result.p_value = match claim.failed_by() {
         Some(crate::decide::claim::Which::Typical) => claim.typical.p_margin,
         Some(crate::decide::claim::Which::Mean) => claim.mean.p_margin,
@@ -229,6 +191,6 @@ pub fn compare_errors(
     result.claim = Some(claim);
     result.now = now_errors;
     result.then = then_errors;
-    result.decision = RegressionDecision::FixedN { alpha };
+    result.decision = decision;
     Ok(result)
 }

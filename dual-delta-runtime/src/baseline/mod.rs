@@ -28,7 +28,7 @@
 //! over each `f64`'s bits): cheap, generic, and it changes when the input
 //! generator or the oracle does. When the fingerprints of a trial seed
 //! differ, the comparison would pair different inputs: the run fails with
-//! [`RunError::BaselineMismatch`](crate::RunError) naming
+//! [`BaselineError::Mismatch`](crate::BaselineError) naming
 //! the first such trial. A baseline saved on another GPU (its
 //! `gpu.adapter` differs) is compared only with
 //! `DUAL_DELTA_BASELINE_ANY_DEVICE=1`. A test with no baseline file under
@@ -58,7 +58,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Settings;
 use crate::dirname::test_dir_name;
-use crate::error::RunError;
+use crate::error::{BaselineError, RunError};
 use crate::rng::seed_hex;
 
 /// The version of the file format documented in this module.
@@ -222,7 +222,7 @@ impl Baseline {
 ///
 /// # Errors
 ///
-/// [`RunError::Baseline`] when the file exists but cannot be read.
+/// [`BaselineError::File`] when the file exists but cannot be read.
 pub(crate) fn load(settings: &Settings, test: &str) -> Result<Option<Baseline>, RunError> {
     let Some(name) = &settings.baselines.compare else {
         return Ok(None);
@@ -241,9 +241,9 @@ pub(crate) fn load(settings: &Settings, test: &str) -> Result<Option<Baseline>, 
 ///
 /// # Errors
 ///
-/// [`RunError::BaselineDevice`] when the baseline was saved on another GPU
+/// [`BaselineError::Device`] when the baseline was saved on another GPU
 /// and `DUAL_DELTA_BASELINE_ANY_DEVICE` is off;
-/// [`RunError::BaselineMismatch`] when a paired trial's fingerprint
+/// [`BaselineError::Mismatch`] when a paired trial's fingerprint
 /// differs.
 pub(crate) fn against(
     baseline: &Baseline,
@@ -256,11 +256,12 @@ pub(crate) fn against(
         && now != then
         && !settings.baselines.any_device
     {
-        return Err(RunError::BaselineDevice {
+        return Err(BaselineError::Device {
             baseline: baseline.name.clone(),
             now: now.clone(),
             then: then.to_owned(),
-        });
+        }
+        .into());
     }
     compare_errors(baseline, settings, trials)
 }
@@ -270,7 +271,7 @@ pub(crate) fn against(
 ///
 /// # Errors
 ///
-/// [`RunError::Baseline`] when the file cannot be written: a baseline asked
+/// [`BaselineError::File`] when the file cannot be written: a baseline asked
 /// for and not saved fails the run.
 pub(crate) fn save_if_asked(
     s: &Settings,
@@ -311,10 +312,11 @@ pub(crate) fn save_if_asked(
 }
 
 fn baseline_error(path: &Path, e: &io::Error) -> RunError {
-    RunError::Baseline {
+    BaselineError::File {
         path: path.display().to_string(),
         message: e.to_string(),
     }
+    .into()
 }
 
 /// Every baseline under `dir`: `(name, test)` pairs, sorted, with the

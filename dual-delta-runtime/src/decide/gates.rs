@@ -3,12 +3,13 @@
 //! definitions and what a pass guarantees), or, where the test documents
 //! one, against its error bound ([`crate::Settings::bound`]), which takes
 //! the gross-error gate's place. Each fails the run whatever the statistics
-//! say.
+//! say. What each gate found is its evidence, defined here where it is
+//! measured: [`OverBound`], [`GrossError`].
 
 use crate::config::Settings;
 use crate::rng::trial_seed;
 use crate::trial::TrialErrors;
-use crate::worst::{AtWorst, GrossError, OverBound};
+use crate::worst::AtWorst;
 
 /// The first of `trials`, in the order given, whose candidate error is
 /// above `settings.bound`; `None` without a bound.
@@ -102,4 +103,32 @@ pub(crate) fn fails_non_finite(t: &TrialErrors, settings: &Settings) -> bool {
     t.candidate_non_finite.is_some()
         && t.baseline_non_finite.is_none()
         && !settings.allow_non_finite
+}
+
+/// The first input whose candidate error exceeded the test's documented
+/// bound: what it was and where.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OverBound {
+    /// The bound, in the metric's unit.
+    #[serde(with = "crate::json_number")]
+    pub bound: f64,
+    /// The trial, its errors and its outputs where the candidate's error
+    /// is largest.
+    #[serde(flatten)]
+    pub at: AtWorst,
+}
+
+/// A trial on which the candidate's error was gross (see [`crate::screen`]):
+/// what it was and where.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GrossError {
+    /// The reference error it was compared with: the larger of the
+    /// baseline's largest finite error and the one-ulp error `u` of the
+    /// trial.
+    #[serde(with = "crate::json_number")]
+    pub reference: f64,
+    /// The trial, its errors and its outputs where the candidate's error
+    /// is largest.
+    #[serde(flatten)]
+    pub at: AtWorst,
 }

@@ -10,6 +10,7 @@
 //! nothing re-derives it.
 
 use super::Levels;
+use super::gates::{GrossError, OverBound};
 use crate::config::Settings;
 use crate::decide::claim::Claim;
 use crate::decide::claim::WithinMargin;
@@ -17,12 +18,15 @@ use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::expect::Expect;
 use crate::stats::sequential::{Crossed, Reason};
 use crate::verdict::{Accuracy, Analysis, Verdict};
-use crate::worst::{GrossError, OverBound};
 
-/// What decided a run's accuracy verdict.
+/// What decided a run: the gate, test or check that passed or failed it.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum DecidedBy {
+    /// The test's own check (`check = ...`) failed: the run fails, its
+    /// reason in [`crate::Outcome::check`].
+    Check,
     /// The candidate returned a NaN or an infinity where the baseline and
     /// the oracle were finite (the first such trial).
     NonFinite {
@@ -62,11 +66,17 @@ pub enum DecidedBy {
         #[serde(with = "crate::json_number")]
         alpha: f64,
     },
+    /// The claim could not decide at this `n`: its mean points beyond the
+    /// margin on too few inputs for any test to establish it
+    /// ([`crate::claim::Short`], in [`crate::claim::Claim::short`]). The
+    /// run fails, naming the `n` that could, rather than pass.
+    ShortOfInputs,
 }
 
 /// How the trials of a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "ended", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Ending {
     /// At the sequential decision, after `after` trials: the fixed-N tests
     /// over them are descriptive.
@@ -101,8 +111,10 @@ pub struct Judgement {
     pub fixed_alpha: f64,
     /// A significant difference inside the margin, if there is one.
     pub within_margin: Option<WithinMargin>,
-    /// The candidate is significantly less accurate than at the baseline
-    /// it was compared with (`DUAL_DELTA_BASELINE`): the run fails.
+    /// The comparison with the baseline it was compared with
+    /// (`DUAL_DELTA_BASELINE`) fails the run: the candidate is
+    /// significantly less accurate than it was, or the comparison could
+    /// not decide at this `n` ([`crate::baseline::Regression::fails`]).
     pub regressed: bool,
     /// The first input whose candidate error exceeded the test's
     /// documented bound, if one did.
@@ -148,6 +160,8 @@ pub(crate) struct Evidence<'a> {
     /// The comparison with a saved baseline found the candidate less
     /// accurate than it was.
     pub(crate) regressed: bool,
+    /// Why the test's own check failed, where it ran and failed.
+    pub(crate) check: Option<&'a str>,
 }
 
 /// Decides the run: the non-finite gate, then the gross-error gate, then
@@ -207,23 +221,41 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
             _ => (DecidedBy::FixedN { alpha: fixed_alpha }, e.verdict.accuracy),
         },
     };
-    let accuracy_met = match decided_by {
+    let mut accuracy_met = match decided_by {
         DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. } => s.expect == Expect::Worse,
         // A documented bound holds whatever the expectation.
         DecidedBy::Bound { .. } => false,
         DecidedBy::Sequential { .. } => matches!(q.crossed, Crossed::Pass { .. }),
-        DecidedBy::FixedN { .. } => e.verdict.meets_accuracy(s.expect),
+        _ => e.verdict.meets_accuracy(s.expect),
+    };
+    // A pass this n could not have withheld is no pass: the claim's mean
+    // points beyond the margin on too few inputs for its test ever to
+    // reject.
+    let decided_by = match decided_by {
+        DecidedBy::FixedN { .. } if accuracy_met && e.claim.short.is_some() => {
+            accuracy_met = false;
+            DecidedBy::ShortOfInputs
+        }
+        other => other,
     };
     let stability_met = s.stability.is_none_or(|x| e.verdict.meets_stability(x));
     let within_margin = (accuracy != Accuracy::LessAccurate)
         .then(|| within_margin(e))
         .flatten();
     let regressed = e.regressed;
+    // The test's own check fails the run whatever else held.
+    let decided_by = if e.check.is_some() {
+        DecidedBy::Check
+    } else {
+        decided_by
+    };
     let p_value = (s.expect == Expect::NoWorse)
         .then(|| match decided_by {
             DecidedBy::NonFinite { .. }
             | DecidedBy::GrossError { .. }
-            | DecidedBy::Bound { .. } => Some(0.0),
+            | DecidedBy::Bound { .. }
+            | DecidedBy::Check
+            | DecidedBy::ShortOfInputs => Some(0.0),
             DecidedBy::Sequential { .. } => match q.crossed {
                 Crossed::Fail { .. } => q.trace.last().map(|p| levels.early_p_value(p.log10_fail)),
                 _ => Some(1.0),
@@ -239,7 +271,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         .flatten()
         .map(|p| p.min(1.0));
     Judgement {
-        passed: accuracy_met && stability_met && !regressed,
+        passed: accuracy_met && stability_met && !regressed && e.check.is_none(),
         accuracy_met,
         accuracy,
         decided_by,

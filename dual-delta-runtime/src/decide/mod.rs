@@ -9,8 +9,9 @@
 //! test decided it) and [`Ending`] (how the run's trials ended). What the
 //! gates and tests found is evidence, kept where it is measured: the
 //! sequential evidence in [`crate::evidence`], each gross error and the
-//! first input over a bound, with their outputs, in [`crate::worst`], a
-//! difference the margin forgave in [`claim`].
+//! first input over a bound, with their outputs, in the gates
+//! ([`GrossError`], [`OverBound`]), a difference the margin forgave in
+//! [`claim`].
 
 pub mod claim;
 mod gates;
@@ -18,6 +19,7 @@ mod judgement;
 mod levels;
 mod monitor;
 
+pub use self::gates::{GrossError, OverBound};
 pub(crate) use self::gates::{
     exceeds, fails_non_finite, gross_errors, over_bound, reference_scale,
 };

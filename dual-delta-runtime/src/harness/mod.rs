@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 use std::time::Duration;
 
 use crate::config::{Baselines, Overrides};
+use crate::ended::Ended;
 use crate::error::RunError;
 use crate::expect::Expect;
 use crate::metric::Metric;
@@ -258,6 +259,17 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             &self.names,
             &self.overrides,
             self.describe.as_deref(),
+        )
+    }
+
+    /// Runs the test and says how it ended ([`Ended`]): its outcome, a
+    /// skip, or a run that could not finish, with the command that
+    /// replays it. What an annotated test publishes.
+    pub fn end(&self) -> Ended {
+        Ended::of(
+            &self.names.test,
+            || self.settings().ok().map(|s| s.seed),
+            self.run(),
         )
     }
 }

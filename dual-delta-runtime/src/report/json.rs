@@ -103,6 +103,18 @@ impl<'a> Summary<'a> {
             timestamp_ms: since.as_millis() as u64,
             time_utc: utc(since.as_secs()),
             names: Cow::Borrowed(names),
+            claim: Cow::Borrowed(&o.claim),
+            judgement: Cow::Borrowed(&o.judgement),
+            sentences: Sentences {
+                claim: o.claim_lines(),
+                verdict: o.verdict_sentence(),
+                accuracy: o.accuracy_sentence(),
+                stability: o.stability_sentence(),
+                screen: o.screen_sentence(),
+                regression: o.regression.as_ref().map(|r| r.sentence()),
+                where_loss: o.where_sentence(),
+                failure: o.failure_sentence(),
+            },
             settings: Recorded::of(&o.settings),
             candidate_format: o.candidate_format,
             trials_run: o.trials_run(),
@@ -117,26 +129,12 @@ impl<'a> Summary<'a> {
             ),
             hodges_lehmann: Fallible::of(&a.hodges_lehmann, |&x| Estimate { estimate: x }),
             verdict: Cow::Borrowed(&o.verdict),
-            judgement: Cow::Borrowed(&o.judgement),
-            sentences: Sentences {
-                verdict: o.verdict_sentence(),
-                accuracy: o.accuracy_sentence(),
-                stability: o
-                    .verdict
-                    .stability_sentence(&names.candidate, &names.baseline),
-                screen: o.screen_sentence(),
-                within_margin: o.judgement.within_margin.map(|w| w.sentence()),
-                regression: o.regression.as_ref().map(|r| r.sentence()),
-                where_loss: o.where_sentence(),
-                failure: o.failure_sentence(),
-            },
             screen: Cow::Borrowed(&o.screen),
             sequential: Cow::Borrowed(&o.sequential),
             non_finite_outputs: Cow::Borrowed(&o.non_finite),
             gross_errors: Cow::Borrowed(&o.gross),
             reference_scale: o.reference_scale,
             regression: o.regression.as_ref().map(Cow::Borrowed),
-            claim: Cow::Borrowed(&o.claim),
             regions: o.regions.as_ref().map(Cow::Borrowed),
             metric_advice: o.metric_advice.as_ref().map(Cow::Borrowed),
             worst_trial: WorstTrial {
@@ -211,7 +209,7 @@ mod tests {
         let old = r#"{"schema_version": 3, "passed": true}"#;
         let e = Summary::read(old).unwrap_err();
         assert!(
-            e.contains("schema version 3") && e.contains("version 4"),
+            e.contains("schema version 3") && e.contains("version 5"),
             "{e}"
         );
         assert!(Summary::read("[]").is_err());

@@ -41,11 +41,11 @@ pub mod plot;
 mod plots;
 mod publish;
 mod reporter;
-mod sentences;
 pub mod step_summary;
 mod stored;
 pub mod summary;
 pub mod terminal;
+pub mod words;
 
 use std::fs;
 use std::io;
@@ -55,15 +55,14 @@ use std::time::{Duration, SystemTime};
 
 #[cfg(feature = "html")]
 pub use self::plots::Plot;
-pub use self::publish::{Ended, Published, publish};
+pub use self::publish::{Published, publish};
 #[cfg(feature = "html")]
 pub use self::reporter::Html;
-pub use self::reporter::{Context, Csv, FailureMessage, Json, Reporter, StepSummary, Terminal};
-pub use self::stored::{
-    SKIPPED_FILE, STOPPED_FILE, Skipped, Stopped, Stored, scan, show, write_skipped, write_stopped,
-};
+pub use self::reporter::{Context, Csv, Destination, Json, Reporter, StepSummary, Terminal};
+pub use self::stored::{SKIPPED_FILE, STOPPED_FILE, Stored, scan, show};
 pub use crate::config::{report_root, report_root_with};
 pub use crate::dirname::test_dir_name;
+use crate::ended::Ended;
 use crate::outcome::Outcome;
 
 /// The name of the per-test page and of the top-level index.
@@ -81,9 +80,10 @@ pub const REGRESSION_FILE: &str = "regression.svg";
 /// trials run.
 pub const EVIDENCE_FILE: &str = "evidence.svg";
 
-/// The reporters whose text is a file of a test's report directory.
+/// Every reporter, in the order [`publish`] calls them: the files of a
+/// test's report directory, then the step summary's row and the terminal.
 #[cfg(feature = "html")]
-pub const FILE_REPORTERS: &[&dyn Reporter] = &[
+pub const REPORTERS: &[&dyn Reporter] = &[
     &Json,
     &Csv,
     &Html,
@@ -93,10 +93,13 @@ pub const FILE_REPORTERS: &[&dyn Reporter] = &[
     &Plot::Scatter,
     &Plot::Evidence,
     &Plot::Regression,
+    &StepSummary,
+    &Terminal,
 ];
-/// The reporters whose text is a file of a test's report directory.
+/// Every reporter, in the order [`publish`] calls them: the files of a
+/// test's report directory, then the step summary's row and the terminal.
 #[cfg(not(feature = "html"))]
-pub const FILE_REPORTERS: &[&dyn Reporter] = &[&Json, &Csv];
+pub const REPORTERS: &[&dyn Reporter] = &[&Json, &Csv, &StepSummary, &Terminal];
 
 /// Writes the run's report under [`report_root`], regenerates the
 /// top-level index, and returns the path of the test's `index.html`.
@@ -114,8 +117,26 @@ pub fn write(outcome: &Outcome) -> io::Result<PathBuf> {
 /// regenerates `root/index.html`, and returns the path of the test's
 /// `index.html`.
 pub fn write_under(outcome: &Outcome, root: &Path) -> io::Result<PathBuf> {
-    let dir = root.join(test_dir_name(&outcome.names.test));
-    let page = write_dir(outcome, &dir, true)?;
+    write_ended_under(&Ended::Ran(Box::new(outcome.clone())), root)
+}
+
+/// Records under `root` that `test` was skipped by `role` for `reason`
+/// (`skipped.json`, by the [`Json`] reporter) and returns its path.
+///
+/// # Errors
+///
+/// When the file cannot be written.
+pub fn write_skipped(root: &Path, test: &str, role: &str, reason: &str) -> io::Result<PathBuf> {
+    write_ended_under(&Ended::skipped(test, role, reason), root)
+}
+
+/// What `ended` leaves under `root/<test dir>/`, written by every reporter
+/// with a file for it (replacing whatever the directory held of another
+/// ending of the test), the top-level index rebuilt; the front page's
+/// path.
+pub(crate) fn write_ended_under(ended: &Ended, root: &Path) -> io::Result<PathBuf> {
+    let dir = root.join(test_dir_name(ended.test()));
+    let page = write_dir(ended, &dir, true)?;
     #[cfg(feature = "html")]
     rebuild_index(root)?;
     Ok(page)
@@ -125,25 +146,25 @@ pub fn write_under(outcome: &Outcome, root: &Path) -> io::Result<PathBuf> {
 /// path of its `index.html`. The top-level index is not touched.
 ///
 /// If `dir` is empty, missing, or holds a previous report (a
-/// `summary.json`), it is replaced whole by the new report. Otherwise (a
-/// directory holding other files) the report's files are written into it
-/// one by one, each through a temporary file, and nothing else is removed.
+/// `summary.json`, `skipped.json` or `stopped.json`), it is replaced whole
+/// by the new report. Otherwise (a directory holding other files) the
+/// report's files are written into it one by one, each through a temporary
+/// file, and nothing else is removed.
 pub fn write_to(outcome: &Outcome, dir: &Path) -> io::Result<PathBuf> {
-    write_dir(outcome, dir, false)
+    write_dir(&Ended::Ran(Box::new(outcome.clone())), dir, false)
 }
 
-/// [`write_to`]; `back_link` links the page to `../index.html`.
-fn write_dir(outcome: &Outcome, dir: &Path, back_link: bool) -> io::Result<PathBuf> {
+/// [`write_to`] for any ending; `back_link` links the page to
+/// `../index.html`.
+fn write_dir(ended: &Ended, dir: &Path, back_link: bool) -> io::Result<PathBuf> {
     let written = SystemTime::now();
-    // The report's front page: its HTML page, else its summary.
-    let page = dir.join(if cfg!(feature = "html") {
-        INDEX_FILE
-    } else {
-        SUMMARY_FILE
-    });
-    let files = render(outcome, written, &page, back_link);
+    let page = publish::front_page(ended, dir);
+    let files = render(ended, written, &page, back_link);
+    let records = [SUMMARY_FILE, SKIPPED_FILE, STOPPED_FILE];
     let replaceable = match fs::read_dir(dir) {
-        Ok(mut entries) => entries.next().is_none() || dir.join(SUMMARY_FILE).is_file(),
+        Ok(mut entries) => {
+            entries.next().is_none() || records.iter().any(|r| dir.join(r).is_file())
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => true,
         Err(e) => return Err(e),
     };
@@ -164,14 +185,21 @@ fn write_dir(outcome: &Outcome, dir: &Path, back_link: bool) -> io::Result<PathB
             for (name, contents) in &files {
                 write_atomically(&dir.join(name), contents.as_bytes())?;
             }
+            // Another ending's record would contradict this one.
+            for stale in records
+                .iter()
+                .filter(|r| !files.iter().any(|(f, _)| f == *r))
+            {
+                let _ = fs::remove_file(dir.join(stale));
+            }
         }
     }
     Ok(page)
 }
 
-/// Every file of a test's report, by name.
+/// Every file of a test's report for `ended`, by name.
 fn render(
-    outcome: &Outcome,
+    ended: &Ended,
     written: SystemTime,
     page: &Path,
     back_link: bool,
@@ -181,10 +209,12 @@ fn render(
         at: Ok(page),
         back_link,
     };
-    FILE_REPORTERS
+    REPORTERS
         .iter()
-        .filter(|r| r.shows(outcome))
-        .filter_map(|r| Some((r.file()?, r.render(outcome, &cx))))
+        .filter_map(|r| match r.destination(ended) {
+            Destination::File(name) => Some((name, r.render(ended, &cx)?)),
+            _ => None,
+        })
         .collect()
 }
 

@@ -1,9 +1,10 @@
 //! The plots of a run, each a [`Reporter`] of its own SVG file: what the
 //! page shows beside its tables (the `html` feature).
 
-use super::reporter::{Context, Reporter};
+use super::reporter::{Context, Destination, Reporter};
 use super::{EVIDENCE_FILE, PLOT_FILES, REGRESSION_FILE, plot};
 use crate::decide::Ending;
+use crate::ended::Ended;
 use crate::outcome::Outcome;
 
 /// One plot of a run's report.
@@ -25,8 +26,8 @@ pub enum Plot {
 }
 
 impl Reporter for Plot {
-    fn file(&self) -> Option<&'static str> {
-        Some(match self {
+    fn destination(&self, _: &Ended) -> Destination {
+        Destination::File(match self {
             Plot::Histogram => PLOT_FILES[0],
             Plot::Boxplot => PLOT_FILES[1],
             Plot::Qq => PLOT_FILES[2],
@@ -36,31 +37,26 @@ impl Reporter for Plot {
         })
     }
 
-    fn shows(&self, outcome: &Outcome) -> bool {
-        match self {
-            Plot::Regression => outcome
-                .regression
-                .as_ref()
-                .is_some_and(|r| !r.now.is_empty()),
-            _ => true,
-        }
-    }
-
-    fn render(&self, o: &Outcome, _: &Context<'_>) -> String {
+    fn render(&self, ended: &Ended, _: &Context<'_>) -> Option<String> {
+        let o = ended.outcome()?;
         let labels = plot::Labels {
             candidate: &o.names.candidate,
             baseline: &o.names.baseline,
             metric: o.settings.metric.name(),
         };
         let (d1, d2) = (&o.delta1, &o.delta2);
-        match self {
+        Some(match self {
             Plot::Histogram => plot::histogram(d1, d2, &labels),
             Plot::Boxplot => plot::boxplot(d1, d2, &labels),
             Plot::Qq => plot::qq(d1, d2, &labels),
             Plot::Scatter => plot::scatter(d1, d2, &labels),
             Plot::Evidence => evidence(o),
-            Plot::Regression => regression(o),
-        }
+            // Only where the run was compared with a baseline.
+            Plot::Regression => {
+                o.regression.as_ref().filter(|r| !r.now.is_empty())?;
+                regression(o)
+            }
+        })
     }
 }
 

@@ -1,30 +1,32 @@
-//! [`Reporter`]: one trait for every view of a run.
+//! [`Reporter`]: one trait for every view of how a test ended.
 //!
-//! The terminal table, the failure message, the HTML page and its plots,
-//! `summary.json`, `deltas.csv` and the GitHub step summary's row each
-//! read the [`Outcome`] and its
-//! [`Judgement`](crate::Judgement) and render them; none of them decides
-//! anything (no threshold, no recomputed significance: a test is
-//! significant when [`Judgement::significant`](crate::Judgement::significant)
-//! says so). The run never calls a reporter; reports read the outcome,
-//! never the reverse. [`super::publish`] calls every one of them.
+//! The terminal's text, the HTML page and its plots, `summary.json` (or a
+//! skip's `skipped.json`, a stop's `stopped.json`), `deltas.csv` and the
+//! GitHub step summary's row each read the one event, [`Ended`], and
+//! render it; none of them decides anything (no threshold, no recomputed
+//! significance: a test is significant when
+//! [`Judgement::significant`](crate::Judgement::significant) says so), and
+//! each says what it shows of a skip or a stop. The run never calls a
+//! reporter; reports read the ending, never the reverse. [`super::publish`]
+//! calls every one of them.
 
 use std::path::Path;
 use std::time::SystemTime;
 
 use super::step_summary::ReportAt;
-use super::{DELTAS_FILE, SUMMARY_FILE, csv, json, step_summary, terminal};
+use super::{DELTAS_FILE, SKIPPED_FILE, STOPPED_FILE, SUMMARY_FILE, csv, json, step_summary};
 #[cfg(feature = "html")]
 use super::{INDEX_FILE, html};
-use crate::outcome::Outcome;
+use super::{terminal, words};
+use crate::ended::Ended;
 
-/// What a reporter knows besides the outcome: when the report is written,
+/// What a reporter knows besides the ending: when the report is written,
 /// where (or why not), and whether its page links back to the index.
 #[derive(Clone, Copy, Debug)]
 pub struct Context<'a> {
     /// The report's timestamp.
     pub written: SystemTime,
-    /// The path of the test's `index.html`, or why no report was written.
+    /// The path of the test's front page, or why no report was written.
     pub at: ReportAt<'a>,
     /// Whether the test's page links to `../index.html`.
     pub back_link: bool,
@@ -46,40 +48,42 @@ impl<'a> Context<'a> {
     }
 }
 
-/// One view of a run's outcome.
-pub trait Reporter {
-    /// The file this reporter's text goes to in a test's report directory,
-    /// or `None` when it goes elsewhere (the terminal, the step summary).
-    fn file(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// Whether it has something to show for `outcome` (the regression plot
-    /// only where the run was compared with a baseline).
-    fn shows(&self, outcome: &Outcome) -> bool {
-        let _ = outcome;
-        true
-    }
-
-    /// The outcome, rendered.
-    fn render(&self, outcome: &Outcome, cx: &Context<'_>) -> String;
+/// Where a reporter's text goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// A file of the test's report directory.
+    File(&'static str),
+    /// The CI job's step summary (`GITHUB_STEP_SUMMARY`).
+    StepSummary,
+    /// The terminal.
+    Terminal,
 }
 
-/// The compact table printed after a run that passed.
+/// One view of how a test ended.
+pub trait Reporter {
+    /// Where this reporter's text for `ended` goes: a file of the test's
+    /// report directory, the step summary, or the terminal.
+    fn destination(&self, ended: &Ended) -> Destination;
+
+    /// The ending, rendered; `None` where this reporter shows nothing of
+    /// it (a plot of a skip, the regression plot without a baseline).
+    fn render(&self, ended: &Ended, cx: &Context<'_>) -> Option<String>;
+}
+
+/// The terminal's text: the compact table of a run that passed, the
+/// failure message (the reason first, the largest errors with their
+/// inputs, the replay command and the report's path) of one that failed,
+/// the line of a skip or a stop.
 #[derive(Clone, Copy, Debug)]
 pub struct Terminal;
-
-/// The message a failing test panics with: the reason first, the largest
-/// errors with their inputs, the replay command and the report's path.
-#[derive(Clone, Copy, Debug)]
-pub struct FailureMessage;
 
 /// The test's HTML page (the `html` feature).
 #[cfg(feature = "html")]
 #[derive(Clone, Copy, Debug)]
 pub struct Html;
 
-/// `summary.json` (see [`super::json`]).
+/// `summary.json` of a run (see [`super::json`]), `skipped.json` of a
+/// skip, `stopped.json` of a stop.
 #[derive(Clone, Copy, Debug)]
 pub struct Json;
 
@@ -92,54 +96,67 @@ pub struct Csv;
 pub struct StepSummary;
 
 impl Reporter for Terminal {
-    fn render(&self, outcome: &Outcome, cx: &Context<'_>) -> String {
-        terminal::table(outcome, cx.page())
-    }
-}
-
-impl Reporter for FailureMessage {
-    fn shows(&self, outcome: &Outcome) -> bool {
-        !outcome.passed()
+    fn destination(&self, _: &Ended) -> Destination {
+        Destination::Terminal
     }
 
-    fn render(&self, outcome: &Outcome, cx: &Context<'_>) -> String {
-        terminal::failure(outcome, cx.page())
+    fn render(&self, ended: &Ended, cx: &Context<'_>) -> Option<String> {
+        Some(match ended {
+            Ended::Ran(o) if o.passed() => terminal::table(o, cx.page()),
+            Ended::Ran(o) => terminal::failure(o, cx.page()),
+            Ended::Skipped(s) => words::skipped_line(s),
+            Ended::Stopped(s) => words::stopped_lines(s, cx.page()),
+        })
     }
 }
 
 #[cfg(feature = "html")]
 impl Reporter for Html {
-    fn file(&self) -> Option<&'static str> {
-        Some(INDEX_FILE)
+    fn destination(&self, _: &Ended) -> Destination {
+        Destination::File(INDEX_FILE)
     }
 
-    fn render(&self, outcome: &Outcome, cx: &Context<'_>) -> String {
-        html::test_page(outcome, cx.written, cx.page(), cx.back_link)
+    fn render(&self, ended: &Ended, cx: &Context<'_>) -> Option<String> {
+        let o = ended.outcome()?;
+        Some(html::test_page(o, cx.written, cx.page(), cx.back_link))
     }
 }
 
 impl Reporter for Json {
-    fn file(&self) -> Option<&'static str> {
-        Some(SUMMARY_FILE)
+    fn destination(&self, ended: &Ended) -> Destination {
+        Destination::File(match ended {
+            Ended::Skipped(_) => SKIPPED_FILE,
+            Ended::Stopped(_) => STOPPED_FILE,
+            _ => SUMMARY_FILE,
+        })
     }
 
-    fn render(&self, outcome: &Outcome, cx: &Context<'_>) -> String {
-        json::to_string(outcome, cx.written)
+    fn render(&self, ended: &Ended, cx: &Context<'_>) -> Option<String> {
+        let record = |r: Result<String, serde_json::Error>| r.ok().map(|t| t + "\n");
+        match ended {
+            Ended::Ran(o) => Some(json::to_string(o, cx.written)),
+            Ended::Skipped(s) => record(serde_json::to_string_pretty(s)),
+            Ended::Stopped(s) => record(serde_json::to_string_pretty(s)),
+        }
     }
 }
 
 impl Reporter for Csv {
-    fn file(&self) -> Option<&'static str> {
-        Some(DELTAS_FILE)
+    fn destination(&self, _: &Ended) -> Destination {
+        Destination::File(DELTAS_FILE)
     }
 
-    fn render(&self, outcome: &Outcome, _: &Context<'_>) -> String {
-        csv::to_string(outcome)
+    fn render(&self, ended: &Ended, _: &Context<'_>) -> Option<String> {
+        Some(csv::to_string(ended.outcome()?))
     }
 }
 
 impl Reporter for StepSummary {
-    fn render(&self, outcome: &Outcome, cx: &Context<'_>) -> String {
-        step_summary::row(outcome, cx.at)
+    fn destination(&self, _: &Ended) -> Destination {
+        Destination::StepSummary
+    }
+
+    fn render(&self, ended: &Ended, cx: &Context<'_>) -> Option<String> {
+        Some(step_summary::row(ended, cx.at))
     }
 }

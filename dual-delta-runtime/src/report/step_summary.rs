@@ -12,18 +12,18 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::Mutex;
 
-use super::terminal::{num, pval};
-use crate::outcome::Outcome;
+use super::words::numbers::{num, pval};
+use crate::ended::Ended;
 
 /// Where a run's report was written, or why it was not.
 pub type ReportAt<'a> = Result<&'a Path, &'a str>;
 
 /// The table's header and separator lines.
-pub const HEADER: &str = "| dual-delta test | result | verdict | mean Δ1 | mean Δ2 | deciding p (worse) | trials | report |\n\
+pub const HEADER: &str = "| dual-delta test | result | verdict | mean Δ1 | mean Δ2 | p (the claim) | trials | report |\n\
                           | --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n";
 
-/// Appends `row` ([`row`], [`other_row`]) to the file `GITHUB_STEP_SUMMARY`
-/// names, if it is set and not empty.
+/// Appends `row` ([`row`]) to the file `GITHUB_STEP_SUMMARY` names, if it
+/// is set and not empty.
 pub fn append_row_from_env(row: &str) -> io::Result<()> {
     match crate::config::step_summary_file() {
         Some(path) => append_row(&path, row),
@@ -31,10 +31,10 @@ pub fn append_row_from_env(row: &str) -> io::Result<()> {
     }
 }
 
-/// Appends the outcome's row to the Markdown table at the end of `file`,
+/// Appends the ending's row to the Markdown table at the end of `file`,
 /// starting a table if the file does not end with one.
-pub fn append(file: &Path, o: &Outcome, report: ReportAt<'_>) -> io::Result<()> {
-    append_row(file, &row(o, report))
+pub fn append(file: &Path, ended: &Ended, report: ReportAt<'_>) -> io::Result<()> {
+    append_row(file, &row(ended, report))
 }
 
 /// Appends `row` to the Markdown table at the end of `file`, starting a
@@ -78,9 +78,29 @@ fn ends_with_table(text: &str) -> bool {
             .all(|l| l.starts_with("| ") && l.ends_with(" |"))
 }
 
-/// The outcome's row.
-pub fn row(o: &Outcome, report: ReportAt<'_>) -> String {
-    // A failure leads with its reason.
+/// The ending's row: a run's verdict (a failure leading with its reason),
+/// its means, the claim's p-value (`judgement.p_value`) and its trials; a
+/// skip's or a stop's reason.
+pub fn row(ended: &Ended, report: ReportAt<'_>) -> String {
+    let o = match ended {
+        Ended::Ran(o) => o,
+        Ended::Skipped(s) => {
+            return other_row(
+                &s.test,
+                "skipped",
+                &format!("skipped by the {}: {}", s.role, s.reason),
+                report,
+            );
+        }
+        Ended::Stopped(s) => {
+            return other_row(
+                &s.test,
+                "**failed**",
+                &format!("could not finish: {}", s.reason),
+                report,
+            );
+        }
+    };
     let mut verdict = o.failure_sentence().unwrap_or_else(|| o.verdict_sentence());
     if let Some(adapter) = o.environment.get("gpu.adapter") {
         verdict.push_str(&format!(" Adapter: {adapter}"));
@@ -90,6 +110,7 @@ pub fn row(o: &Outcome, report: ReportAt<'_>) -> String {
         verdict.push('.');
     }
     let verdict = verdict.replace('|', "\\|");
+    let shown = o.shown_summaries();
     format!(
         "| `{}` | {} | {} | {} | {} | {} | {} | {} |\n",
         o.names.test,
@@ -100,9 +121,9 @@ pub fn row(o: &Outcome, report: ReportAt<'_>) -> String {
             (true, None, false) => "passed",
         },
         verdict,
-        num(o.summaries.candidate.mean),
-        num(o.summaries.baseline.mean),
-        o.p_worse().map_or_else(|| "–".to_owned(), pval),
+        num(shown.candidate.mean),
+        num(shown.baseline.mean),
+        o.judgement.p_value.map_or_else(|| "–".to_owned(), pval),
         o.delta1.len(),
         report_cell(report),
     )
@@ -111,7 +132,7 @@ pub fn row(o: &Outcome, report: ReportAt<'_>) -> String {
 /// The row of a test that gave no outcome: skipped, or a run that could
 /// not finish (`result` `**failed**`), with the reason in the verdict's
 /// column.
-pub fn other_row(test: &str, result: &str, verdict: &str, report: ReportAt<'_>) -> String {
+fn other_row(test: &str, result: &str, verdict: &str, report: ReportAt<'_>) -> String {
     format!(
         "| `{test}` | {result} | {} | – | – | – | – | {} |\n",
         verdict.replace('|', "\\|"),

@@ -6,100 +6,17 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
-
-use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 use super::SUMMARY_FILE;
 use super::summary::Summary;
+use crate::ended::{Skipped, Stopped};
 
 /// The file a skipped test leaves in its directory.
 pub const SKIPPED_FILE: &str = "skipped.json";
 
-/// A test that did not run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Skipped {
-    /// The test's path.
-    pub test: String,
-    /// The function that skipped it (`candidate`, ...).
-    pub role: String,
-    /// Why.
-    pub reason: String,
-    /// When, in Unix milliseconds.
-    pub timestamp_ms: u64,
-}
-
-/// Records that `test` was skipped by `role` for `reason`, under `root`.
-///
-/// # Errors
-///
-/// When the file cannot be written.
-pub fn write_skipped(root: &Path, test: &str, role: &str, reason: &str) -> io::Result<PathBuf> {
-    let skipped = Skipped {
-        test: test.to_owned(),
-        role: role.to_owned(),
-        reason: reason.to_owned(),
-        timestamp_ms: now_ms(),
-    };
-    record(root, test, SKIPPED_FILE, &skipped)
-}
-
 /// The file a run that could not finish leaves in its directory.
 pub const STOPPED_FILE: &str = "stopped.json";
-
-/// A run that could not finish: a failure of the test, which suites count
-/// as one.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Stopped {
-    /// The test's path.
-    pub test: String,
-    /// Why, as the test's failure message says it.
-    pub reason: String,
-    /// The command that replays the run.
-    pub replay: String,
-    /// When, in Unix milliseconds.
-    pub timestamp_ms: u64,
-}
-
-/// Records under `root` that `test` could not finish, for `reason`, and
-/// the command that replays it; a run stored before under the same
-/// directory is removed (it is stale now).
-///
-/// # Errors
-///
-/// When the file cannot be written.
-pub fn write_stopped(root: &Path, test: &str, reason: &str, replay: &str) -> io::Result<PathBuf> {
-    let stopped = Stopped {
-        test: test.to_owned(),
-        reason: reason.to_owned(),
-        replay: replay.to_owned(),
-        timestamp_ms: now_ms(),
-    };
-    record(root, test, STOPPED_FILE, &stopped)
-}
-
-/// Writes `what` as the JSON `file` of `test`'s directory under `root`,
-/// and removes what the directory held of another run of the test.
-fn record(root: &Path, test: &str, file: &str, what: &impl Serialize) -> io::Result<PathBuf> {
-    let text = serde_json::to_string_pretty(what).map_err(io::Error::other)?;
-    let dir = root.join(super::test_dir_name(test));
-    fs::create_dir_all(&dir)?;
-    let path = dir.join(file);
-    fs::write(&path, format!("{text}\n"))?;
-    for stale in [SUMMARY_FILE, SKIPPED_FILE, STOPPED_FILE] {
-        if stale != file {
-            let _ = fs::remove_file(dir.join(stale));
-        }
-    }
-    Ok(path)
-}
-
-/// Now, in Unix milliseconds.
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
 
 /// One test's stored run, its skip, or its run that could not finish.
 #[derive(Clone, Debug)]
@@ -230,7 +147,7 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join(SUMMARY_FILE), r#"{"schema_version": 3}"#).unwrap();
         assert!(scan(&root).unwrap().is_empty());
-        write_skipped(&root, "old::test", "candidate", "no device").unwrap();
+        super::super::write_skipped(&root, "old::test", "candidate", "no device").unwrap();
         let stored = scan(&root).unwrap();
         assert!(matches!(stored.values().next(), Some(Stored::Skipped(_))));
         fs::remove_dir_all(&root).unwrap();

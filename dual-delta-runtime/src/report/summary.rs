@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::baseline::Regression;
 use crate::config::Settings;
+use crate::decide::GrossError;
 use crate::decide::Judgement;
 use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::outcome::Names;
@@ -24,12 +25,11 @@ use crate::output::NumberFormat;
 use crate::screen::Screen;
 use crate::stats::{Alternative, TestResult};
 use crate::verdict::{AccuracyTest, Verdict};
-use crate::worst::GrossError;
 
 /// The version of the schema [`Summary`] documents.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
-/// Everything `summary.json` holds, schema version 4: the outcome's own
+/// Everything `summary.json` holds, schema version 5: the outcome's own
 /// types, each written as its serde form (see each type's docs), and the
 /// few values a reader needs that the run computes (the sentences, each
 /// test's significance, the worst trial, the timings).
@@ -38,14 +38,15 @@ pub const SCHEMA_VERSION: u32 = 4;
 /// ([`Summary::of`]); `Summary<'static>` owns what it read
 /// ([`Summary::read`]). Fields are only ever added within a schema
 /// version; a field is renamed, removed or changes meaning only with a new
-/// `schema_version`. Version 4 writes the run's types as they are, where
-/// version 3 copied their fields into a record of its own: the judgement
-/// (with `passed` and the run's `accuracy`), the screen, the sequential
-/// verdict, the non-finite outputs and the gross errors are written whole,
-/// and every sentence is under `sentences`.
+/// `schema_version`. Version 5 leads with the claim (its criteria, the
+/// judgement, and `sentences.claim`), drops `ratio_of_means` (the claim's
+/// mean criterion holds the ratio and its bounds) and
+/// `sentences.within_margin` (the accuracy sentence says it); version 4
+/// wrote the run's types as they are, where version 3 copied their fields
+/// into a record of its own.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Summary<'a> {
-    /// `4` ([`SCHEMA_VERSION`]).
+    /// `5` ([`SCHEMA_VERSION`]).
     pub schema_version: u32,
     /// The version of `dual-delta-runtime` that wrote it.
     pub crate_version: Cow<'a, str>,
@@ -58,6 +59,17 @@ pub struct Summary<'a> {
     /// The test's and the implementations' names ([`Names`]: `test`,
     /// `candidate`, `baseline`, `oracle`, `input`).
     pub names: Cow<'a, Names>,
+    /// The claim's two criteria over every input ([`crate::claim::Claim`]):
+    /// first, as every report leads with the claim.
+    pub claim: Cow<'a, crate::decide::claim::Claim>,
+    /// The decision ([`Judgement`]: `passed`, `accuracy_met`, the run's
+    /// `accuracy`, `decided_by` ([`crate::DecidedBy`], tagged by `by`),
+    /// `ending` ([`crate::Ending`], tagged by `ended`), `fixed_alpha`,
+    /// `within_margin` ([`crate::claim::WithinMargin`] or `null`), `regressed`,
+    /// `p_value` (the run's p-value for a suite, or `null`)).
+    pub judgement: Cow<'a, Judgement>,
+    /// The run in words.
+    pub sentences: Sentences,
     /// The resolved settings ([`Settings`]: the table's recorded settings
     /// and `seed_source`) with the seed also in hexadecimal.
     pub settings: Recorded<'a>,
@@ -85,14 +97,6 @@ pub struct Summary<'a> {
     /// `fixed_n_accuracy`, `equivalence`, `stability`, `identical`,
     /// `equal_errors`).
     pub verdict: Cow<'a, Verdict>,
-    /// The decision ([`Judgement`]: `passed`, `accuracy_met`, the run's
-    /// `accuracy`, `decided_by` ([`crate::DecidedBy`], tagged by `by`),
-    /// `ending` ([`crate::Ending`], tagged by `ended`), `fixed_alpha`,
-    /// `within_margin` ([`crate::claim::WithinMargin`] or `null`), `regressed`,
-    /// `p_value` (the run's p-value for a suite, or `null`)).
-    pub judgement: Cow<'a, Judgement>,
-    /// The run in words.
-    pub sentences: Sentences,
     /// What the run covered of its inputs ([`Screen`]: `mode`, `checked`,
     /// `ties`, `ties_measured`, `unchecked`).
     pub screen: Cow<'a, Screen>,
@@ -119,9 +123,6 @@ pub struct Summary<'a> {
     /// ([`crate::worst::WorstInput`]).
     #[serde(default)]
     pub worst_inputs: Cow<'a, [crate::worst::WorstInput]>,
-    /// The claim's two criteria over every input ([`crate::claim::Claim`]).
-    #[serde(default)]
-    pub claim: Cow<'a, crate::decide::claim::Claim>,
     /// The loss by region of the inputs ([`crate::Localization`]), where
     /// the candidate is significantly less accurate; else `null`.
     #[serde(default)]
@@ -195,20 +196,21 @@ pub struct Recorded<'a> {
     pub seed_hex: String,
 }
 
-/// The run in words, each from the outcome's own method.
+/// The run in words, each from the outcome's own method
+/// ([`crate::report::words`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Sentences {
+    /// The claim, first: what it claims and at which levels, each
+    /// criterion, and what decided ([`crate::Outcome::claim_lines`]).
+    pub claim: Vec<String>,
     /// The whole verdict ([`crate::Outcome::verdict_sentence`]).
     pub verdict: String,
     /// The accuracy verdict ([`crate::Outcome::accuracy_sentence`]).
     pub accuracy: String,
-    /// The stability verdict ([`Verdict::stability_sentence`]).
+    /// The stability verdict ([`crate::Outcome::stability_sentence`]).
     pub stability: String,
     /// What the screen did ([`crate::Outcome::screen_sentence`]).
     pub screen: String,
-    /// The difference the margin forgave
-    /// ([`crate::claim::WithinMargin::sentence`]), or `null`.
-    pub within_margin: Option<String>,
     /// The comparison with a baseline ([`Regression::sentence`]), or
     /// `null`.
     pub regression: Option<String>,

@@ -3,45 +3,14 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::decide::{Ending, Judgement};
+use crate::decide::{DecidedBy, Ending, Judgement};
 use crate::evidence::NonFiniteTrial;
-use crate::expect::Expect;
 use crate::outcome::Outcome;
 use crate::stats::sequential::Crossed;
 use crate::stats::{Summary, TestResult};
 use crate::verdict::{AccuracyTest, TestOutcome};
 
-/// Formats an error value compactly (`4.5708e-4`, `inf`).
-pub fn num(v: f64) -> String {
-    if v.is_infinite() {
-        if v > 0.0 { "inf".into() } else { "-inf".into() }
-    } else if v == 0.0 {
-        "0".into()
-    } else {
-        format!("{v:.4e}")
-    }
-}
-
-/// Formats a p-value for a table cell (`0.0123`, `1.663e-165`, `< 1e-300`
-/// below the smallest double); in a sentence use [`p_is`].
-pub fn pval(p: f64) -> String {
-    if p == 0.0 {
-        "< 1e-300".into()
-    } else if p >= 1e-3 {
-        format!("{p:.4}")
-    } else {
-        format!("{p:.3e}")
-    }
-}
-
-/// `p = 0.0123`, or `p < 1e-300` for a p-value below the smallest double.
-pub fn p_is(p: f64) -> String {
-    if p == 0.0 {
-        "p < 1e-300".into()
-    } else {
-        format!("p = {}", pval(p))
-    }
-}
+use super::words::numbers::{num, p_is};
 
 fn summary_row(out: &mut String, label: &str, s: &Summary) {
     let _ = writeln!(
@@ -81,7 +50,7 @@ fn test_line(r: &TestOutcome, j: &Judgement) -> String {
             p_value,
             method,
         }) => format!(
-            "statistic {}, {} {} α = {alpha} ({method})",
+            "statistic {}, {} ({} {alpha}; {method})",
             num(*statistic),
             p_is(*p_value),
             if j.significant(*p_value) { "<" } else { ">=" }
@@ -117,6 +86,9 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
             .unwrap_or_default();
         let _ = writeln!(out, "  adapter: {adapter}{semantics}");
     }
+    for line in o.claim_lines() {
+        let _ = writeln!(out, "  {line}");
+    }
     let _ = writeln!(
         out,
         "  {:<26} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}",
@@ -138,30 +110,13 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
         let _ = writeln!(out, "  ({note})");
     }
     let c = &o.claim;
-    let over = if c.in_mean < c.inputs {
-        format!(
-            ", over the {} of {} inputs whose errors are finite",
+    if c.in_mean < c.inputs {
+        let _ = writeln!(
+            out,
+            "  (M)'s mean over the {} of {} inputs whose errors are finite",
             c.in_mean, c.inputs
-        )
-    } else {
-        String::new()
-    };
-    let _ = writeln!(
-        out,
-        "  mean Δ1 / mean Δ2 = {:.4} (one-sided {}% bounds {:.4} .. {:.4}{over})",
-        c.mean.effect,
-        100.0 * (1.0 - c.level),
-        c.mean.lower,
-        c.mean.upper
-    );
-    let _ = writeln!(
-        out,
-        "  median Δ1 / Δ2 = {:.4} over every input, ties as 1 (one-sided {}% bounds {:.4} .. {:.4})",
-        c.typical.effect,
-        100.0 * (1.0 - c.level),
-        c.typical.lower,
-        c.typical.upper
-    );
+        );
+    }
     non_finite_lines(&mut out, o);
     tie_line(&mut out, o);
     sequential_line(&mut out, o);
@@ -171,27 +126,32 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
     if let Some(why) = &a.fallback {
         let _ = writeln!(out, "  note: {why}");
     }
-    // The claim's test is at margin 0; the margin bounds the ratio of means.
     let _ = writeln!(
         out,
-        "  {} H1 candidate worse: {}",
+        "  the paper's tests (descriptive; read at {}, the share of α = {} left to the tests over \
+         every input):",
+        o.judgement.fixed_alpha, s.alpha
+    );
+    let _ = writeln!(
+        out,
+        "    {} H1 candidate worse: {}",
         test_label(test),
         test_line(&a.worse, &o.judgement)
     );
     let _ = writeln!(
         out,
-        "  {} H1 candidate better: {}",
+        "    {} H1 candidate better: {}",
         test_label(test),
         test_line(&a.better, &o.judgement)
     );
     let _ = writeln!(
         out,
-        "  KS two-sample (equivalence): {}",
+        "    KS two-sample (equivalence): {}",
         test_line(&a.ks, &o.judgement)
     );
     let _ = writeln!(
         out,
-        "  Pitman-Morgan variance, H1 candidate less stable: {}",
+        "    Pitman-Morgan variance, H1 candidate less stable: {}",
         test_line(&a.variance_greater, &o.judgement)
     );
     let _ = writeln!(out, "  verdict: {}", o.verdict_sentence());
@@ -328,93 +288,44 @@ fn replay(o: &Outcome) -> String {
     crate::replay::command(&o.names.test, o.settings.seed)
 }
 
-/// The failure message: what was expected, then the table.
+/// The failure message: why it failed, in the one sentence every report
+/// gives ([`Outcome::failure_sentence`]), what the gate found where one
+/// decided, then the largest errors and the table.
 pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
-    let s = &o.settings;
     let mut out = String::new();
-    let failing = o.non_finite.candidate_only();
-    if let Some(reason) = &o.check {
-        let _ = writeln!(
-            out,
-            "dual-delta test `{}` failed its check: {reason}",
-            o.names.test
-        );
-    } else if let Some(b) = &o.judgement.over_bound {
-        let _ = writeln!(
-            out,
-            "dual-delta test `{}` failed: {}",
-            o.names.test,
-            o.bound_sentence(b)
-        );
-        let _ = writeln!(out, "  replay: {}", replay(o));
-    } else if o.non_finite_gate()
-        && let Some(first) = failing.first()
-    {
-        let _ = writeln!(
-            out,
-            "dual-delta test `{}` failed: the candidate {} returned a non-finite value (NaN or \
-             infinity) on {} of {} inputs checked where the baseline and the oracle were finite",
-            o.names.test,
-            o.names.candidate,
-            failing.len(),
-            o.inputs_checked()
-        );
-        let _ = writeln!(out, "  first: {}", where_(first));
-        let _ = writeln!(out, "  replay: {}", replay(o));
-        let _ = writeln!(
-            out,
-            "  (a kernel expected to overflow on edge-case inputs can accept it with \
-             `allow_non_finite = true`)"
-        );
-    } else if o.judgement.regressed
-        && let Some(r) = &o.regression
-    {
-        let _ = writeln!(
-            out,
-            "dual-delta test `{}` failed: the candidate {} regressed against its baseline. {}",
-            o.names.test,
-            o.names.candidate,
-            r.sentence()
-        );
-    } else if o.gross_error_gate()
-        && let Some(g) = o.gross.first()
-    {
-        let _ = writeln!(
-            out,
-            "dual-delta test `{}` failed: the candidate {} made a gross error on {} of {} inputs \
-             checked: an error more than {} × the larger of the baseline's error on that input \
-             and the median reference error",
-            o.names.test,
-            o.names.candidate,
-            o.gross.len(),
-            o.inputs_checked(),
-            s.gross_factor
-        );
-        let _ = writeln!(
-            out,
-            "  first: trial {} (trial seed {:#018x}), error {} against the baseline's {} \
-             (reference {})",
-            g.at.trial,
-            g.at.seed,
-            num(g.at.delta1),
-            num(g.at.delta2),
-            num(g.reference)
-        );
-        let _ = writeln!(out, "  replay: {}", replay(o));
-    } else {
-        let _ = writeln!(
-            out,
-            "dual-delta test `{}` failed: {}",
-            o.names.test,
-            if o.meets_accuracy() {
-                format!(
-                    "stability expectation `{}` not met",
-                    s.stability.map(Expect::name).unwrap_or("none")
-                )
-            } else {
-                format!("accuracy expectation `{}` not met", s.expect.name())
+    match (&o.check, o.judgement.decided_by) {
+        (Some(reason), DecidedBy::Check) => {
+            let _ = writeln!(
+                out,
+                "dual-delta test `{}` failed its check: {reason}",
+                o.names.test
+            );
+        }
+        _ => {
+            let _ = writeln!(
+                out,
+                "dual-delta test `{}` failed: {}",
+                o.names.test,
+                o.failure_sentence().unwrap_or_default()
+            );
+        }
+    }
+    match o.judgement.decided_by {
+        DecidedBy::NonFinite { .. } => {
+            if let Some(first) = o.non_finite.candidate_only().first() {
+                let _ = writeln!(out, "  first: {}", where_(first));
             }
-        );
+            let _ = writeln!(out, "  replay: {}", replay(o));
+            let _ = writeln!(
+                out,
+                "  (a kernel expected to overflow on edge-case inputs can accept it with \
+                 `allow_non_finite = true`: it then counts as the worst possible error)"
+            );
+        }
+        DecidedBy::GrossError { .. } | DecidedBy::Bound { .. } => {
+            let _ = writeln!(out, "  replay: {}", replay(o));
+        }
+        _ => {}
     }
     if !o.worst_inputs.is_empty() {
         let _ = writeln!(out, "  largest errors of {}:", o.names.candidate);
@@ -430,7 +341,7 @@ pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
 /// The terminal's view of an outcome.
 impl Outcome {
     /// `Ok` when the expectations hold, otherwise the failure message.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn result(&self) -> Result<(), String> {
         if self.passed() {
             Ok(())
         } else {
@@ -441,7 +352,7 @@ impl Outcome {
     /// Panics with the failure message unless the expectations hold.
     #[track_caller]
     pub fn assert(&self) {
-        if let Err(message) = self.check() {
+        if let Err(message) = self.result() {
             panic!("{message}");
         }
     }

@@ -27,10 +27,12 @@
 //!   `γ⁺ = 2kγ̂ / χ²_{2k}(1 − c)` at [`TAIL_CONFIDENCE`] `c` (exact for a
 //!   Pareto tail), and Weissman's estimate `k·u / (1 − γ⁺)` of the sum of
 //!   the `k` largest values (`u` the `k + 1`-th). The shortfall of the
-//!   observed sum, times the tail's `ΣD / Σy`, lowers `mean(D)`. With
-//!   `γ⁺ ≥ 1` the tail has no finite mean at this confidence: the test
-//!   does not reject. The extrapolation only ever removes rejections: the
-//!   other tail, which would favour `H1`, is never extrapolated.
+//!   observed sum, times the tail's `ΣD / Σy`, lowers `mean(D)`. The tail is
+//!   extrapolated up to the largest error a sample [`HORIZON`] times as
+//!   large would see, so that a tail index `γ⁺ ≥ 1` (no finite mean) weighs
+//!   heavily but finitely: a loss large against it still shows. The
+//!   extrapolation only ever removes rejections: the other tail, which would
+//!   favour `H1`, is never extrapolated.
 //!
 //! No test bounds a mean under every distribution (Bahadur and Savage,
 //! 1956): the level holds asymptotically for errors of finite variance,
@@ -52,6 +54,10 @@ const TEST: &str = "ratio of mean errors";
 /// The confidence of the upper bound on the tail index that the
 /// extrapolated tail uses.
 pub const TAIL_CONFIDENCE: f64 = 0.75;
+
+/// How far the tail is extrapolated: up to the largest error a sample this
+/// many times as large would see.
+pub const HORIZON: f64 = 1000.0;
 
 /// Paired non-negative errors with frequency weights, scaled, and the
 /// tails each side would extrapolate.
@@ -116,6 +122,25 @@ impl Tail {
             threshold,
             index_upper: 2.0 * weight * hill / quantile,
         })
+    }
+}
+
+impl Tail {
+    /// The sum the tail's pairs would have in expectation, the tail
+    /// extrapolated as a Pareto tail of index [`Tail::index_upper`] above
+    /// the threshold up to the [`HORIZON`]: Weissman's `k·u / (1 − γ)` as
+    /// the horizon goes to infinity, finite for every `γ`.
+    fn expected_sum(&self) -> f64 {
+        let (k, u, g) = (self.weight, self.threshold, self.index_upper);
+        let reach = k * HORIZON;
+        if g <= 0.0 {
+            k * u
+        } else if (g - 1.0).abs() < 1e-9 {
+            k * u * reach.ln()
+        } else {
+            let a = 1.0 / g;
+            k * u * a / (a - 1.0) * (1.0 - reach.powf(g - 1.0))
+        }
     }
 }
 
@@ -301,11 +326,8 @@ fn p_excess(u: &[f64], v: &[f64], w: &[f64], total: f64, k: f64, tail: Option<&T
     if let Some(t) = tail {
         let dsum: f64 = t.top.iter().map(|&i| w[i] * d(i)).sum();
         if dsum < 0.0 {
-            if t.index_upper >= 1.0 {
-                return 1.0;
-            }
             let observed: f64 = t.top.iter().map(|&i| w[i] * v[i]).sum();
-            let missing = (t.weight * t.threshold / (1.0 - t.index_upper) - observed).max(0.0);
+            let missing = (t.expected_sum() - observed).max(0.0);
             shifted += dsum / observed * missing / total;
         }
     }

@@ -35,7 +35,7 @@ pub use self::descriptive::{Summary, describe, percentile};
 pub use self::ks::ks_2samp;
 pub use self::location::hodges_lehmann;
 pub(crate) use self::mean_ratio::PowerOfTwo;
-pub use self::mean_ratio::{MeanRatio, TAIL_CONFIDENCE};
+pub use self::mean_ratio::{HORIZON, MeanRatio, TAIL_CONFIDENCE};
 pub use self::shapiro::shapiro_wilk;
 pub use self::sign::sign_test;
 pub(crate) use self::sign::{binom_test_half, median_bound_rank};

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::{Checked, References, Trial, Widened, measure, trial_id};
 use crate::config::Settings;
-use crate::error::{Role, RunError, TrialId};
+use crate::error::{Fault, Role, RunError, TrialFault, TrialId};
 use crate::guard::guarded;
 
 /// The trials of `range` with a batched candidate `f`: full trials, or,
@@ -35,12 +35,15 @@ pub(crate) fn batch<I: Send + Sync>(
         if outputs.len() == inputs.len() {
             Ok(outputs)
         } else {
-            Err(RunError::BatchLength {
+            Err(RunError::Trial(TrialFault::new(
+                Role::Candidate,
                 first,
-                last: end - 1,
-                len: outputs.len(),
-                expected: inputs.len(),
-            })
+                Fault::Batch {
+                    last: end - 1,
+                    len: outputs.len(),
+                    expected: inputs.len(),
+                },
+            )))
         }
     };
     let references = || {
@@ -105,20 +108,19 @@ pub(crate) fn map_range<R: Send>(
 /// Calls a batched candidate on trials `first.index .. end`: a panic
 /// becomes an error naming the batch's first trial and its range.
 fn catch_batch<T>(first: TrialId, end: usize, f: impl FnOnce() -> T) -> Result<T, RunError> {
-    guarded(Role::Candidate, first, f).map_err(|e| match e {
-        RunError::Panicked {
-            role,
+    guarded(Role::Candidate, first, f).map_err(|mut e| {
+        if let RunError::Trial(TrialFault {
+            kind: Fault::Panicked { message },
             trial,
-            message,
-        } => RunError::Panicked {
-            role,
-            trial,
-            message: format!(
-                "{message} (in the batch of trials {} to {}; the trial named is the batch's first)",
+            ..
+        }) = &mut e
+        {
+            message.push_str(&format!(
+                " (in the batch of trials {} to {}; the trial named is the batch's first)",
                 trial.index,
                 end - 1
-            ),
-        },
-        other => other,
+            ));
+        }
+        e
     })
 }

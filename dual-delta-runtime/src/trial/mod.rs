@@ -15,7 +15,7 @@ use self::outputs::{fingerprint, first_non_finite, worst_element};
 use std::cell::RefCell;
 
 use crate::config::Settings;
-use crate::error::{Role, RunError, TrialId};
+use crate::error::{Fault, Role, RunError, TrialFault, TrialId};
 use crate::guard::guarded;
 use crate::metric::Metric;
 use crate::output::{NumberFormat, Output};
@@ -131,11 +131,15 @@ impl<'a, I> Trial<'a, I> {
         refs.oracle.clear();
         guarded(Role::Oracle, trial, || (self.oracle)(x, &mut refs.oracle))?;
         if let Some(position) = refs.oracle.iter().position(|v| !v.is_finite()) {
-            return Err(RunError::OracleNotFinite {
+            return Err(TrialFault::new(
+                Role::Oracle,
                 trial,
-                position,
-                value: refs.oracle[position],
-            });
+                Fault::OracleNotFinite {
+                    position,
+                    value: refs.oracle[position],
+                },
+            )
+            .into());
         }
         Ok(())
     }
@@ -247,12 +251,16 @@ impl<'a, I> Trial<'a, I> {
             Candidate::Batched { f, .. } => {
                 let mut outputs = guarded(Role::Candidate, trial, || f(std::slice::from_ref(x)))?;
                 if outputs.len() != 1 {
-                    return Err(RunError::BatchLength {
-                        first: trial,
-                        last: trial.index,
-                        len: outputs.len(),
-                        expected: 1,
-                    });
+                    return Err(TrialFault::new(
+                        Role::Candidate,
+                        trial,
+                        Fault::Batch {
+                            last: trial.index,
+                            len: outputs.len(),
+                            expected: 1,
+                        },
+                    )
+                    .into());
                 }
                 let y = outputs.swap_remove(0);
                 out.extend_from_slice(&y.values);
@@ -409,12 +417,15 @@ pub(crate) fn measure(
     let oracle = &refs.oracle;
     for (role, y) in [(Role::Candidate, y1), (Role::Baseline, &refs.baseline)] {
         if y.len() != oracle.len() {
-            return Err(RunError::LengthMismatch {
+            return Err(TrialFault::new(
                 role,
                 trial,
-                len: y.len(),
-                oracle_len: oracle.len(),
-            });
+                Fault::Length {
+                    len: y.len(),
+                    oracle_len: oracle.len(),
+                },
+            )
+            .into());
         }
     }
     let error = |role: Role, y: &[f64], oracle: &[f64]| {
@@ -422,11 +433,11 @@ pub(crate) fn measure(
             settings.metric.error(y, oracle, format)
         })?;
         if e.is_nan() || e < 0.0 {
-            Err(RunError::InvalidError {
+            Err(RunError::Trial(TrialFault::new(
                 role,
                 trial,
-                value: e,
-            })
+                Fault::InvalidError { value: e },
+            )))
         } else {
             Ok(e)
         }

@@ -157,14 +157,6 @@ pub struct TestRow<'a> {
     pub outcome: &'a TestOutcome,
 }
 
-impl TestRow<'_> {
-    /// Whether the row is one of the two of the test that decided accuracy
-    /// (`worse` and `better`).
-    pub fn deciding(&self) -> bool {
-        matches!(self.key, "worse" | "better")
-    }
-}
-
 impl Analysis {
     /// Every test, in the order of the reports: the deciding test in both
     /// directions (`worse`, `better`), each paired test in both directions,
@@ -392,52 +384,6 @@ impl Verdict {
             Expect::Equivalent => self.stability == Stability::NoSignificantDifference,
             Expect::Better => self.stability == Stability::MoreStable,
             Expect::Worse => self.stability == Stability::LessStable,
-        }
-    }
-
-    /// The accuracy verdict in one sentence.
-    pub fn accuracy_sentence(&self, candidate: &str, baseline: &str) -> String {
-        if self.identical {
-            return format!("{candidate} and {baseline} gave identical outputs on every trial.");
-        }
-        if self.equal_errors {
-            return format!(
-                "{candidate} and {baseline} had equal errors on every trial, though their \
-                 outputs differ: no accuracy difference can be detected."
-            );
-        }
-        match self.accuracy {
-            Accuracy::MoreAccurate => {
-                format!("{candidate} is significantly more accurate than {baseline}.")
-            }
-            Accuracy::LessAccurate => {
-                format!("{candidate} is significantly less accurate than {baseline}.")
-            }
-            Accuracy::NoSignificantDifference => format!(
-                "No significant accuracy difference between {candidate} and {baseline}{}.",
-                match self.equivalence {
-                    Equivalence::Indistinguishable =>
-                        "; their error distributions are indistinguishable",
-                    Equivalence::Distinguishable =>
-                        ", though their error distributions differ (KS)",
-                }
-            ),
-        }
-    }
-
-    /// The stability verdict in one sentence.
-    pub fn stability_sentence(&self, candidate: &str, baseline: &str) -> String {
-        match self.stability {
-            Stability::MoreStable => {
-                format!("{candidate} is significantly more stable than {baseline}.")
-            }
-            Stability::LessStable => {
-                format!("{candidate} is significantly less stable than {baseline}.")
-            }
-            Stability::NoSignificantDifference => {
-                format!("No significant stability difference between {candidate} and {baseline}.")
-            }
-            Stability::Undetermined => "Stability could not be compared.".to_owned(),
         }
     }
 }

@@ -10,15 +10,20 @@ use crate::stats::PowerOfTwo;
 /// A loss the run sees in its mean error and cannot establish at its `n`:
 /// the run ends in an error naming the `n` that could, not in a pass.
 ///
-/// Either too few inputs differ for the typical-input test to ever reject,
-/// or the excess of (M), `D = Δ1 − (1 + δ)·Δ2` where positive, rests on a
-/// handful of inputs: its effective count `(ΣD⁺)² / Σ(D⁺)²` is below what
-/// the test of the mean needs however large the loss on them, and the
-/// inputs at least as much worse as those that hold 90% of it (by the
-/// ratio `Δ1 / Δ2`) are at most twice that many. A heavy-tailed excess
-/// spread over many inputs (equal accuracy with lognormal errors, a loss of
-/// 3× on a tenth of the inputs) is a tail the test weighs, not a handful of
-/// inputs: it does not end here.
+/// It ends so only where the mean's point estimate is clearly beyond the
+/// margin, by more than twice the margin again (and at least 10%): a
+/// candidate at the margin's edge, whose estimate wanders either side of
+/// it, is not called short. Then either too few inputs differ for the
+/// typical-input test to ever reject; or the candidate alone returned
+/// non-finite outputs (allowed) on too few inputs for their sign test to
+/// reject; or the excess of (M), `D = Δ1 − (1 + δ)·Δ2` where positive,
+/// rests on a handful of inputs: its effective count `(ΣD⁺)² / Σ(D⁺)²` is
+/// below what the test of the mean needs however large the loss on them,
+/// and the inputs at least as much worse as those that hold 90% of it (by
+/// the ratio `Δ1 / Δ2`) are at most twice that many. A heavy-tailed excess
+/// spread over many inputs (equal accuracy with lognormal errors, a loss
+/// of 3× on a tenth of the inputs) is a tail the test weighs, not a
+/// handful of inputs: it does not end here.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Short {
     /// The inputs the loss rests on.
@@ -53,7 +58,8 @@ pub(super) fn short(
     margin: f64,
     min_differing: usize,
 ) -> Option<Short> {
-    if ratio.is_nan() || ratio <= 1.0 + margin {
+    let clearly = 1.0 + margin + (2.0 * margin).max(0.1);
+    if ratio.is_nan() || ratio <= clearly {
         return None;
     }
     let inputs = errors.in_mean();
@@ -64,18 +70,25 @@ pub(super) fn short(
     // The fewest inputs `k` of equal excess with `√(k (n − 1) / (n − k))`
     // at the critical value.
     let needed = critical * critical * n / (n - 1.0 + critical * critical);
-    let of = |carriers: usize, effective: f64| Short {
+    let of = |carriers: usize, effective: f64, needed: f64| Short {
         carriers,
         effective,
         inputs,
         needed,
-        n_needed: (n * needed / effective.max(f64::MIN_POSITIVE)).ceil() as usize,
+        n_needed: ((n * needed / effective.max(f64::MIN_POSITIVE)).ceil() as usize).max(inputs + 1),
         ratio,
         level,
     };
+    // Non-finite outputs of the candidate alone: their sign test needs
+    // `2^-k` below half the level.
+    let (k, b) = (errors.candidate_non_finite, errors.baseline_non_finite);
+    let sign_needed = (2.0 / level).log2().ceil();
+    if k > 0 && b == 0 && (k as f64) < sign_needed {
+        return Some(of(k, k as f64, sign_needed));
+    }
     let (x, y) = (&errors.delta1, &errors.delta2);
     if x.len() < min_differing {
-        return Some(of(x.len(), x.len() as f64));
+        return Some(of(x.len(), x.len() as f64, min_differing as f64));
     }
     // Only differing inputs have a positive excess: a tie's is `−δ·Δ2`.
     let scale = PowerOfTwo::of(x.iter().chain(y));
@@ -110,6 +123,8 @@ pub(super) fn short(
             break;
         }
     }
+    // Equal ratios differ by their last bits at other magnitudes.
+    let least = least * (1.0 - 1e-9);
     let carriers = (0..x.len()).filter(|&i| ratio_of(i) >= least).count();
-    (carriers as f64 <= 2.0 * needed).then(|| of(carriers, effective))
+    (carriers as f64 <= 2.0 * needed).then(|| of(carriers, effective, needed))
 }

@@ -19,7 +19,7 @@ fn ties_are_weighted_by_the_ties_they_stand_for() {
     let e = errors(&[(3.0, 1.0)], &[1.0, 3.0], 6);
     // Eight ties of mean error 2 (16 each side), one input 3 against 1.
     assert_eq!(e.ratio(), 19.0 / 17.0);
-    let claim = assess(&e, (Some(1.0), Some(1.0)), 0.01, 0.05, 9);
+    let claim = assess(&e, 0.01, 0.05, 9);
     assert_eq!(claim.mean.effect, 19.0 / 17.0);
     assert!(claim.mean.lower <= claim.mean.effect && claim.mean.effect <= claim.mean.upper);
     assert_eq!(e.inputs(), 9);
@@ -34,13 +34,7 @@ fn a_loss_on_a_fifth_of_the_inputs_fails_in_mean_not_typically() {
             (if i % 5 == 0 { 50.0 * b } else { 0.9 * b }, b)
         })
         .collect();
-    let claim = assess(
-        &errors(&pairs, &[], 0),
-        (Some(1.0), Some(0.0)),
-        0.01,
-        0.05,
-        9,
-    );
+    let claim = assess(&errors(&pairs, &[], 0), 0.01, 0.05, 9);
     assert_eq!(claim.failed_by(), Some(Which::Mean));
     assert!(claim.mean.effect > 10.0 && claim.mean.lower > 5.0);
     assert!(claim.typical.effect < 1.0 && !claim.typical.beyond(0.005));
@@ -55,18 +49,18 @@ fn the_typical_ratio_counts_ties_as_one_and_non_finite_by_rule() {
     // 80 of 100 above 1.05 bounds it there (P(Bin(100, ½) ≥ 80) < 1e-9).
     let pairs = vec![(3.0, 1.0); 80];
     let e = errors(&pairs, &[1.0; 10], 10);
-    let claim = assess(&e, (Some(1e-9), Some(1.0)), 0.01, 0.05, 9);
+    let claim = assess(&e, 0.01, 0.05, 9);
     assert_eq!(claim.typical.effect, 3.0);
     assert!(claim.typical.lower == 3.0 && claim.typical.beyond(0.005));
     // 60 of 100 above: the median is 3, but 60 cannot bound it above 1
     // (P(Bin(100, ½) ≥ 60) = 0.028).
     let e = errors(&vec![(3.0, 1.0); 60], &[1.0; 40], 0);
-    let claim = assess(&e, (Some(1e-9), Some(1.0)), 0.01, 0.05, 9);
+    let claim = assess(&e, 0.01, 0.05, 9);
     assert_eq!((claim.typical.effect, claim.typical.lower), (3.0, 1.0));
     assert!(!claim.typical.beyond(0.005));
     // 40 differing and 60 ties: the median is a tie's 1.
     let e = errors(&vec![(3.0, 1.0); 40], &[1.0; 60], 0);
-    let claim = assess(&e, (Some(1e-9), Some(1.0)), 0.01, 0.05, 9);
+    let claim = assess(&e, 0.01, 0.05, 9);
     assert_eq!(claim.typical.effect, 1.0);
     assert!(!claim.typical.beyond(0.005));
     // Shared infinities are ties, a baseline-only one counts for the
@@ -86,14 +80,14 @@ fn a_non_finite_output_allowed_is_the_worst_error_in_mean() {
     for _ in 0..200 {
         e.push(f64::INFINITY, 1.0, false);
     }
-    let claim = assess(&e, (Some(0.5), Some(0.5)), 0.01, 0.05, 9);
+    let claim = assess(&e, 0.01, 0.05, 9);
     assert_eq!(claim.mean.effect, f64::INFINITY);
     assert_eq!(claim.failed_by(), Some(Which::Mean));
     assert!(claim.mean.p_margin.unwrap() < 1e-50);
     // One non-finite output is no evidence at this n.
     let mut e = errors(&[(1.1, 1.0), (0.9, 1.0)], &[1.0; 997], 0);
     e.push(f64::INFINITY, 1.0, false);
-    let claim = assess(&e, (Some(0.5), Some(0.5)), 0.01, 0.05, 9);
+    let claim = assess(&e, 0.01, 0.05, 9);
     assert!(!claim.less_accurate() && claim.mean.p_margin.unwrap() >= 0.5);
 }
 
@@ -111,7 +105,7 @@ fn skipped_ties_are_measured_where_the_mean_depends_on_them() {
     assert!(needs_skipped_ties(&e, 0.005, 0.05));
     // Measured, they forgive it: 1.5× on 2% is inside the margin.
     let e = errors(&pairs, &[1.0; 980], 0);
-    let claim = assess(&e, (Some(1e-6), Some(1.0)), 0.005, 0.05, 9);
+    let claim = assess(&e, 0.005, 0.05, 9);
     assert!(!claim.less_accurate(), "{claim:?}");
     // A candidate better where it differs never needs them.
     let better: Vec<(f64, f64)> = pairs.iter().map(|&(a, b)| (b, a)).collect();
@@ -120,4 +114,24 @@ fn skipped_ties_are_measured_where_the_mean_depends_on_them() {
         0.005,
         0.05
     ));
+}
+
+#[test]
+fn the_module_opens_with_the_claim_every_doc_quotes() {
+    // The attribute's documentation includes the same text from the
+    // settings crate: the two cannot drift.
+    let source = include_str!("mod.rs");
+    let docs: String = source
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| {
+            let l = l.trim_start_matches("//!");
+            l.strip_prefix(' ').unwrap_or(l)
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        docs.contains(dual_delta_settings::CLAIM.trim_end()),
+        "{docs}"
+    );
 }

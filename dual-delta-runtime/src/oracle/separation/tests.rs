@@ -1,4 +1,5 @@
 use super::*;
+use crate::error::{Fault, TrialFault};
 use crate::oracle::sum;
 use rand::RngExt;
 
@@ -51,11 +52,11 @@ fn errors_are_reported() {
         .implementation("boom", |_: &Vec<f32>| -> f32 { panic!("kernel fault") })
         .seed(9);
     match s.check().unwrap_err() {
-        SeparationError::Run(RunError::Panicked {
+        SeparationError::Run(RunError::Trial(TrialFault {
             role,
             trial,
-            message,
-        }) => {
+            kind: Fault::Panicked { message },
+        })) => {
             assert_eq!(role, Role::Candidate);
             assert_eq!(trial.base_seed, 9);
             assert!(message.starts_with("kernel fault"), "{message}");

@@ -6,8 +6,9 @@ use std::path::Path;
 use askama::Template;
 
 use super::super::summary::Summary;
-use super::super::{INDEX_FILE, Skipped, Stopped, Stored, scan};
+use super::super::{INDEX_FILE, Stored, scan};
 use super::{VERSION, url_segment};
+use crate::ended::{Skipped, Stopped};
 
 /// What the top-level index shows of one report (read back from its
 /// `summary.json`).

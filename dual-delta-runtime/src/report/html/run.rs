@@ -6,7 +6,8 @@ use std::time::SystemTime;
 
 use askama::Template;
 
-use super::super::terminal::{num, pval};
+use super::super::words::CriterionRow;
+use super::super::words::numbers::{num, pval};
 use super::super::{
     DELTAS_FILE, EVIDENCE_FILE, INDEX_FILE, PLOT_FILES, REGRESSION_FILE, SUMMARY_FILE,
 };
@@ -108,9 +109,12 @@ struct RunPage<'a> {
     passed: bool,
     /// `pass` or `fail`.
     class: &'static str,
-    /// Whether the candidate's non-finite outputs failed the test.
-    gate: bool,
     accuracy_sentence: String,
+    /// The claim: what it claims and at which levels, its two criteria,
+    /// and what decided.
+    claim_heading: String,
+    claim_rows: [CriterionRow; 2],
+    decided: String,
     /// Where the loss is ([`Outcome::where_sentence`]).
     where_sentence: Option<String>,
     stability_sentence: String,
@@ -179,20 +183,14 @@ pub(crate) fn test_page(
         written: crate::clock::utc(secs),
         passed,
         class: if passed { "pass" } else { "fail" },
-        gate: o.non_finite_gate(),
-        accuracy_sentence: match &o.judgement.within_margin {
-            Some(w) => format!(
-                "{} {} is {}.",
-                o.accuracy_sentence(),
-                n.candidate,
-                w.sentence()
-            ),
-            None => o.accuracy_sentence(),
-        },
+        accuracy_sentence: o.accuracy_sentence(),
+        claim_heading: o.claim_heading(),
+        claim_rows: o.claim_rows(),
+        decided: o.decided_words(),
         where_sentence: o.where_sentence(),
         sequential: sequential_paragraph(o),
         alpha: o.fixed_alpha(),
-        stability_sentence: o.verdict.stability_sentence(&n.candidate, &n.baseline),
+        stability_sentence: o.stability_sentence(),
         non_finite_outputs,
         non_finite_errors: NonFiniteErrors {
             candidate: o.summaries.candidate.non_finite,

@@ -27,23 +27,6 @@ pub enum Reason {
     WithinMargin,
 }
 
-impl Reason {
-    /// The claim in words, for a report.
-    pub const fn sentence(self) -> &'static str {
-        match self {
-            Reason::Worse => "the candidate is less accurate than the baseline",
-            Reason::Better => "the candidate is more accurate than the baseline",
-            Reason::NotWorseBeyondMargin => {
-                "the candidate is not less accurate than the baseline beyond the margin"
-            }
-            Reason::NotBetterBeyondMargin => {
-                "the candidate is not more accurate than the baseline beyond the margin"
-            }
-            Reason::WithinMargin => "the candidate and the baseline agree within the margin",
-        }
-    }
-}
-
 /// Which threshold the evidence has crossed so far: the e-process's own
 /// state, which the judgement ([`crate::Judgement`]) reads.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -22,7 +22,10 @@ fn nan_on_a_few_trials(x: &Vec<f32>) -> f32 {
     kahan_nan_sometimes(x)
 }
 
-/// The same, with the opt-out: passes, and the table counts the NaNs.
+/// The same, with the opt-out: the NaNs are the worst possible errors
+/// still, in the mean as on the typical input. Seven among 200 inputs, the
+/// baseline's none, are too few for the mean's test at this level: the run
+/// fails naming the `n` that could show them, rather than pass.
 #[dual_delta_test(
     oracle = sum_f64,
     baseline = sum_kahan,
@@ -33,6 +36,7 @@ fn nan_on_a_few_trials(x: &Vec<f32>) -> f32 {
     stop_early = false,
     allow_non_finite = true
 )]
+#[should_panic(expected = "raise n to at least")]
 fn nan_allowed(x: &Vec<f32>) -> f32 {
     kahan_nan_sometimes(x)
 }

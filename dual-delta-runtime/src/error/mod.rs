@@ -1,0 +1,221 @@
+//! Why a run could not produce a verdict, by cause: its configuration, a
+//! trial's fault, the baseline store, a statistic; and a skip.
+
+use core::fmt;
+
+use crate::config::ConfigError;
+use crate::stats::StatsError;
+
+/// One of the functions a run calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The implementation under test, f1.
+    Candidate,
+    /// The reference implementation, f2.
+    Baseline,
+    /// The high-precision oracle, fΩ.
+    Oracle,
+    /// The input generator.
+    Input,
+    /// The error metric.
+    Metric,
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Role::Candidate => "candidate",
+            Role::Baseline => "baseline",
+            Role::Oracle => "oracle",
+            Role::Input => "input generator",
+            Role::Metric => "metric",
+        })
+    }
+}
+
+/// Where a trial failed: enough to replay it alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrialId {
+    /// The trial's index in the run.
+    pub index: usize,
+    /// The trial's seed ([`crate::TrialRng::from_trial_seed`] replays it).
+    pub seed: u64,
+    /// The run's base seed (`DUAL_DELTA_SEED` replays the run).
+    pub base_seed: u64,
+}
+
+impl TrialId {
+    /// Trial `index` of a run with base seed `base_seed`.
+    pub fn of(base_seed: u64, index: usize) -> TrialId {
+        TrialId {
+            index,
+            seed: crate::rng::trial_seed(base_seed, index),
+            base_seed,
+        }
+    }
+}
+
+impl fmt::Display for TrialId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "trial {} (trial seed {:#018x}; replay the run with DUAL_DELTA_SEED={:#x})",
+            self.index, self.seed, self.base_seed
+        )
+    }
+}
+
+/// Why a run produced no verdict, by cause. Each variant holds the error
+/// of its cause, which [`std::error::Error::source`] returns: match on the
+/// cause, and read the detail there.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum RunError {
+    /// A setting is invalid.
+    Config(ConfigError),
+    /// The run could never decide: `n` is below what its tests need.
+    TooFewTrials(TooFewTrials),
+    /// A function failed on a trial: which, on which trial and seed, how.
+    Trial(TrialFault),
+    /// A saved baseline cannot be compared with, read or written.
+    Baseline(BaselineError),
+    /// A statistic could not be computed.
+    Stats(StatsError),
+    /// A function declared that this environment cannot run the test
+    /// ([`skip`]): an ending, not a failure (see
+    /// [`crate::report::Ended::Skipped`]).
+    Skipped(Skip),
+}
+
+/// Fewer trials than the accuracy test needs to ever reject at its level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TooFewTrials {
+    /// The test.
+    pub test: &'static str,
+    /// The number of trials asked for.
+    pub n: usize,
+    /// The smallest number that can reject.
+    pub min: usize,
+    /// The significance level.
+    pub alpha: f64,
+}
+
+/// A run skipped by one of its functions, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skip {
+    /// Which function.
+    pub role: Role,
+    /// Why.
+    pub reason: String,
+}
+
+impl RunError {
+    /// The trial the error names, if it names one.
+    pub fn trial(&self) -> Option<TrialId> {
+        match self {
+            RunError::Trial(t) => Some(t.trial),
+            RunError::Baseline(BaselineError::Mismatch { trial, .. }) => Some(*trial),
+            _ => None,
+        }
+    }
+}
+
+/// The payload [`skip`] unwinds with.
+#[derive(Debug)]
+pub(crate) struct SkipPayload(pub(crate) String);
+
+/// Stops the current run and marks it skipped, from inside a candidate,
+/// baseline, oracle or input generator: for an environment that lacks what
+/// the test needs (a GPU, a device feature) where the user asked to skip
+/// rather than fail. The run returns [`RunError::Skipped`]; an annotated
+/// test prints the reason and passes.
+///
+/// Use it only behind an explicit opt-in (such as `DUAL_DELTA_GPU=skip`):
+/// by default a missing capability must fail the test.
+pub fn skip(reason: impl Into<String>) -> ! {
+    // `resume_unwind` does not run the panic hook: no backtrace noise.
+    std::panic::resume_unwind(Box::new(SkipPayload(reason.into())))
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Config(e) => write!(f, "{e}"),
+            RunError::TooFewTrials(e) => write!(f, "{e}"),
+            RunError::Trial(e) => write!(f, "{e}"),
+            RunError::Baseline(e) => write!(f, "{e}"),
+            RunError::Stats(e) => write!(f, "{e}"),
+            RunError::Skipped(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(match self {
+            RunError::Config(e) => e,
+            RunError::TooFewTrials(e) => e,
+            RunError::Trial(e) => e,
+            RunError::Baseline(e) => e,
+            RunError::Stats(e) => e,
+            RunError::Skipped(e) => e,
+        })
+    }
+}
+
+impl fmt::Display for TooFewTrials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let TooFewTrials {
+            test,
+            n,
+            min,
+            alpha,
+        } = self;
+        write!(
+            f,
+            "n = {n} trials is too few for the one-sided {test} at α = {alpha}: it could never \
+             reject; use n >= {min}"
+        )
+    }
+}
+
+impl std::error::Error for TooFewTrials {}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "skipped by the {}: {}", self.role, self.reason)
+    }
+}
+
+impl std::error::Error for Skip {}
+
+impl From<ConfigError> for RunError {
+    fn from(e: ConfigError) -> Self {
+        RunError::Config(e)
+    }
+}
+
+impl From<StatsError> for RunError {
+    fn from(e: StatsError) -> Self {
+        RunError::Stats(e)
+    }
+}
+
+impl From<TrialFault> for RunError {
+    fn from(e: TrialFault) -> Self {
+        RunError::Trial(e)
+    }
+}
+
+impl From<BaselineError> for RunError {
+    fn from(e: BaselineError) -> Self {
+        RunError::Baseline(e)
+    }
+}
+
+mod baseline;
+mod trial;
+
+pub use self::baseline::BaselineError;
+pub use self::trial::{Fault, TrialFault};
