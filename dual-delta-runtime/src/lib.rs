@@ -94,7 +94,7 @@ pub use crate::fp8::{E4m3, E5m2};
 pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
 pub use crate::metric::{Metric, MetricFn};
 pub use crate::outcome::{Names, Outcome};
-pub use crate::output::{Element, NumberFormat, Output};
+pub use crate::output::{Element, NumberFormat, Output, Scalar};
 pub use crate::regions::{Grouping, Localization, Region};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
 pub use crate::verdict::{
