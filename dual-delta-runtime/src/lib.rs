@@ -40,8 +40,25 @@
 //! checks every input before an early pass. The 8-bit formats [`E4m3`] and
 //! [`E5m2`] are outputs and inputs like
 //! `half`'s `f16` and `bf16`.
+//!
+//! # Features
+//!
+//! - `html` (default): the report's HTML pages and SVG plots (askama,
+//!   plotters). Without it a run writes `summary.json`, `deltas.csv`, the
+//!   terminal table and the step summary's row.
+//! - `cli`: the `cargo dual-delta` command (`cargo-dual-delta`, clap).
+//! - `num-complex`: `num_complex::Complex<E>` as an [`Output`], two
+//!   elements each, the real part then the imaginary part.
+//! - `ndarray`: ndarray's arrays and views of any dimension as outputs,
+//!   in logical (row-major) order.
+//! - `nalgebra`: nalgebra's matrices and vectors of any storage as outputs,
+//!   in nalgebra's column-major order; turns `num-complex` on.
+//!
+//! The last three are off by default, and a build without them compiles
+//! none of those crates; [`Output`] says how each type is read.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod advice;
 mod annotated;
@@ -98,7 +115,7 @@ pub use crate::fp8::{E4m3, E5m2};
 pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
 pub use crate::metric::{Metric, MetricFn};
 pub use crate::outcome::{Names, Outcome};
-pub use crate::output::{Element, NumberFormat, Output};
+pub use crate::output::{Element, NumberFormat, Output, Scalar};
 pub use crate::regions::{Grouping, Localization, Region};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
 pub use crate::verdict::{

@@ -1,5 +1,16 @@
 //! What implementations return: anything viewable as a flat sequence of
 //! numbers in a known format.
+//!
+//! The ecosystem's types are outputs behind features of their own, each in
+//! a module here: `num_complex::Complex` (`num-complex`), ndarray's arrays
+//! (`ndarray`) and nalgebra's matrices (`nalgebra`).
+
+#[cfg(feature = "nalgebra")]
+mod nalgebra;
+#[cfg(feature = "ndarray")]
+mod ndarray;
+#[cfg(feature = "num-complex")]
+mod num_complex;
 
 use core::fmt;
 
@@ -158,13 +169,51 @@ impl Element for f64 {
     }
 }
 
+/// One number of an output, made of a fixed number of [`Element`]s of one
+/// format: an element itself, or, with the `num-complex` feature, a
+/// `num_complex::Complex` of one (two elements: its real, then its
+/// imaginary part).
+///
+/// Slices, arrays, boxed slices and `Vec`s of scalars are [`Output`]s, and
+/// so are ndarray's arrays and nalgebra's matrices of them with those
+/// features: the metric reads the elements of every scalar in turn.
+pub trait Scalar: Copy + Send + Sync + 'static {
+    /// The format of its elements.
+    const FORMAT: NumberFormat;
+    /// The number of elements it is made of.
+    const ELEMENTS: usize;
+    /// Appends its elements, widened exactly to `f64`, in order.
+    fn push_f64(self, out: &mut Vec<f64>);
+}
+
+impl<E: Element> Scalar for E {
+    const FORMAT: NumberFormat = E::FORMAT;
+    const ELEMENTS: usize = 1;
+    #[inline]
+    fn push_f64(self, out: &mut Vec<f64>) {
+        out.push(self.to_f64());
+    }
+}
+
 /// The output of an implementation or oracle: a flat sequence of numbers in
 /// one format.
 ///
 /// Implemented for the scalars `f16`, `bf16`, `f32`, `f64`, [`E4m3`],
-/// [`E5m2`], and for `Vec`s,
-/// slices, boxed slices and arrays of them. Implement it for your own output
-/// type (a matrix, a tensor) by handing out its elements:
+/// [`E5m2`], and for `Vec`s, slices, boxed slices and arrays of any
+/// [`Scalar`]. With the crate's features, for the ecosystem's types:
+///
+/// - `num-complex`: `Complex<E>` of any of those element types, and `Vec`s,
+///   slices, boxed slices and arrays of them, each complex number two
+///   elements, its real part then its imaginary part;
+/// - `ndarray`: arrays and views of any dimension (`ArrayBase<S, D>` with
+///   `S: Data`, and `ArrayRef`), in logical order (the last index varying
+///   fastest, row-major for a matrix) whatever the memory layout;
+/// - `nalgebra`: matrices and vectors of any storage (`Matrix<T, R, C, S>`,
+///   views included), in nalgebra's column-major order (the first index
+///   varying fastest).
+///
+/// Implement it for your own output type (a matrix, a tensor) by handing
+/// out its elements:
 ///
 /// ```
 /// use dual_delta_runtime::{NumberFormat, Output};
@@ -203,48 +252,51 @@ macro_rules! scalar_output {
 }
 scalar_output!(f16, bf16, f32, f64, E4m3, E5m2);
 
-impl<E: Element> Output for [E] {
+impl<S: Scalar> Output for [S] {
     fn format(&self) -> NumberFormat {
-        E::FORMAT
+        S::FORMAT
     }
     fn len(&self) -> usize {
-        <[E]>::len(self)
+        <[S]>::len(self) * S::ELEMENTS
     }
     fn extend_f64(&self, out: &mut Vec<f64>) {
-        out.extend(self.iter().map(|&v| v.to_f64()));
+        out.reserve(Output::len(self));
+        for &v in self {
+            v.push_f64(out);
+        }
     }
 }
 
-impl<E: Element> Output for Vec<E> {
+impl<S: Scalar> Output for Vec<S> {
     fn format(&self) -> NumberFormat {
-        E::FORMAT
+        S::FORMAT
     }
     fn len(&self) -> usize {
-        Vec::len(self)
+        Output::len(self.as_slice())
     }
     fn extend_f64(&self, out: &mut Vec<f64>) {
         self.as_slice().extend_f64(out);
     }
 }
 
-impl<E: Element> Output for Box<[E]> {
+impl<S: Scalar> Output for Box<[S]> {
     fn format(&self) -> NumberFormat {
-        E::FORMAT
+        S::FORMAT
     }
     fn len(&self) -> usize {
-        <[E]>::len(self)
+        Output::len(&**self)
     }
     fn extend_f64(&self, out: &mut Vec<f64>) {
         (**self).extend_f64(out);
     }
 }
 
-impl<E: Element, const N: usize> Output for [E; N] {
+impl<S: Scalar, const N: usize> Output for [S; N] {
     fn format(&self) -> NumberFormat {
-        E::FORMAT
+        S::FORMAT
     }
     fn len(&self) -> usize {
-        N
+        N * S::ELEMENTS
     }
     fn extend_f64(&self, out: &mut Vec<f64>) {
         self.as_slice().extend_f64(out);
