@@ -64,9 +64,11 @@ pub(crate) struct Run {
     /// The candidate's name.
     function: String,
     batch: Option<LitInt>,
-    /// How the worst inputs are shown: `Debug` where the input type has
-    /// it (picked by method resolution, so a type without it still works).
-    describe: TokenStream,
+    /// What the run reads of an input: how the worst are shown (`Debug`
+    /// where the type has it, picked by method resolution so that a type
+    /// without it still works), its coordinates and the user's features,
+    /// which a failing run's loss is cut by.
+    inputs: TokenStream,
 }
 
 impl Run {
@@ -77,6 +79,7 @@ impl Run {
             input,
             overrides,
             batch,
+            features,
             check,
             krate,
         } = config;
@@ -122,7 +125,7 @@ impl Run {
         // against it on their own, spanned at each, so that a generator or a
         // reference of the wrong type is reported at the expression that is
         // wrong rather than inside the runtime.
-        let describe = match input_type(sig, batch.is_some()) {
+        let inputs = match input_type(sig, batch.is_some()) {
             Some(ty) => quote! {
                 .describe_inputs_with({
                     #[allow(unused_imports)]
@@ -134,8 +137,25 @@ impl Run {
                     let describer = (&&&#private::Describe::<#ty>::NEW).describer();
                     describer
                 })
+                // The input's own coordinates, where its type has them.
+                .coordinates_with({
+                    #[allow(unused_imports)]
+                    use #private::{WithCoordinates as _, WithoutCoordinates as _};
+                    #[allow(clippy::needless_borrow)]
+                    let coordinates = (&&#private::CoordinatesOf::<#ty>::NEW).coordinates_fn();
+                    coordinates
+                })
             },
             None => TokenStream::new(),
+        };
+        // Spanned at the expression: features of the wrong type are
+        // reported there.
+        let inputs = match features {
+            Some(expr) => {
+                let call = respan(quote!(.features), expr.span());
+                quote_spanned!(expr.span()=> #inputs #call(#expr))
+            }
+            None => inputs,
         };
         let (input, baseline, oracle) = match input_type(sig, batch.is_some()) {
             Some(ty) => {
@@ -162,7 +182,7 @@ impl Run {
             names,
             function: sig.ident.unraw().to_string(),
             batch,
-            describe,
+            inputs,
         }
     }
 
@@ -173,7 +193,7 @@ impl Run {
             names: [baseline_name, oracle_name, input_name],
             function,
             batch,
-            describe,
+            inputs,
             ..
         } = self;
         let (private, fields, check) = (&self.private, &self.fields, &self.check);
@@ -192,7 +212,7 @@ impl Run {
             },
             None => quote!(#private::DualDelta::new(#candidate, #baseline, #oracle, #input)),
         };
-        let run = quote!(#run #describe);
+        let run = quote!(#run #inputs);
         // Local-variable hygiene: never shadows a user item named `overrides`.
         let overrides = Ident::new("overrides", Span::mixed_site());
         quote! {

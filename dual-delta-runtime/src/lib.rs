@@ -116,7 +116,7 @@ pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
 pub use crate::metric::{Metric, MetricFn};
 pub use crate::outcome::{Names, Outcome};
 pub use crate::output::{Element, NumberFormat, Output, Scalar};
-pub use crate::regions::{Grouping, Localization, Region};
+pub use crate::regions::{Coordinate, Coordinates, Cut, Localization, Side, Sink};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
 pub use crate::verdict::{
     Accuracy, AccuracyTest, Analysis, Equivalence, Stability, TestOutcome, TestRow, Verdict,
@@ -170,6 +170,9 @@ pub mod __private {
         TestIdentity, baseline_of, input_of, no_check, oracle_of, run_test,
     };
     pub use crate::harness::DualDelta;
+    pub use crate::regions::coordinates::{
+        Of as CoordinatesOf, WithCoordinates, WithoutCoordinates,
+    };
     pub use crate::replay::CargoTarget;
     pub use crate::worst::{Describe, ViaDebug, ViaSummary, WithoutDebug};
 }

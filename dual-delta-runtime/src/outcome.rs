@@ -123,8 +123,8 @@ pub struct Outcome {
     /// The claim's two criteria over every input: what decided the
     /// accuracy verdict at fixed N.
     pub claim: Claim,
-    /// Where the loss is, where the candidate is significantly less
-    /// accurate by either criterion (even within the margin).
+    /// Where the loss is, for a run whose candidate is less accurate beyond
+    /// the margin by either criterion; `None` otherwise.
     pub regions: Option<crate::regions::Localization>,
     /// Advice on the metric, where a hybrid metric's absolute branch hides
     /// a relative loss or gain ([`crate::MetricAdvice`]).

@@ -62,3 +62,27 @@ fn case2_deep_k_reduced_precision(xs: &[MatmulInput]) -> Vec<Vec<f16>> {
 fn case3_deep_k_fixed(xs: &[MatmulInput]) -> Vec<Vec<f16>> {
     CASE_3.gpu_matmul_batch(xs)
 }
+
+/// A shape per input: `m, n` in 1–4 and `k` a multiple of 16 up to 4096.
+fn shapes(rng: &mut TrialRng) -> MatmulInput {
+    let (m, n) = (rng.random_range(1..=4), rng.random_range(1..=4));
+    let k = 16 * rng.random_range(1..=256);
+    MatmulInput::random(m, k, n, rng)
+}
+
+/// Beyond the paper: a kernel that splits `k` with an `f16` reduction
+/// from `k = 2048` on (the GPU's arithmetic, emulated on the CPU bit for
+/// bit) fails, and the failure names `k ≥ 2048` from the input's own
+/// coordinates (`MatmulInput`'s `m`, `k`, `n`) among shapes drawn per
+/// input.
+#[dual_delta_test(oracle = matmul_f64, baseline = matmul_cpu_f16, input = shapes, n = 1000)]
+#[should_panic(expected = "where: worse where k ≥ 2048 (")]
+fn split_k_from_2048_is_found_in_k(x: &MatmulInput) -> Vec<f16> {
+    use dual_delta_gpu::matmul::{Accumulation, matmul_cpu_emulated};
+    let accumulation = if x.k() >= 2048 {
+        Accumulation::split_k()
+    } else {
+        Accumulation::F32
+    };
+    matmul_cpu_emulated(x, accumulation)
+}

@@ -75,6 +75,7 @@ fn every_key_with_closures_and_a_custom_metric() {
             margin = 0.25,
             stability = no_worse,
             threads = 1,
+            features = |x: &Input| vec![("rows", x.rows as f64)],
             check = |outcome| within_budget(outcome),
             crate = ::my_dual_delta,
         ),

@@ -141,7 +141,7 @@ fn unknown_and_duplicate_keys() {
     ));
     assert!(
         errors[0].ends_with(
-            "`threads`, `allow_non_finite`, `stop_early`, `screen`, `gross_factor`, `bound`, `batch`, `check`, `crate`"
+            "`threads`, `allow_non_finite`, `stop_early`, `screen`, `gross_factor`, `bound`, `batch`, `features`, `check`, `crate`"
         ),
         "{}",
         errors[0]

@@ -68,6 +68,8 @@ pub(crate) struct Config {
     /// `batch = ...`: the candidate takes this many trials' inputs at once,
     /// as a `usize` literal.
     pub(crate) batch: Option<LitInt>,
+    /// `features = ...`: the features of an input, as written.
+    pub(crate) features: Option<Expr>,
     /// `check = ...`: an extra check of the outcome, as written.
     pub(crate) check: Option<Expr>,
     /// `crate = ...`: the path of the runtime.
@@ -107,6 +109,7 @@ struct Builder {
     input: Option<Expr>,
     overrides: Overrides,
     batch: Option<LitInt>,
+    features: Option<Expr>,
     check: Option<Expr>,
     krate: Option<Path>,
 }
@@ -119,6 +122,7 @@ impl Builder {
             "oracle" => self.oracle = Some(value),
             "baseline" => self.baseline = Some(value),
             "input" => self.input = Some(value),
+            "features" => self.features = Some(value),
             "check" => self.check = Some(value),
             "crate" => self.krate = Some(krate(&value)?),
             "batch" => self.batch = Some(count(key, by_key("batch"), &value)?),
@@ -217,6 +221,7 @@ pub(crate) fn config(args: Vec<Arg>) -> syn::Result<Config> {
         input,
         overrides: builder.overrides,
         batch: builder.batch,
+        features: builder.features,
         check: builder.check,
         krate: builder.krate,
     })

@@ -22,7 +22,12 @@ pub const FUNCTION_KEYS: [(&str, &str); 3] = [
 ];
 
 /// The keys after the settings: what each is and its default.
-pub const LAST_KEYS: [(&str, &str, &str); 2] = [
+pub const LAST_KEYS: [(&str, &str, &str); 3] = [
+    (
+        "features",
+        "features of an input a failing run's loss is cut by, `Fn(&I) -> Vec<(&'static str, f64)>`, beside its own coordinates",
+        "the input's coordinates",
+    ),
     (
         "check",
         "an extra check of the outcome, `FnOnce(&Outcome) -> Result<(), String>`: an `Err` fails the test",

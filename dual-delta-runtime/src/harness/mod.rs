@@ -11,7 +11,10 @@ use crate::expect::Expect;
 use crate::metric::Metric;
 use crate::outcome::{Names, Outcome};
 use crate::output::Output;
+use crate::regions::coordinates::CoordinatesFn;
+use crate::regions::{Coordinates, Sink};
 use crate::rng::TrialRng;
+use crate::run::FeatureFn;
 use crate::trial::{Candidate, Trial, Widened, implementation};
 use crate::verdict::AccuracyTest;
 use crate::worst::{Describer, ReplayedTrial};
@@ -51,6 +54,9 @@ pub struct DualDelta<'a, I> {
     overrides: Overrides,
     /// How the worst inputs are shown, if they can be.
     describe: Option<DescribeFn<'a, I>>,
+    /// The features of an input a failing run's loss is cut by: its
+    /// coordinates, and the test's own.
+    features: Vec<FeatureFn<'a, I>>,
     _input: PhantomData<fn() -> I>,
 }
 
@@ -146,6 +152,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             },
             overrides: Overrides::default(),
             describe: None,
+            features: Vec::new(),
             _input: PhantomData,
         }
     }
@@ -177,6 +184,55 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     {
         if let Some(f) = describe {
             self.describe = Some(Box::new(f));
+        }
+        self
+    }
+
+    /// Adds the feature `name` of an input, `feature(x)`, to those a
+    /// failing run's loss is cut by ([`crate::Localization`]): a kernel's
+    /// tile count, a matrix's condition number. The sentence names it
+    /// where it carries the loss.
+    pub fn feature(mut self, name: &'static str, feature: impl Fn(&I) -> f64 + Sync + 'a) -> Self {
+        self.features.push(Box::new(move |x, sink: &mut Sink<'_>| {
+            sink.push(name, feature(x))
+        }));
+        self
+    }
+
+    /// Adds every feature `features(x)` names (`features = my_features` in
+    /// `#[dual_delta_test]`): see [`DualDelta::feature`].
+    pub fn features(
+        mut self,
+        features: impl Fn(&I) -> Vec<(&'static str, f64)> + Sync + 'a,
+    ) -> Self {
+        self.features.push(Box::new(move |x, sink: &mut Sink<'_>| {
+            for (name, value) in features(x) {
+                sink.push(name, value);
+            }
+        }));
+        self
+    }
+
+    /// Cuts a failing run's loss by the input's own coordinates too
+    /// ([`crate::Coordinates`]: a number's value and magnitude, a tuple's
+    /// components, a vector's length, extremes and counts). An annotated
+    /// test does this for every input type that has them.
+    pub fn input_coordinates(self) -> Self
+    where
+        I: Coordinates + 'a,
+    {
+        self.coordinates_with(Some(|x: &I, sink: &mut Sink<'_>| x.coordinates(sink)))
+    }
+
+    /// [`DualDelta::input_coordinates`] where the input type has them, for
+    /// `#[dual_delta_test]`.
+    #[doc(hidden)]
+    pub fn coordinates_with(mut self, coordinates: Option<CoordinatesFn<I>>) -> Self
+    where
+        I: 'a,
+    {
+        if let Some(f) = coordinates {
+            self.features.insert(0, Box::new(f));
         }
         self
     }
@@ -259,6 +315,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
             &self.names,
             &self.overrides,
             self.describe.as_deref(),
+            &self.features,
         )
     }
 

@@ -76,6 +76,9 @@ pub const PLOT_FILES: [&str; 4] = ["histogram.svg", "boxplot.svg", "qq.svg", "sc
 /// The name of the box plot of the candidate's errors now and at the
 /// baseline it was compared with (only with a baseline).
 pub const REGRESSION_FILE: &str = "regression.svg";
+/// The name of the plot of the cut that carries the loss (only where one
+/// does).
+pub const REGION_FILE: &str = "region.svg";
 /// The name of the plot of the sequential test's evidence against the
 /// trials run.
 pub const EVIDENCE_FILE: &str = "evidence.svg";
@@ -93,6 +96,7 @@ pub const REPORTERS: &[&dyn Reporter] = &[
     &Plot::Scatter,
     &Plot::Evidence,
     &Plot::Regression,
+    &Plot::Region,
     &StepSummary,
     &Terminal,
 ];

@@ -2,7 +2,7 @@
 //! page shows beside its tables (the `html` feature).
 
 use super::reporter::{Context, Destination, Reporter};
-use super::{EVIDENCE_FILE, PLOT_FILES, REGRESSION_FILE, plot};
+use super::{EVIDENCE_FILE, PLOT_FILES, REGION_FILE, REGRESSION_FILE, plot};
 use crate::decide::Ending;
 use crate::ended::Ended;
 use crate::outcome::Outcome;
@@ -23,6 +23,9 @@ pub enum Plot {
     /// The candidate's errors now against its errors at the baseline it
     /// was compared with (only with a baseline).
     Regression,
+    /// Each input's `Δ1 / Δ2` against the feature whose cut carries the
+    /// loss (only where one does).
+    Region,
 }
 
 impl Reporter for Plot {
@@ -34,6 +37,7 @@ impl Reporter for Plot {
             Plot::Scatter => PLOT_FILES[3],
             Plot::Evidence => EVIDENCE_FILE,
             Plot::Regression => REGRESSION_FILE,
+            Plot::Region => REGION_FILE,
         })
     }
 
@@ -51,6 +55,11 @@ impl Reporter for Plot {
             Plot::Qq => plot::qq(d1, d2, &labels),
             Plot::Scatter => plot::scatter(d1, d2, &labels),
             Plot::Evidence => evidence(o),
+            // Only where a cut carries the loss.
+            Plot::Region => {
+                let l = o.regions.as_ref().filter(|l| l.carries)?;
+                plot::region(&l.points, l.cut.as_ref()?, &labels)
+            }
             // Only where the run was compared with a baseline.
             Plot::Regression => {
                 o.regression.as_ref().filter(|r| !r.now.is_empty())?;

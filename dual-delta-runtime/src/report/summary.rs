@@ -123,8 +123,10 @@ pub struct Summary<'a> {
     /// ([`crate::worst::WorstInput`]).
     #[serde(default)]
     pub worst_inputs: Cow<'a, [crate::worst::WorstInput]>,
-    /// The loss by region of the inputs ([`crate::Localization`]), where
-    /// the candidate is significantly less accurate; else `null`.
+    /// Where the loss is ([`crate::Localization`]): the cut of the inputs'
+    /// features that best separates it, its permutation p-value and
+    /// whether it carries the loss, for a run whose candidate is less
+    /// accurate beyond the margin; else `null`.
     #[serde(default)]
     pub regions: Option<Cow<'a, crate::regions::Localization>>,
     /// Advice on the metric ([`crate::MetricAdvice`]), or `null`.

@@ -279,3 +279,21 @@ pub fn attention_cpu<E: KernelElement>(input: &AttentionInput<E>) -> Vec<E> {
     }
     out
 }
+
+/// The shape a failing run's loss is cut by (`heads`, `seq_q`, `seq_k`,
+/// `d`, `d_v`) and whether the causal mask applies (1 or 0).
+impl<E: KernelElement> dual_delta_runtime::Coordinates for AttentionInput<E> {
+    fn coordinates(&self, sink: &mut dual_delta_runtime::Sink<'_>) {
+        let s = self.shape;
+        for (name, value) in [
+            ("heads", s.heads),
+            ("seq_q", s.seq_q),
+            ("seq_k", s.seq_k),
+            ("d", s.d),
+            ("d_v", s.d_v),
+            ("causal", usize::from(self.causal)),
+        ] {
+            sink.push(name, value as f64);
+        }
+    }
+}

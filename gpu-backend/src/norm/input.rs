@@ -165,3 +165,12 @@ fn assert_arguments(rows: usize, len: usize, eps: f64) {
     assert_shape(rows, len);
     assert!(eps.is_finite() && eps >= 0.0, "eps must be finite and ≥ 0");
 }
+
+/// What a failing run's loss is cut by: the activations' shape
+/// (`rows`, `len`) and `eps`.
+impl<E: KernelElement> dual_delta_runtime::Coordinates for NormInput<E> {
+    fn coordinates(&self, sink: &mut dual_delta_runtime::Sink<'_>) {
+        dual_delta_runtime::Coordinates::coordinates(&self.x, sink);
+        sink.push("eps", self.eps);
+    }
+}

@@ -222,3 +222,21 @@ pub(crate) fn finite<E: KernelElement>(v: E) -> E {
     );
     v
 }
+
+/// The shape a failing run's loss is cut by: `rows` and `len`, the length
+/// of every row.
+impl<E: KernelElement> dual_delta_runtime::Coordinates for RowsInput<E> {
+    fn coordinates(&self, sink: &mut dual_delta_runtime::Sink<'_>) {
+        sink.push("rows", self.rows as f64);
+        sink.push("len", self.len as f64);
+    }
+}
+
+/// The shape a failing run's loss is cut by: `rows` and `len`, the length
+/// of every dot product.
+impl<E: KernelElement> dual_delta_runtime::Coordinates for DotInput<E> {
+    fn coordinates(&self, sink: &mut dual_delta_runtime::Sink<'_>) {
+        sink.push("rows", self.rows as f64);
+        sink.push("len", self.len as f64);
+    }
+}

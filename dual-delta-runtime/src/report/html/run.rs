@@ -9,7 +9,7 @@ use askama::Template;
 use super::super::words::CriterionRow;
 use super::super::words::numbers::{num, pval};
 use super::super::{
-    DELTAS_FILE, EVIDENCE_FILE, INDEX_FILE, PLOT_FILES, REGRESSION_FILE, SUMMARY_FILE,
+    DELTAS_FILE, EVIDENCE_FILE, INDEX_FILE, PLOT_FILES, REGION_FILE, REGRESSION_FILE, SUMMARY_FILE,
 };
 use super::VERSION;
 use crate::config::Settings;

@@ -79,12 +79,14 @@ mod evidence;
 mod figure;
 mod histogram;
 mod qq;
+mod region;
 mod scatter;
 
 pub use self::boxplot::boxplot;
 pub use self::evidence::{Evidence, evidence};
 pub use self::histogram::histogram;
 pub use self::qq::qq;
+pub use self::region::region;
 
 pub use self::scatter::scatter;
 

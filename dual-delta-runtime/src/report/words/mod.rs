@@ -21,24 +21,41 @@ use std::path::Path;
 use crate::decide::DecidedBy;
 use crate::ended::{Skipped, Stopped};
 use crate::outcome::Outcome;
+use crate::regions::Side;
 
 impl Outcome {
-    /// Where the loss is, where the candidate is significantly less
-    /// accurate: the regions of the inputs that carry it
-    /// ([`crate::Localization`]), or that it is spread over them.
+    /// Where the loss is, for a run that fails the claim: the one cut of
+    /// the inputs' features that carries it ([`crate::Localization`]), or
+    /// that it is spread over them. `None` for a pass.
     pub fn where_sentence(&self) -> Option<String> {
         let l = self.regions.as_ref()?;
-        Some(match &l.sentence {
-            Some(s) => format!(
-                "{s} (each of {n} regions tested at α/{n}, over the {} inputs measured)",
-                l.inputs,
-                n = l.regions.len(),
+        let tried = format!(
+            "{} cuts of {} features of the {} inputs",
+            l.cuts,
+            l.features.len(),
+            l.inputs
+        );
+        Some(match (&l.cut, l.p_value) {
+            (Some(cut), Some(p)) if l.carries => format!(
+                "worse where {} ({:.0}% of inputs): {}; elsewhere {} (the best of {tried}, \
+                 {} by a permutation test of the search)",
+                side_words(&cut.feature, &cut.side),
+                100.0 * cut.share,
+                numbers::times(cut.ratio),
+                numbers::times(cut.ratio_elsewhere),
+                numbers::p_short(p),
             ),
-            None => format!(
-                "no region of the inputs carries the loss on its own at α/{} (the oracle's \
-                 magnitude, the worst element's position, the input's kind): it is spread over \
-                 the {} inputs measured",
-                l.regions.len().max(1),
+            (Some(cut), Some(p)) => format!(
+                "spread over the inputs: no cut of their features carries the loss (the best, \
+                 where {}, {} against {} elsewhere, {} by a permutation test over {tried})",
+                side_words(&cut.feature, &cut.side),
+                numbers::times(cut.ratio),
+                numbers::times(cut.ratio_elsewhere),
+                numbers::p_short(p),
+            ),
+            _ => format!(
+                "spread over the inputs: no feature of theirs has a cut with enough inputs on \
+                 each side (of {})",
                 l.inputs
             ),
         })
@@ -267,4 +284,30 @@ pub(crate) fn stopped_lines(s: &Stopped, record: Option<&Path>) -> String {
         "dual-delta test `{}`{place} could not run: {}\n  replay: {}\n{record}",
         s.test, s.reason, s.replay
     )
+}
+
+/// `x < 1`, `len(x) > 2048`, `kind is subnormal`.
+pub(crate) fn side_words(feature: &str, side: &Side) -> String {
+    format!("{feature} {}", side_of(side, true))
+}
+
+/// `< 1`, `≥ 2048`, `is subnormal`: the inputs on the worse side of a cut
+/// (`worse`), or on the other.
+pub(crate) fn side_of(side: &Side, worse: bool) -> String {
+    let op = |below: bool, inclusive: bool| match (below == worse, inclusive == worse) {
+        (true, true) => "≤",
+        (true, false) => "<",
+        (false, true) => "≥",
+        (false, false) => ">",
+    };
+    match side {
+        Side::Below { bound, inclusive } => {
+            format!("{} {}", op(true, *inclusive), numbers::bound(*bound))
+        }
+        Side::Above { bound, inclusive } => {
+            format!("{} {}", op(false, *inclusive), numbers::bound(*bound))
+        }
+        Side::Is { label } if worse => format!("is {label}"),
+        Side::Is { label } => format!("is not {label}"),
+    }
 }

@@ -74,8 +74,10 @@ pub(super) fn signed(p: f64) -> String {
 }
 
 /// A ratio to the baseline: `×3.00`, `×0.95`, `×∞`.
-pub(super) fn times(r: f64) -> String {
-    if r.is_finite() {
+pub(crate) fn times(r: f64) -> String {
+    if r.is_finite() && r >= 1e4 {
+        format!("×{r:.2e}")
+    } else if r.is_finite() {
         format!("×{r:.2}")
     } else {
         "×∞".to_owned()
@@ -92,8 +94,18 @@ pub(super) fn change(ratio: f64, as_times: bool) -> String {
     }
 }
 
+/// `1`, `2048`, `3.141`, `1e-300`: a cut's bound, every digit it has
+/// (a bound is the simplest number between the two sides of its cut).
+pub(crate) fn bound(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e7).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
 /// `422959`, `1.83`: a ratio without trailing zeros.
-pub(super) fn plain(r: f64) -> String {
+pub(crate) fn plain(r: f64) -> String {
     if r >= 100.0 {
         format!("{r:.0}")
     } else {
@@ -118,8 +130,8 @@ mod tests {
             ("+14%".into(), "−3.0%".into())
         );
         assert_eq!(
-            (times(3.0), times(f64::INFINITY)),
-            ("×3.00".into(), "×∞".into())
+            (times(3.0), times(2.64e6), times(f64::INFINITY)),
+            ("×3.00".into(), "×2.64e6".into(), "×∞".into())
         );
         assert_eq!(
             (change(1.12, false), change(4.5, false)),

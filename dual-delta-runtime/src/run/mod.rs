@@ -19,7 +19,6 @@ use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 use crate::outcome::{Names, Outcome};
 use crate::output::NumberFormat;
 use crate::progress::Progress;
-use crate::regions::{self, Localization, Point};
 use crate::rng::trial_seed;
 use crate::schedule;
 use crate::screen::{Mode, Screen};
@@ -29,6 +28,11 @@ use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
 use crate::verdict::{self, AccuracyTest, Analysis, Verdict};
 use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
 
+mod locate;
+pub(crate) use self::locate::FeatureFn;
+use self::locate::{Measured, locate};
+use crate::regions::Localization;
+
 /// Runs `trial` as test `names.test` with `overrides`: the body of
 /// [`crate::DualDelta::run`].
 pub(crate) fn run<I: Send + Sync>(
@@ -36,6 +40,7 @@ pub(crate) fn run<I: Send + Sync>(
     names: &Names,
     overrides: &Overrides,
     describe: Option<&Describe<'_, I>>,
+    features: &[FeatureFn<'_, I>],
 ) -> Result<Outcome, RunError> {
     let plan = Plan::of(&names.test, overrides)?;
     let settings = &plan.settings;
@@ -61,7 +66,21 @@ pub(crate) fn run<I: Send + Sync>(
     measure_skipped_ties(trial, &plan, &sequential, &mut checked)?;
     let trial_time = start.elapsed();
     let collected = Collected::of(&plan, &checked, &sequential)?;
-    let decided = Decided::of(&plan, &collected)?;
+    let mut decided = Decided::of(&plan, &collected)?;
+    // Where the loss is, for a run that fails the claim: nothing for a
+    // pass.
+    if decided.claim.less_accurate() {
+        let measured = Measured {
+            settings: &plan.settings,
+            level: decided.claim.level,
+            screen: &collected.screen,
+            indices: &collected.indices,
+            delta1: &collected.delta1,
+            delta2: &collected.delta2,
+            worst: &collected.worst,
+        };
+        decided.regions = Some(locate(trial, &measured, features));
+    }
     let worst_inputs = show_worst(trial, &plan, &collected, describe);
     let outcome = publish(
         names,
@@ -252,26 +271,7 @@ impl Decided {
             AccuracyTest::Sign.min_trials(fixed / 2.0),
         );
         let verdict = verdict::verdicts(&analysis, &sample, claim.accuracy(), fixed);
-        let regions = claim.significantly_worse().then(|| {
-            // A measured tie stands for the ties the oracle skipped.
-            let tie_weight = c.screen.ties as f64 / c.screen.ties_measured.max(1) as f64;
-            let points: Vec<Point<'_>> = (0..c.delta1.len())
-                .map(|i| Point {
-                    delta1: c.delta1[i],
-                    delta2: c.delta2[i],
-                    oracle: c.worst[i].0,
-                    weight: if c.worst[i].2 { tie_weight } else { 1.0 },
-                    position: c.worst[i].1,
-                    kind: &c.input_kinds[i],
-                })
-                .collect();
-            regions::localize(
-                &points,
-                s.alpha,
-                s.margin,
-                trial_seed(s.seed, usize::MAX - 2),
-            )
-        });
+        let regions = None;
         let environment = crate::environment::of_run(s.seed);
         let regression = plan
             .baseline
