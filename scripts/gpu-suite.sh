@@ -25,7 +25,7 @@ set -euo pipefail
 # every `cargo test` checks. (The unit tests of the imitations and the
 # README's matmul study, which share binaries with tests that stay, are left
 # out by the nextest profile's default filter: .config/nextest.toml.)
-IMITATION='binary(driver_freedoms) | binary(round_trips) | binary(driver_freedom_verdicts)'
+IMITATION='(binary(gpu) & (test(/^driver_freedoms::/) | test(/^round_trips::/))) | binary(driver_freedom_verdicts)'
 REPEATED='binary(kernel_case_studies) | binary(norm_attention_case_studies) | binary(paper_case_studies) | binary(fp8_case_study)'
 # The packages built for the tests (only these: the filter above picks
 # among their binaries).

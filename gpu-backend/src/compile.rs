@@ -1,13 +1,11 @@
 //! The one way a shader becomes a pipeline: its WGSL after the context's
-//! [`SourceTransform`], compiled against the bind group layout its
+//! [`SourceTransform`](crate::wgsl::SourceTransform), compiled against the bind group layout its
 //! bindings describe. The kernels reach it through
 //! [`Pipelines`](crate::pipelines::Pipelines); the probe calls it directly.
 
-use crate::wgsl::SourceTransform;
-
 /// What one binding of a kernel holds, bound at the binding numbered by
 /// its position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Binding {
     /// The kernel's parameters, a uniform buffer.
     Uniform,
@@ -70,18 +68,19 @@ pub(crate) fn layouts(
     (layout, pipeline_layout)
 }
 
-/// The compute pipeline of the WGSL `source` (entry point `main`),
-/// compiled after `transform`: the one place a shader is compiled.
+/// The compute pipeline of the WGSL `source` (entry point `main`), as
+/// compiled (after the context's
+/// [`SourceTransform`](crate::wgsl::SourceTransform)): the one place a
+/// shader is compiled.
 pub(crate) fn pipeline(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     label: &str,
     source: &str,
-    transform: SourceTransform,
 ) -> wgpu::ComputePipeline {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(label),
-        source: wgpu::ShaderSource::Wgsl(transform.apply(source).into_owned().into()),
+        source: wgpu::ShaderSource::Wgsl(source.to_owned().into()),
     });
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(label),

@@ -5,7 +5,12 @@
 //! Each kernel family names its own kernels with a key of its own type
 //! (implementing [`PipelineKey`]: its label, its bindings and its WGSL);
 //! the cache holds one map per key type and names no family, so a family
-//! is added without touching this file.
+//! is added without touching this file. Behind it, every context on one
+//! device shares the pipelines by what they are compiled from
+//! ([`Compiled`] by bindings and source as compiled, [`DeviceKernels`]):
+//! contexts that transform their sources differently
+//! ([`Gpu::with_options`](crate::Gpu::with_options)) compile a kernel
+//! whose source no transform changes once.
 
 use core::any::{Any, TypeId};
 use core::fmt::Debug;
@@ -64,16 +69,66 @@ pub(crate) struct Compiled {
 /// A slot compiled once, by the first thread that asks for it.
 type Slot = Arc<OnceLock<Arc<Compiled>>>;
 
-/// The pipelines compiled so far, one per key, in one map per key type.
-/// Each is compiled by the first thread that asks for it, while other
-/// kernels compile in parallel.
+/// The pipelines compiled on one device, by what each is compiled from:
+/// its bindings and its source after the transform. Shared by every
+/// context on the device.
 #[derive(Debug, Default)]
+pub(crate) struct DeviceKernels {
+    slots: Mutex<HashMap<(&'static [Binding], String), Slot>>,
+}
+
+impl DeviceKernels {
+    /// The pipeline of the WGSL `source` as compiled (transformed) with
+    /// `bindings`, compiled on `device` on the first call.
+    fn get(
+        &self,
+        device: &wgpu::Device,
+        label: &'static str,
+        bindings: &'static [Binding],
+        source: String,
+    ) -> Arc<Compiled> {
+        let slot: Slot = {
+            let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(slots.entry((bindings, source.clone())).or_default())
+        };
+        Arc::clone(slot.get_or_init(|| {
+            let (layout, pipeline_layout) = compile::layouts(device, label, bindings);
+            let pipeline = compile::pipeline(device, &pipeline_layout, label, &source);
+            Arc::new(Compiled {
+                pipeline,
+                layout,
+                label,
+            })
+        }))
+    }
+}
+
+/// The pipelines of one context so far, one per key, in one map per key
+/// type. Each is compiled by the first thread that asks for it, while
+/// other kernels compile in parallel, or found among the device's.
+#[derive(Debug)]
 pub(crate) struct Pipelines {
     /// For each key type `K`, a `HashMap<KernelKey<K>, Slot>`.
     families: Mutex<HashMap<TypeId, Box<dyn Any + Send>>>,
+    /// The device's pipelines, shared with its other contexts.
+    device: Arc<DeviceKernels>,
 }
 
 impl Pipelines {
+    /// The pipelines of a new context on the device whose pipelines are
+    /// `device`.
+    pub(crate) fn new(device: Arc<DeviceKernels>) -> Self {
+        Pipelines {
+            families: Mutex::default(),
+            device,
+        }
+    }
+
+    /// The device's pipelines, for another context on it.
+    pub(crate) fn device(&self) -> &Arc<DeviceKernels> {
+        &self.device
+    }
+
     /// The pipeline of `key`, compiled on `device` on the first call.
     pub(crate) fn get<K: PipelineKey>(
         &self,
@@ -90,16 +145,9 @@ impl Pipelines {
             Arc::clone(slots.entry(key).or_default())
         };
         Arc::clone(slot.get_or_init(|| {
-            let label = key.kernel.label();
-            let (layout, pipeline_layout) = compile::layouts(device, label, key.kernel.bindings());
-            let source = key.source();
-            let pipeline =
-                compile::pipeline(device, &pipeline_layout, label, &source, key.transform);
-            Arc::new(Compiled {
-                pipeline,
-                layout,
-                label,
-            })
+            let source = key.transform.apply(&key.source()).into_owned();
+            self.device
+                .get(device, key.kernel.label(), key.kernel.bindings(), source)
         }))
     }
 }

@@ -24,13 +24,15 @@ const N: usize = 100;
 /// (the test skipped) where no GPU is usable and `DUAL_DELTA_GPU=skip`.
 fn imitating() -> Option<&'static Gpu> {
     static GPU: OnceLock<Gpu> = OnceLock::new();
-    dual_delta_gpu::require_gpu()?;
+    let shared = dual_delta_gpu::require_gpu()?;
     Some(GPU.get_or_init(|| {
         let options = GpuOptions {
             imitate: SourceTransform::ALL,
             ..GpuOptions::from_env().expect("valid settings")
         };
-        Gpu::new(&options).expect("a context with the freedoms imitated")
+        shared
+            .with_options(&options)
+            .expect("a context with the freedoms imitated")
     }))
 }
 

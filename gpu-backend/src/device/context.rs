@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 use super::adapter::{AdapterSummary, choose_adapter, describe, native_f16, request_device};
 use super::options::GpuOptions;
 use crate::error::GpuError;
-use crate::pipelines::{Compiled, KernelKey, PipelineKey, Pipelines};
+use crate::pipelines::{Compiled, DeviceKernels, KernelKey, PipelineKey, Pipelines};
 use crate::semantics::DeviceSemantics;
 use crate::wgsl::SourceTransform;
 
@@ -16,9 +16,12 @@ use crate::wgsl::SourceTransform;
 /// One context serves any number of threads: [`Gpu::shared`] gives the
 /// process-wide one; [`Gpu::new`] makes others (to force the fallback path,
 /// or pick another adapter); [`Gpu::from_device`] makes one on a wgpu
-/// device its user already has. Kernels are compiled on first use
-/// ([`Gpu::run`]) and kept for the context's life.
+/// device its user already has; [`Gpu::with_options`] another on the same
+/// device. Kernels are compiled on first use ([`Gpu::run`]) and kept for
+/// the device's life, shared by its contexts where the source they compile
+/// is the same.
 pub struct Gpu {
+    adapter: wgpu::Adapter,
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
     /// Every kernel compiled so far.
@@ -75,6 +78,22 @@ impl Gpu {
         Ok(gpu)
     }
 
+    /// Another context on this context's device, under `options` (its
+    /// `f16` path, subgroups, tiling, round trips and imitated driver
+    /// freedoms; `options.adapter` is not used): the kernels whose source
+    /// `options` leave as this context compiles it are not compiled again.
+    /// The device is probed under the new options ([`Gpu::semantics`]);
+    /// like [`Gpu::from_device`], this records nothing in later reports.
+    pub fn with_options(&self, options: &GpuOptions) -> Result<Gpu, GpuError> {
+        Gpu::on_device(
+            &self.adapter,
+            self.device.clone(),
+            self.queue.clone(),
+            options,
+            Arc::clone(self.pipelines.device()),
+        )
+    }
+
     /// A context on a device its user already has: the kernels of this
     /// crate run on `device` (each compiled on first use) and the device probed
     /// ([`DeviceSemantics::probe`]), with the default [`GpuOptions`].
@@ -120,6 +139,18 @@ impl Gpu {
         queue: wgpu::Queue,
         options: &GpuOptions,
     ) -> Result<Gpu, GpuError> {
+        Gpu::on_device(adapter, device, queue, options, Arc::default())
+    }
+
+    /// [`Gpu::from_device_with`], sharing the device's `kernels` with its
+    /// other contexts.
+    fn on_device(
+        adapter: &wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        options: &GpuOptions,
+        kernels: Arc<DeviceKernels>,
+    ) -> Result<Gpu, GpuError> {
         let info = adapter.get_info();
         if options.require_hardware && info.device_type == wgpu::DeviceType::Cpu {
             return Err(GpuError::NotHardware(describe(&info)));
@@ -145,9 +176,10 @@ impl Gpu {
         let semantics = DeviceSemantics::probe_compiled(&device, &queue, transform)?;
         let summary = AdapterSummary::new(&info, features, options, native);
         Ok(Gpu {
+            adapter: adapter.clone(),
             device,
             queue,
-            pipelines: Pipelines::default(),
+            pipelines: Pipelines::new(kernels),
             summary,
             max_binding: limits
                 .max_storage_buffer_binding_size

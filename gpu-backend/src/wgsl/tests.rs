@@ -231,7 +231,8 @@ fn main(@builtin(global_invocation_id) g: vec3<u32>, @builtin(num_workgroups) nw
     );
     let (layout, pipeline_layout) =
         compute::layouts(&gpu.device, "triples", &[Binding::Read, Binding::ReadWrite]);
-    let pipeline = compute::pipeline(&gpu.device, &pipeline_layout, "triples", &source, transform);
+    let source = transform.apply(&source);
+    let pipeline = compute::pipeline(&gpu.device, &pipeline_layout, "triples", &source);
     let input = gpu.storage("triples", bytemuck::cast_slice(words));
     let bytes = (n * 4 * outputs) as u64;
     let out = gpu.writable("triples out", bytes, true);

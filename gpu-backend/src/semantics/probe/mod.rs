@@ -270,7 +270,7 @@ pub(super) fn probe(
     let (layout, pipeline_layout) =
         compile::layouts(device, "probe", &[Read, ReadWrite, ReadWrite]);
     let source = source(f16, subgroups.is_some());
-    let pipeline = compile::pipeline(device, &pipeline_layout, "probe", &source, transform);
+    let pipeline = compile::pipeline(device, &pipeline_layout, "probe", &transform.apply(&source));
     let input = inputs();
     let inp = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("probe inputs"),

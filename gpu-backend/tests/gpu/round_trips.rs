@@ -5,9 +5,7 @@
 //! sees the round trips removed, which shows that the transformation
 //! reaches the shaders.
 
-mod common;
-
-use common::{assert_identical, every_mismatch, gpus, path};
+use crate::common::{assert_identical, every_mismatch, gpus, path};
 use dual_delta_gpu::semantics::RoundTrip;
 use dual_delta_gpu::{
     Gpu, GpuOptions,
@@ -23,13 +21,12 @@ fn rng(trial: usize) -> TrialRng {
     TrialRng::for_trial(0x0057_121b, trial)
 }
 
-/// A context like `gpu` (same adapter, `f16` path and tiling) whose
+/// A context like `gpu` (same device, `f16` path and tiling) whose
 /// shaders have their round trips stripped.
 fn stripped_like(gpu: &Gpu) -> Gpu {
     let info = gpu.adapter_info();
     let options = GpuOptions::from_env().expect("valid settings");
-    Gpu::new(&GpuOptions {
-        adapter: Some(info.name.clone()),
+    gpu.with_options(&GpuOptions {
         f16: if info.shader_f16 {
             dual_delta_gpu::device::F16Path::Native
         } else {

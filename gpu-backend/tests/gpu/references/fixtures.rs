@@ -1,5 +1,5 @@
 //! The oracles against NumPy float64, and the baselines against the
-//! oracles, on the cases of `tests/fixtures/kernels.json`.
+//! oracles, on the cases of `tests/gpu/fixtures/kernels.json`.
 
 use std::collections::BTreeMap;
 

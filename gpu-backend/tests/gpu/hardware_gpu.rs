@@ -3,9 +3,7 @@
 //! error instead of passing on llvmpipe: where the vendor's Vulkan driver
 //! is missing, adapter choice falls back to llvmpipe silently.
 
-mod common;
-
-use common::known::{Known, known};
+use crate::common::known::{Known, known};
 use dual_delta_gpu::{Gpu, GpuError, GpuOptions, device::GpuPolicy, wgpu};
 
 /// Asserts that `result` is the hardware error, naming the CPU adapter and

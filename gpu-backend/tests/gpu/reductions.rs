@@ -1,9 +1,7 @@
 //! The row kernels (sums, softmax) on the GPU against their CPU emulations,
 //! bit for bit, on both `f16` paths; and the known bugs, visible.
 
-mod common;
-
-use common::{
+use crate::common::{
     KernelInput, assert_identical, assert_matches_emulation, every_mismatch, f16_subnormals, gpus,
     max_hybrid, path,
 };

@@ -1,9 +1,7 @@
 //! The device-semantics probe on the adapter at hand: lavapipe's known
 //! behaviour where it is lavapipe, internal consistency anywhere.
 
-mod common;
-
-use common::known::{Facts, Known, assert_facts, known};
+use crate::common::known::{Facts, Known, assert_facts, known};
 use dual_delta_gpu::semantics::{DeviceSemantics, Fusion, RoundTrip, Subnormals};
 use dual_delta_gpu::{
     Gpu, GpuOptions,
@@ -174,14 +172,24 @@ fn the_bound_of_devices_that_differ_is_one_ulp() {
             _ => w,
         })
         .collect();
-    common::assert_within_ulps(&one_off, &want, common::EMULATION_BOUND_ULPS, "one ulp");
+    crate::common::assert_within_ulps(
+        &one_off,
+        &want,
+        crate::common::EMULATION_BOUND_ULPS,
+        "one ulp",
+    );
     let two_off = [dual_delta_gpu::f16::from_bits(next(1.0) + 1)];
     let far = std::panic::catch_unwind(|| {
-        common::assert_within_ulps(&two_off, &want[..1], common::EMULATION_BOUND_ULPS, "two")
+        crate::common::assert_within_ulps(
+            &two_off,
+            &want[..1],
+            crate::common::EMULATION_BOUND_ULPS,
+            "two",
+        )
     });
     assert!(far.is_err());
     let nan = std::panic::catch_unwind(|| {
-        common::assert_within_ulps(&want[..3], &v(&[1.0, 0.5, f32::NAN]), 1.0, "nan")
+        crate::common::assert_within_ulps(&want[..3], &v(&[1.0, 0.5, f32::NAN]), 1.0, "nan")
     });
     assert!(nan.is_err());
 }
@@ -193,10 +201,10 @@ fn every_mismatching_case_is_listed() {
     let one = [dual_delta_gpu::f16::ONE];
     let two = [dual_delta_gpu::f16::from_f32(2.0)];
     let run = std::panic::catch_unwind(|| {
-        common::every_mismatch(|| {
-            common::assert_identical(&one, &two, "case a");
-            common::assert_identical(&one, &one, "case b");
-            common::assert_identical(&two, &one, "case c");
+        crate::common::every_mismatch(|| {
+            crate::common::assert_identical(&one, &two, "case a");
+            crate::common::assert_identical(&one, &one, "case b");
+            crate::common::assert_identical(&two, &one, "case c");
         })
     });
     let message = *run.unwrap_err().downcast::<String>().unwrap();
@@ -226,12 +234,12 @@ fn one_ulp_off_the_emulation_fails_where_the_emulations_hold() {
     got[1] = dual_delta_gpu::f16::from_bits(got[1].to_bits() + 1);
     let input = dual_delta_gpu::reductions::RowsInput::new(1, 3, want.clone()).unwrap();
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        common::assert_matches_emulation(gpu, &input, &got, &want, "softmax")
+        crate::common::assert_matches_emulation(gpu, &input, &got, &want, "softmax")
     }));
     let message = *run.unwrap_err().downcast::<String>().unwrap();
     assert!(
         message.contains("1 of 3 elements differ from the emulation, which must hold bit for bit"),
         "{message}"
     );
-    common::assert_matches_emulation(gpu, &input, &want, &want, "the same");
+    crate::common::assert_matches_emulation(gpu, &input, &want, &want, "the same");
 }

@@ -2,7 +2,7 @@
 //! values:
 //!
 //! * `fixtures`: NumPy float64 results (`scripts/fixtures/kernels.py`,
-//!   written to `tests/fixtures/kernels.json`): the oracles agree to a
+//!   written to `tests/gpu/fixtures/kernels.json`): the oracles agree to a
 //!   relative 1e-12, the baselines to a unit in the last place of the
 //!   element type plus the `f32` accumulation error;
 //! * `closed_forms`: results known exactly (sums of 1..n, softmax of equal
@@ -13,13 +13,9 @@
 //! * `bugs`: the references catch the real bugs (a sum accumulated in
 //!   `f16`, softmax without max subtraction, one-pass LayerNorm variance).
 
-#[path = "references/bitwise.rs"]
 mod bitwise;
-#[path = "references/bugs.rs"]
 mod bugs;
-#[path = "references/closed_forms.rs"]
 mod closed_forms;
-#[path = "references/fixtures.rs"]
 mod fixtures;
 
 use dual_delta_gpu::KernelElement;

@@ -5,9 +5,7 @@
 //! blocks are forced here rather than skipped, and a run that compared
 //! nothing fails.
 
-mod common;
-
-use common::{assert_identical, every_mismatch};
+use crate::common::{assert_identical, every_mismatch};
 use dual_delta_gpu::{
     Gpu, GpuOptions,
     device::{MatmulTiling, Subgroups},

@@ -13,9 +13,7 @@
 //! `f16` subnormals are flushed, the emulation flushes the input and the
 //! output alike (`KernelInput::as_loaded_on`).
 
-mod common;
-
-use common::{
+use crate::common::{
     KernelInput, assert_identical, assert_matches_emulation, assert_same_bits, every_mismatch,
     f16_subnormals, fail, gpus, path,
 };
@@ -43,13 +41,12 @@ fn rng(trial: usize) -> TrialRng {
     TrialRng::for_trial(0x00f7_ee00, trial)
 }
 
-/// A context like `gpu` (same adapter, `f16` path, subgroups and tiling)
+/// A context like `gpu` (same device, `f16` path, subgroups and tiling)
 /// whose shaders are compiled with `imitate`.
 fn imitating(gpu: &Gpu, imitate: SourceTransform) -> Gpu {
     let info = gpu.adapter_info();
     let options = GpuOptions::from_env().expect("valid settings");
-    Gpu::new(&GpuOptions {
-        adapter: Some(info.name.clone()),
+    gpu.with_options(&GpuOptions {
         f16: if info.shader_f16 {
             F16Path::Native
         } else {

@@ -2,9 +2,7 @@
 //! where the probe allows it, on both `f16` paths; the careful strategy
 //! close to the `f64` oracle, the `f16` sum of squares visibly worse.
 
-mod common;
-
-use common::{
+use crate::common::{
     KernelInput, assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid,
     mean_std, path,
 };

@@ -1,8 +1,6 @@
 //! Adapter choice, capabilities, and what is recorded about them.
 
-mod common;
-
-use common::known::{Known, known};
+use crate::common::known::{Known, known};
 use dual_delta_gpu::{
     Gpu, GpuError, GpuOptions,
     device::{F16Path, MatmulTiling, Subgroups},

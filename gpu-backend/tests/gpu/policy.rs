@@ -17,7 +17,7 @@ fn child_asks_for_a_gpu() {
 fn child(vars: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
     cmd.args([
-        "child_asks_for_a_gpu",
+        "policy::child_asks_for_a_gpu",
         "--exact",
         "--ignored",
         "--nocapture",

@@ -1,8 +1,6 @@
 //! The GPU kernels against the CPU references, on both `f16` paths.
 
-mod common;
-
-use common::{
+use crate::common::{
     KernelInput, as_stored_on, assert_identical, every_mismatch, f16_subnormals, gpus, path, ulps,
 };
 use dual_delta_gpu::{

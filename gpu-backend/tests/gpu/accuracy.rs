@@ -9,9 +9,7 @@
 //! accepted range [1.5e-2, 6.0e-2] is many standard deviations wide yet
 //! excludes both the `f32` case and an `f16` reduction of the partials.
 
-mod common;
-
-use common::{max_hybrid, mean_std};
+use crate::common::{max_hybrid, mean_std};
 use dual_delta_gpu::{
     matmul::{
         Accumulation, GemmConfig, MatmulInput, matmul_cpu_f16, matmul_f64, random_matmul_input,

@@ -2,9 +2,7 @@
 //! bit, on both `f16` paths; the careful strategies close to the `f64`
 //! oracle, and the one-pass variance visibly wrong on offset activations.
 
-mod common;
-
-use common::{
+use crate::common::{
     KernelInput, assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path,
 };
 use dual_delta_gpu::{

@@ -1,9 +1,7 @@
 //! The attention kernels on the GPU against their CPU emulation, bit for
 //! bit, on both `f16` paths; values against the `f64` oracle; bad inputs.
 
-mod common;
-
-use common::{
+use crate::common::{
     KernelInput, assert_identical, assert_matches_emulation, every_mismatch, gpus, max_hybrid, path,
 };
 use dual_delta_gpu::{
