@@ -1,7 +1,8 @@
 //! The README's set-up advice agrees with the workspace: the profile
 //! settings it recommends are the workspace's own (`Cargo.toml` and
-//! `.cargo/config.toml`), and its GPU example is the one
-//! `tests/tests/readme_gpu.rs` runs.
+//! `.cargo/config.toml`), its GPU example is the one
+//! `tests/tests/readme_gpu.rs` runs, and the guide's CI recipe is the
+//! workflow this repository runs.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -91,4 +92,24 @@ fn the_gpu_example_is_the_one_the_tests_run_and_it_can_be_skipped() {
     let test = from_attribute(&test);
     let example = from_attribute(example);
     assert!(test.starts_with(&example), "{example}\n{test}");
+}
+
+#[test]
+fn the_guides_ci_recipe_is_the_workflow_this_repository_runs() {
+    let guide = read("dual-delta-runtime/src/guide/regressions_and_suites.md");
+    let recipes: Vec<&str> = blocks(&guide, "yaml");
+    assert_eq!(recipes.len(), 1, "one YAML block in the guide");
+    let workflow = read(".github/workflows/accuracy.yml");
+    assert_eq!(format!("{}\n", recipes[0]), workflow);
+    // What the requirement names: lavapipe, the script's shards and merge,
+    // the reports as artifacts, the merged summary on the job's page.
+    for step in [
+        "apt-get install -y mesa-vulkan-drivers libvulkan1",
+        "scripts/ci-accuracy.sh shard ${{ matrix.partition }} 4 --workspace",
+        "path: target/dual-delta/shard-${{ matrix.partition }}",
+        "scripts/ci-accuracy.sh merge shards/* --out merged",
+        "cargo install --path dual-delta-runtime --features cli --locked",
+    ] {
+        assert!(workflow.contains(step), "{step}");
+    }
 }

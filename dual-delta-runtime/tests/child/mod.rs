@@ -1,5 +1,6 @@
 //! Runs `cargo` on the fixture crate `tests/e2e/` in a child process, as a
-//! user would: shared by the end-to-end tests.
+//! user would: shared by the end-to-end tests and the `cli` test of the CI
+//! script.
 //!
 //! The child shares this build's target directory and the workspace's
 //! Cargo.lock, so only the fixture itself is compiled.
@@ -7,7 +8,7 @@
 // Each test file uses a part of this module.
 #![allow(dead_code)]
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Once;
@@ -73,26 +74,42 @@ pub(crate) fn run_printed(command: &str, env: &[(&str, &str)]) -> Run {
 
 /// Runs `cargo <args>` in the fixture's folder.
 fn cargo(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
+    let mut command = in_fixture(cargo);
+    command.args(args).envs(env.iter().copied());
+    run(&mut command)
+}
+
+/// `program` to be run in the fixture's folder as Cargo would be there:
+/// with this build's target directory, the workspace's Cargo.lock, and an
+/// environment cleared of `DUAL_DELTA_*`.
+pub(crate) fn in_fixture(program: impl AsRef<OsStr>) -> Command {
     static PREPARE: Once = Once::new();
     PREPARE.call_once(copy_lockfile);
 
-    // `<target-dir>/tmp`, absolute, set by Cargo for integration tests.
-    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("CARGO_TARGET_TMPDIR is inside the target directory");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
-    let mut command = Command::new(cargo);
+    let mut command = Command::new(program);
     command
-        .args(args)
         .current_dir(fixture())
-        .env("CARGO_TARGET_DIR", target_dir)
+        .env("CARGO_TARGET_DIR", target_dir())
         .env("CARGO_TERM_COLOR", "never");
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("DUAL_DELTA_") {
             command.env_remove(key);
         }
     }
-    command.envs(env.iter().copied());
+    command
+}
+
+/// This build's target directory: the parent of `<target-dir>/tmp`,
+/// absolute, which Cargo sets for integration tests.
+pub(crate) fn target_dir() -> &'static Path {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is inside the target directory")
+}
+
+/// Runs `command` to its end: what it did.
+pub(crate) fn run(command: &mut Command) -> Run {
     let out = command
         .output()
         .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
