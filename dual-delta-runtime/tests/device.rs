@@ -1,7 +1,8 @@
 //! The facts a GPU backend records about its device reach every report:
 //! the adapter line of the terminal table, the verdict in words (where the
 //! device rounds differently from lavapipe), `summary.json`'s environment
-//! and the step summary's row.
+//! and the step summary's row. A binary of its own: what it records is
+//! the process's, read by every run of the process.
 
 #![allow(clippy::ptr_arg)]
 
@@ -9,6 +10,7 @@ use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::record_environment;
 use dual_delta_runtime::report::{json, step_summary};
 
+#[path = "runtime/common/mod.rs"]
 mod common;
 
 use common::{naive, oracle as exact, short_input as input};

@@ -39,7 +39,7 @@
 //! (M)'s is asymptotic: no test bounds a mean under every distribution
 //! (Bahadur and Savage), so its level at the margin's edge is measured by
 //! seeded simulation over errors of finite variance of many shapes
-//! (`tests/adversary.rs`); infinite variance is disclaimed. Where (M)
+//! (`tests/runtime/adversary.rs`); infinite variance is disclaimed. Where (M)
 //! points beyond the margin on too few inputs for its test ever to reject,
 //! the run names the `n` that could ([`Short`]) rather than pass. The ties
 //! the oracle skipped are measured wherever (M) could reject with them at

@@ -1,17 +1,13 @@
 //! The claim in words: what it claims and at which levels, each criterion
-//! with its effect, p-values, bound and whether it decided, and the
-//! accuracy verdict in one sentence. Every word follows the decision: a
-//! sentence says "significantly" only of a test below its level, "more
-//! accurate" only where the claim decided it, and "within the margin" only
-//! where a criterion was significant at margin 0 and not beyond.
+//! with its effect, p-values, bound and whether it decided, and what
+//! decided the run. Every word follows the decision (the verdict's
+//! sentence, composed by the same rule, is in `verdict.rs`).
 
-use super::numbers::{change, p_short, percent, signed, times};
+use super::numbers::{p_short, times};
 use crate::decide::DecidedBy;
-use crate::decide::claim::{Claim, Criterion, Which};
+use crate::decide::claim::{Criterion, Which};
 use crate::expect::Expect;
 use crate::outcome::Outcome;
-use crate::stats::sequential::{Crossed, Reason};
-use crate::verdict::Accuracy;
 
 /// One criterion of the claim, in words, as a table's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +67,7 @@ fn label(which: Which) -> &'static str {
 }
 
 /// `p = 1e-9 at margin 0`, or that it could not be computed.
-fn at_zero(p: Option<f64>) -> String {
+pub(super) fn at_zero(p: Option<f64>) -> String {
     p.map_or_else(
         || "p not computed at margin 0".to_owned(),
         |p| format!("{} at margin 0", p_short(p)),
@@ -264,245 +260,5 @@ impl Outcome {
             ));
         }
         words
-    }
-
-    /// The accuracy verdict in one sentence, composed from the judgement
-    /// and the claim, with how the run ended.
-    pub fn accuracy_sentence(&self) -> String {
-        let (c, b) = (&self.names.candidate, &self.names.baseline);
-        let v = &self.verdict;
-        if let DecidedBy::Sequential { reason, .. } = self.judgement.decided_by {
-            return self.ended(&self.early_words(reason));
-        }
-        if (v.identical || v.equal_errors) && self.claim.not_judged == 0 {
-            return self.ended(&if v.identical {
-                format!("{c} and {b} gave identical outputs on every trial")
-            } else {
-                format!(
-                    "{c} and {b} had equal errors on every trial, though their outputs differ: no \
-                     accuracy difference can be detected"
-                )
-            });
-        }
-        let claim = &self.claim;
-        let words = match claim.accuracy() {
-            Accuracy::LessAccurate => self.less_accurate_words(),
-            Accuracy::MoreAccurate => self.more_accurate_words(),
-            Accuracy::NoSignificantDifference => match &claim.short {
-                Some(short) => format!(
-                    "{c}'s mean error is {} the baseline's, but the loss rests on {} of the {} \
-                     inputs, too few for the test of the mean at level {} to ever reject however \
-                     large it is: it cannot be established at this n; raise n to at least {}",
-                    times(short.ratio),
-                    short.carriers,
-                    short.inputs,
-                    short.level,
-                    short.n_needed
-                ),
-                None if claim.significantly_worse() => self.within_margin_words(),
-                None => format!(
-                    "No significant accuracy difference between {c} and {b}: mean error {} the \
-                     baseline's ({}), typical error {} ({})",
-                    change(claim.mean.effect, false),
-                    at_zero(claim.mean.p_worse),
-                    times(claim.typical.effect),
-                    at_zero(claim.typical.p_worse)
-                ),
-            },
-        };
-        self.ended(&words)
-    }
-
-    /// The criterion that failed the claim, in words: only its own
-    /// p-values, each below its level.
-    fn less_accurate_words(&self) -> String {
-        let (c, b) = (&self.names.candidate, &self.names.baseline);
-        let claim = &self.claim;
-        let level = claim.level;
-        let margin = 100.0 * claim.margin;
-        match claim.failed_by() {
-            Some(Which::Mean) => {
-                let m = &claim.mean;
-                let non_finite = if claim.candidate_non_finite > claim.baseline_non_finite {
-                    format!(
-                        " (a non-finite output, allowed, on {} inputs against the baseline's {})",
-                        claim.candidate_non_finite, claim.baseline_non_finite
-                    )
-                } else {
-                    String::new()
-                };
-                format!(
-                    "{c} is significantly less accurate than {b} in mean error, beyond the \
-                     {margin}% margin: mean error {} the baseline's{non_finite}, lower bound {} \
-                     at level {level} ({} at the margin); typical error {}",
-                    change(m.effect, true),
-                    times(m.lower),
-                    p_short(m.p_margin.unwrap_or(1.0)),
-                    times(claim.typical.effect),
-                )
-            }
-            _ => {
-                let t = &claim.typical;
-                format!(
-                    "{c} is significantly less accurate than {b} on the typical input, beyond the \
-                     {margin}% margin: its error is {} the baseline's on the median input, lower \
-                     bound {} at level {level} ({} at the margin; one-sided {} {}); mean error {}",
-                    times(t.effect),
-                    times(t.lower),
-                    p_short(t.p_margin.unwrap_or(1.0)),
-                    self.analysis.accuracy_test.name(),
-                    at_zero(t.p_worse),
-                    change(claim.mean.effect, true),
-                )
-            }
-        }
-    }
-
-    /// The criteria that showed the candidate more accurate, and any
-    /// point estimate that goes the other way, said to be no evidence.
-    fn more_accurate_words(&self) -> String {
-        let (c, b) = (&self.names.candidate, &self.names.baseline);
-        let claim = &self.claim;
-        let level = claim.level;
-        let shown: Vec<String> = [(Which::Mean, &claim.mean), (Which::Typical, &claim.typical)]
-            .into_iter()
-            .filter(|(_, k)| k.more_accurate(level))
-            .map(|(w, k)| {
-                format!(
-                    "{} {} the baseline's (upper bound {}; {} below {level})",
-                    match w {
-                        Which::Mean => "in mean error:",
-                        Which::Typical => "on the typical input:",
-                    },
-                    times(k.effect),
-                    times(k.upper),
-                    p_short(k.p_better.unwrap_or(1.0))
-                )
-            })
-            .collect();
-        let mut s = format!(
-            "{c} is significantly more accurate than {b} {}",
-            shown.join(" and ")
-        );
-        for (w, k) in [(Which::Mean, &claim.mean), (Which::Typical, &claim.typical)] {
-            if !k.more_accurate(level) && k.effect > 1.0 {
-                s.push_str(&format!(
-                    ". Its {} is {} the baseline's, not shown worse ({})",
-                    match w {
-                        Which::Mean => "mean error",
-                        Which::Typical => "typical error",
-                    },
-                    times(k.effect),
-                    at_zero(k.p_worse)
-                ));
-            }
-        }
-        s
-    }
-
-    /// A significant difference the margin forgives, stated rather than
-    /// hidden; where a point estimate lies beyond the margin but no bound
-    /// does, it says that instead.
-    fn within_margin_words(&self) -> String {
-        let (c, b) = (&self.names.candidate, &self.names.baseline);
-        let claim = &self.claim;
-        let m = 100.0 * claim.margin;
-        let mean = 100.0 * (claim.mean.effect - 1.0);
-        let typical = 100.0 * (claim.typical.effect - 1.0);
-        let p = significant_worse_p(claim);
-        let mut s = if mean > m || typical > m {
-            format!(
-                "{c} is less accurate than {b} ({} at margin 0): mean error {}, typical error {} \
-                 the baseline's, not shown beyond the {m}% margin with confidence at this n",
-                p_short(p),
-                signed(mean),
-                signed(typical),
-            )
-        } else if mean >= 0.0 {
-            format!(
-                "{c} is less accurate than {b} by {} ({} at margin 0), within the {m}% margin",
-                percent(mean),
-                p_short(p),
-            )
-        } else {
-            format!(
-                "{c} is less accurate than {b} on most inputs ({} at margin 0), though its mean \
-                 error is {} lower; within the {m}% margin",
-                p_short(p),
-                percent(-mean)
-            )
-        };
-        if let Some(p99) = self.judgement.within_margin.and_then(|w| w.p99_percent) {
-            s.push_str(&format!("; the tail is heavier (P99 +{})", percent(p99)));
-        }
-        s
-    }
-
-    /// What an early decision established, in words.
-    fn early_words(&self, reason: Reason) -> String {
-        let (c, b) = (&self.names.candidate, &self.names.baseline);
-        let m = format!("{}%", 100.0 * self.settings.margin);
-        let evidence = self
-            .sequential
-            .trace
-            .last()
-            .map(|t| match self.sequential.crossed {
-                Crossed::Fail { .. } => format!(
-                    " (anytime-valid sequential test, e-value 10^{:.1} against a threshold of \
-                     10^{:.1})",
-                    t.log10_fail,
-                    (1.0 / self.sequential.alpha_split.fail).log10().max(4.0)
-                ),
-                _ => " (anytime-valid sequential test)".to_owned(),
-            })
-            .unwrap_or_default();
-        let mean = format!(
-            "; mean error {} the baseline's over the inputs run",
-            change(self.claim.mean.effect, true)
-        );
-        match reason {
-            Reason::Worse => format!(
-                "{c} is significantly less accurate than {b} on the typical input, beyond the {m} \
-                 margin{evidence}{mean}"
-            ),
-            Reason::Better => {
-                format!("{c} is significantly more accurate than {b}{evidence}{mean}")
-            }
-            Reason::NotWorseBeyondMargin => {
-                format!("{c} is not less accurate than {b} beyond the {m} margin{evidence}")
-            }
-            Reason::NotBetterBeyondMargin => {
-                format!("{c} is not more accurate than {b} beyond the {m} margin{evidence}")
-            }
-            Reason::WithinMargin => {
-                format!("{c} and {b} agree in accuracy within the {m} margin{evidence}")
-            }
-        }
-    }
-}
-
-/// The smaller p-value at margin 0 of a criterion significantly worse.
-fn significant_worse_p(claim: &Claim) -> f64 {
-    [claim.mean, claim.typical]
-        .iter()
-        .filter(|c| c.significantly_worse(claim.level))
-        .filter_map(|c| c.p_worse)
-        .fold(1.0, f64::min)
-}
-
-impl Reason {
-    /// The claim an early decision established, in words.
-    pub const fn sentence(self) -> &'static str {
-        match self {
-            Reason::Worse => "the candidate is less accurate than the baseline",
-            Reason::Better => "the candidate is more accurate than the baseline",
-            Reason::NotWorseBeyondMargin => {
-                "the candidate is not less accurate than the baseline beyond the margin"
-            }
-            Reason::NotBetterBeyondMargin => {
-                "the candidate is not more accurate than the baseline beyond the margin"
-            }
-            Reason::WithinMargin => "the candidate and the baseline agree within the margin",
-        }
     }
 }

@@ -11,6 +11,7 @@
 //! paragraph, [`Outcome::failure_sentence`] gives a failure's reason first.
 
 mod claim;
+mod verdict;
 
 pub use self::claim::CriterionRow;
 mod events;

@@ -121,7 +121,7 @@ use crate::expect::Expect;
 /// error exceeds 1.05 × the baseline's on fewer than half the inputs (ties
 /// aside).
 ///
-/// Measured at α = 0.01 (`tests/sequential.rs`, 200 seeds each): when the
+/// Measured at α = 0.01 (`tests/runtime/sequential.rs`, 200 seeds each): when the
 /// candidate's error is the baseline's times `1 + ε u`, `u` uniform in
 /// `[-1, 1]`, it passes after 10 trials (within the second round of 8) for
 /// ε = 0.1 %, 1 % and 5 %; after a median of 37 trials for ε = 10 % and

@@ -1,5 +1,5 @@
 //! Cases and a matrix, run by the workspace's
-//! `dual-delta-runtime/tests/e2e.rs`, which checks the tests' names, seeds
+//! `dual-delta-runtime/tests/runtime/e2e.rs`, which checks the tests' names, seeds
 //! and reports.
 
 use dual_delta_e2e::sum_f64;

@@ -1,4 +1,4 @@
-//! Annotated tests run by the workspace's `dual-delta-runtime/tests/e2e.rs`,
+//! Annotated tests run by the workspace's `dual-delta-runtime/tests/runtime/e2e.rs`,
 //! which checks what each one prints and whether it passes.
 
 use dual_delta_e2e::{random_vec, sum_f64, sum_kahan, sum_naive};

@@ -1,5 +1,5 @@
 //! Mistakes in the types of the attribute's expressions, compiled only with
-//! the feature `wrong-types` by `dual-delta-runtime/tests/e2e.rs`, which
+//! the feature `wrong-types` by `dual-delta-runtime/tests/runtime/e2e.rs`, which
 //! checks that rustc points at the expression that is wrong.
 #![cfg(feature = "wrong-types")]
 

@@ -3,11 +3,9 @@
 //! printed (or `cargo dual-delta show` prints from its report), runs it word
 //! for word, and checks that it ran the one test it names.
 
-mod child;
-
 use std::path::Path;
 
-use child::{Run, cargo_test, run_printed};
+use crate::child::{Run, cargo_test, run_printed};
 use dual_delta_runtime::Stopped;
 use dual_delta_runtime::report::{Stored, scan, show};
 use dual_delta_runtime::suite::summarise;

@@ -2,7 +2,7 @@
 //! suite checks each list's counts, and the sentence checks read every
 //! outcome of every list.
 
-use crate::grid::{BASE, Cell, Law, Others, Promise};
+use super::grid::{BASE, Cell, Law, Others, Promise};
 
 /// The candidates that fooled the rule of mean and location alone: each must fail.
 pub(crate) fn fooling() -> Vec<Cell> {

@@ -7,18 +7,17 @@
 //! Errors are known exactly (see `adversary/grid.rs`). `--nocapture`
 //! prints the grid; `ADVERSARY_SEEDS=200` runs every cell on 200 seeds (as
 //! the guide's figures were measured: `ADVERSARY_SEEDS=200 cargo test
-//! --release -p dual-delta-runtime --test adversary -- --nocapture`).
+//! --release -p dual-delta-runtime --test runtime -- adversary:: --nocapture`).
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::{Baselines, DecidedBy};
 
 #[path = "adversary/cells.rs"]
 mod cells;
-mod common;
 #[path = "adversary/grid.rs"]
 mod grid;
 
-use common::binomial_bound;
+use crate::common::binomial_bound;
 use grid::{BASE, Cell, Draw, Law, Promise, check, failures, input, seeds};
 
 /// The candidates that fooled the rule of mean and location alone.
@@ -50,7 +49,7 @@ fn the_mixture_fails_at_ten_thousand_inputs() {
 fn a_kahan_sum_that_truncates_on_a_tenth_of_its_inputs_fails() {
     fn truncating(x: &Vec<f32>) -> f32 {
         if x[63] >= 0.1 {
-            return common::kahan(x);
+            return crate::common::kahan(x);
         }
         // The fallback: the naive sum with its accumulator's last four
         // bits dropped after each addition.
@@ -64,9 +63,9 @@ fn a_kahan_sum_that_truncates_on_a_tenth_of_its_inputs_fails() {
             .filter(|&seed| {
                 let o = DualDelta::new(
                     truncating,
-                    common::naive,
-                    common::oracle,
-                    common::short_input,
+                    crate::common::naive,
+                    crate::common::oracle,
+                    crate::common::short_input,
                 )
                 .test_name("adversary::truncating_kahan")
                 .seed(seed)
@@ -210,7 +209,7 @@ fn a_loss_this_n_could_not_show_fails_naming_the_n_needed() {
 
 /// Where the defaults' power ends: losses on a share of the inputs, the
 /// rest unchanged, printed as measured (no outcome is promised there).
-/// `cargo test --release -p dual-delta-runtime --test adversary -- --ignored
+/// `cargo test --release -p dual-delta-runtime --test runtime -- adversary:: --ignored
 /// --nocapture`.
 #[test]
 #[ignore = "a measurement for the guide"]

@@ -949,7 +949,7 @@ fn parallel_writers_leave_a_complete_index() {
                 .args([
                     "--ignored",
                     "--exact",
-                    "child_writer",
+                    "reports::child_writer",
                     "--test-threads",
                     "1",
                 ])

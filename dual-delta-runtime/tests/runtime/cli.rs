@@ -3,7 +3,7 @@
 //! `scripts/ci-accuracy.sh` on the fixture crate's suite in shards. Built
 //! with the `cli` feature only, which `cargo test --workspace` turns on (the
 //! tests crate asks for it): `cargo test -p dual-delta-runtime --features
-//! cli --test cli`.
+//! cli --test runtime -- cli::`.
 #![cfg(feature = "cli")]
 #![allow(clippy::ptr_arg)]
 
@@ -15,10 +15,7 @@ use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::suite::{self, SuiteResult, SuiteSummary};
 use dual_delta_runtime::{Baselines, report};
 
-mod child;
-mod common;
-
-use common::{kahan, kahan_on_half, naive, oracle, short_input as input};
+use crate::common::{kahan, kahan_on_half, naive, oracle, short_input as input};
 
 /// What the binary did: whether it succeeded, and its stdout then stderr.
 fn cargo_dual_delta(args: &[&str], cwd: &Path) -> (bool, String) {
@@ -183,7 +180,15 @@ fn an_offline_compare_says_over_which_inputs_when_ties_were_sampled() {
 /// The fixture's tests the CI script runs, by their binaries (`--lib`, then
 /// the test targets, as the script sorts them) and name filters: a few
 /// quick ones, one failing on purpose.
-const BINARIES: [&str; 7] = ["--lib", "--test", "cases", "--test", "gate", "--test", "summation"];
+const BINARIES: [&str; 7] = [
+    "--lib",
+    "--test",
+    "cases",
+    "--test",
+    "gate",
+    "--test",
+    "summation",
+];
 const FILTERS: [&str; 5] = [
     "unit_kahan_is_better",
     "below",
@@ -194,9 +199,21 @@ const FILTERS: [&str; 5] = [
 /// What becomes of them: partitioned by binary, the library's and `gate`'s
 /// tests are shard 1's, the others shard 2's.
 const EXPECTED: [(&str, SuiteResult, usize); 6] = [
-    ("cases::sum_blocked::len_256_acc_f32", SuiteResult::Passed, 2),
-    ("cases::sum_blocked::len_256_acc_f64", SuiteResult::Passed, 2),
-    ("dual_delta_e2e::tests::unit_kahan_is_better", SuiteResult::Passed, 1),
+    (
+        "cases::sum_blocked::len_256_acc_f32",
+        SuiteResult::Passed,
+        2,
+    ),
+    (
+        "cases::sum_blocked::len_256_acc_f64",
+        SuiteResult::Passed,
+        2,
+    ),
+    (
+        "dual_delta_e2e::tests::unit_kahan_is_better",
+        SuiteResult::Passed,
+        1,
+    ),
     ("gate::below", SuiteResult::Passed, 1),
     ("gate::nan_on_a_few_trials", SuiteResult::Failed, 1),
     ("summation::naive_is_caught", SuiteResult::Passed, 2),
@@ -205,13 +222,13 @@ const EXPECTED: [(&str, SuiteResult, usize); 6] = [
 /// `scripts/ci-accuracy.sh -C <fixture> <args>` with `env`, Cargo's own
 /// folder first on `PATH` (the script runs `cargo`), and no step summary
 /// unless `env` names one.
-fn ci_script(args: &[&str], env: &[(&str, &str)]) -> child::Run {
+fn ci_script(args: &[&str], env: &[(&str, &str)]) -> crate::child::Run {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/ci-accuracy.sh");
-    let mut command = child::in_fixture("bash");
+    let mut command = crate::child::in_fixture("bash");
     command
         .arg(script)
         .arg("-C")
-        .arg(child::fixture())
+        .arg(crate::child::fixture())
         .args(args)
         .env_remove("GITHUB_STEP_SUMMARY");
     if let Some(cargo) = std::env::var_os("CARGO") {
@@ -221,7 +238,7 @@ fn ci_script(args: &[&str], env: &[(&str, &str)]) -> child::Run {
         command.env("PATH", path.unwrap());
     }
     command.envs(env.iter().copied());
-    child::run(&mut command)
+    crate::child::run(&mut command)
 }
 
 /// The fixture's suite in two shards partitioned `by`, then merged, as the
@@ -249,7 +266,11 @@ fn two_shards_then_merge(by: &str) {
         }
         // The shard's status is its tests'.
         let failed = shard.tests.iter().any(|t| t.result != SuiteResult::Passed);
-        assert_eq!(run.passed, !failed, "shard {k} ({tests:?}):\n{}", run.output);
+        assert_eq!(
+            run.passed, !failed,
+            "shard {k} ({tests:?}):\n{}",
+            run.output
+        );
         if by == "binary" {
             let mine: Vec<&str> = EXPECTED
                 .iter()
@@ -284,8 +305,11 @@ fn two_shards_then_merge(by: &str) {
         (s.passed, s.failed, s.regressed, s.skipped, s.failures_kept),
         (5, 1, 0, 0, 1)
     );
-    let results: Vec<(&str, SuiteResult)> =
-        s.tests.iter().map(|t| (t.test.as_str(), t.result)).collect();
+    let results: Vec<(&str, SuiteResult)> = s
+        .tests
+        .iter()
+        .map(|t| (t.test.as_str(), t.result))
+        .collect();
     let expected: Vec<(&str, SuiteResult)> = EXPECTED.iter().map(|e| (e.0, e.1)).collect();
     assert_eq!(results, expected);
     let markdown = std::fs::read_to_string(merged.join(suite::MARKDOWN_FILE)).unwrap();
@@ -303,7 +327,7 @@ fn the_ci_script_runs_a_suite_in_two_shards_and_merges_them() {
     // Partitioned by test binary, as where cargo-nextest is not installed.
     two_shards_then_merge("binary");
     // By nextest where it is.
-    let nextest = child::in_fixture(std::env::var_os("CARGO").unwrap_or("cargo".into()))
+    let nextest = crate::child::in_fixture(std::env::var_os("CARGO").unwrap_or("cargo".into()))
         .args(["nextest", "--version"])
         .output()
         .is_ok_and(|o| o.status.success());

@@ -6,9 +6,7 @@
 
 use dual_delta_runtime::prelude::*;
 
-mod common;
-
-use common::{naive, oracle as exact, short_input as input};
+use crate::common::{naive, oracle as exact, short_input as input};
 
 /// Run by [`a_report_that_cannot_be_written_is_a_warning`] in a child
 /// process, with `DUAL_DELTA_HOME` under a regular file.
@@ -28,7 +26,11 @@ fn a_report_that_cannot_be_written_is_a_warning() {
     let summary = dir.join("summary.md");
     let _ = std::fs::remove_file(&summary);
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["passes_without_a_report", "--ignored", "--exact"])
+        .args([
+            "unwritable::passes_without_a_report",
+            "--ignored",
+            "--exact",
+        ])
         .env("DUAL_DELTA_HOME", &home)
         .env("GITHUB_STEP_SUMMARY", &summary)
         .env("DUAL_DELTA_PROGRESS", "0")
@@ -39,7 +41,7 @@ fn a_report_that_cannot_be_written_is_a_warning() {
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stdout.contains("1 passed"), "{stdout}");
     assert!(
-        stderr.contains("warning: dual-delta test `unwritable::passes_without_a_report`: report not written: cannot write under"),
+        stderr.contains("warning: dual-delta test `runtime::unwritable::passes_without_a_report`: report not written: cannot write under"),
         "{stderr}"
     );
     assert!(stderr.contains(&home.display().to_string()), "{stderr}");

@@ -11,9 +11,9 @@ use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::report::write_under;
 use dual_delta_runtime::suite::{self, bh};
 
-mod common;
-
-use common::{binomial_bound, kahan, naive, oracle as exact, reversed, short_input as input};
+use crate::common::{
+    binomial_bound, kahan, naive, oracle as exact, reversed, short_input as input,
+};
 
 fn worse(x: &Vec<f32>) -> f64 {
     let o = exact(x);
@@ -157,7 +157,7 @@ fn the_suite_budget_keeps_a_clear_failure_and_holds_false_ones_below_it() {
     const RUNS: u64 = 50;
     const TESTS_200: usize = 200;
     for seed in 0..RUNS {
-        let o = DualDelta::new(naive, kahan, exact, common::input)
+        let o = DualDelta::new(naive, kahan, exact, crate::common::input)
             .seed(seed)
             .run()
             .unwrap();

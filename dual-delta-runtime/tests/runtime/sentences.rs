@@ -15,7 +15,6 @@ use dual_delta_runtime::stats::sequential::Reason;
 
 #[path = "adversary/cells.rs"]
 mod cells;
-mod common;
 // The grid's checks of counts are the adversary suite's.
 #[allow(dead_code)]
 #[path = "adversary/grid.rs"]
@@ -173,14 +172,14 @@ fn every_cell_of_the_grid_says_what_it_decided() {
 }
 
 fn input(rng: &mut TrialRng) -> Vec<f32> {
-    common::short_input(rng)
+    crate::common::short_input(rng)
 }
 
 /// The naive sum's error, times `k`.
 fn scaled(k: f64) -> impl Fn(&Vec<f32>) -> f64 + Sync + Copy {
     move |x| {
-        let o = common::oracle(x);
-        o + k * (f64::from(common::naive(x)) - o)
+        let o = crate::common::oracle(x);
+        o + k * (f64::from(crate::common::naive(x)) - o)
     }
 }
 
@@ -194,11 +193,11 @@ fn every_gate_and_ending_says_what_decided() {
                     if x[0] < 0.05 {
                         f32::NAN
                     } else {
-                        common::kahan(x)
+                        crate::common::kahan(x)
                     }
                 },
-                common::naive,
-                common::oracle,
+                crate::common::naive,
+                crate::common::oracle,
                 input,
             )
             .run()
@@ -211,11 +210,11 @@ fn every_gate_and_ending_says_what_decided() {
                     if x[0] < 0.3 {
                         f32::INFINITY
                     } else {
-                        common::naive(x)
+                        crate::common::naive(x)
                     }
                 },
-                common::naive,
-                common::oracle,
+                crate::common::naive,
+                crate::common::oracle,
                 input,
             )
             .allow_non_finite(true)
@@ -226,15 +225,15 @@ fn every_gate_and_ending_says_what_decided() {
             "a gross error",
             DualDelta::new(
                 |x: &Vec<f32>| {
-                    let o = common::oracle(x);
+                    let o = crate::common::oracle(x);
                     if x[0] < 0.01 {
                         o + 1.0
                     } else {
-                        common::naive(x).into()
+                        crate::common::naive(x).into()
                     }
                 },
-                common::naive,
-                common::oracle,
+                crate::common::naive,
+                crate::common::oracle,
                 input,
             )
             .run()
@@ -242,43 +241,73 @@ fn every_gate_and_ending_says_what_decided() {
         ),
         (
             "over a documented bound",
-            DualDelta::new(scaled(3.0), common::naive, common::oracle, input)
-                .bound(1e-7)
-                .run()
-                .unwrap(),
+            DualDelta::new(
+                scaled(3.0),
+                crate::common::naive,
+                crate::common::oracle,
+                input,
+            )
+            .bound(1e-7)
+            .run()
+            .unwrap(),
         ),
         (
             "a failed check",
-            DualDelta::new(common::kahan, common::naive, common::oracle, input)
-                .run()
-                .unwrap()
-                .with_check(Err("the kernel's own limit".into())),
+            DualDelta::new(
+                crate::common::kahan,
+                crate::common::naive,
+                crate::common::oracle,
+                input,
+            )
+            .run()
+            .unwrap()
+            .with_check(Err("the kernel's own limit".into())),
         ),
         (
             "more accurate, expected better",
-            DualDelta::new(common::kahan, common::naive, common::oracle, input)
-                .expect(dual_delta_runtime::Expect::Better)
-                .run()
-                .unwrap(),
+            DualDelta::new(
+                crate::common::kahan,
+                crate::common::naive,
+                crate::common::oracle,
+                input,
+            )
+            .expect(dual_delta_runtime::Expect::Better)
+            .run()
+            .unwrap(),
         ),
         (
             "within the margin",
-            DualDelta::new(scaled(1.02), common::naive, common::oracle, input)
-                .run()
-                .unwrap(),
+            DualDelta::new(
+                scaled(1.02),
+                crate::common::naive,
+                crate::common::oracle,
+                input,
+            )
+            .run()
+            .unwrap(),
         ),
         (
             "the quick mode",
-            DualDelta::new(common::reversed, common::naive, common::oracle, input)
-                .screen(false)
-                .run()
-                .unwrap(),
+            DualDelta::new(
+                crate::common::reversed,
+                crate::common::naive,
+                crate::common::oracle,
+                input,
+            )
+            .screen(false)
+            .run()
+            .unwrap(),
         ),
         (
             "identical outputs",
-            DualDelta::new(common::naive, common::naive, common::oracle, input)
-                .run()
-                .unwrap(),
+            DualDelta::new(
+                crate::common::naive,
+                crate::common::naive,
+                crate::common::oracle,
+                input,
+            )
+            .run()
+            .unwrap(),
         ),
     ];
     let mut wrong = Vec::new();
@@ -313,11 +342,11 @@ fn the_quoted_contradictions_are_not_said() {
             if x[1] < 0.297 {
                 f32::INFINITY
             } else {
-                common::kahan(x)
+                crate::common::kahan(x)
             }
         },
-        common::naive,
-        common::oracle,
+        crate::common::naive,
+        crate::common::oracle,
         input,
     )
     .allow_non_finite(true)

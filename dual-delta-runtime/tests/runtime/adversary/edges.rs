@@ -3,8 +3,8 @@
 //! over errors of finite variance of many shapes; non-finite outputs
 //! allowed; errors at extreme magnitudes.
 
-use crate::cells;
-use crate::grid::{BASE, Cell, check, seeds};
+use super::cells;
+use super::grid::{BASE, Cell, check, seeds};
 
 /// Every candidate the claim says must pass: within the margin in mean
 /// and on the typical input, its loss on the low-error inputs, the

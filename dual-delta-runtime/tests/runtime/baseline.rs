@@ -10,9 +10,7 @@ use dual_delta_runtime::baseline::{Baseline, baseline_file};
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::{BaselineError, Baselines, RunError};
 
-mod common;
-
-use common::{binomial_bound, naive, oracle, short_input as input};
+use crate::common::{binomial_bound, naive, oracle, short_input as input};
 
 fn shifted_input(rng: &mut TrialRng) -> Vec<f32> {
     (0..64).map(|_| rng.random_range(0.0f32..2.0)).collect()

@@ -5,9 +5,7 @@
 
 use dual_delta_runtime::prelude::*;
 
-mod common;
-
-use common::{LEN, input, kahan, kahan_on_half, naive, oracle, pairwise};
+use crate::common::{LEN, input, kahan, kahan_on_half, naive, oracle, pairwise};
 
 fn reversed(x: &Vec<f32>) -> f32 {
     x.iter().rev().fold(0.0, |s, &v| s + v)

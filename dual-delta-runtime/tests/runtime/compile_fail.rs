@@ -3,7 +3,7 @@
 //!
 //! After a deliberate change of a message, regenerate the `.stderr` files
 //! with `TRYBUILD=overwrite cargo test -p dual-delta-runtime --test
-//! compile_fail` and read the diff.
+//! runtime -- compile_fail::` and read the diff.
 
 #[test]
 fn ui() {

@@ -12,9 +12,7 @@
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::stats::Alternative;
 
-mod common;
-
-use common::{input, kahan, naive, oracle, pairwise};
+use crate::common::{input, kahan, naive, oracle, pairwise};
 
 #[test]
 fn naive_summation_is_judged_less_accurate_than_kahan() {

@@ -6,16 +6,14 @@
 //! `--nocapture` for the table; `CLAIM_SEEDS=100` runs every row on 100
 //! seeds and adds the rates at `n = 1000` (as the closing figures were
 //! measured: `CLAIM_SEEDS=100 cargo test --release -p dual-delta-runtime
-//! --test claim -- --nocapture`).
+//! --test runtime -- claim:: --nocapture`).
 
 #![allow(clippy::ptr_arg)]
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::{DecidedBy, RunError, TooFewTrials};
 
-mod common;
-
-use common::{binomial_bound, kahan, naive, oracle, reversed, short_input};
+use crate::common::{binomial_bound, kahan, naive, oracle, reversed, short_input};
 
 /// Whether input `x` (64 numbers uniform in [0, 1)) is among the share
 /// `percent` of inputs a faulty kernel gets wrong: chosen by the input's
@@ -352,7 +350,7 @@ fn a_version_nine_times_worse_on_half_its_inputs_regresses_against_one_saved_und
 
 #[test]
 fn a_clear_failure_stops_within_32_trials() {
-    let o = DualDelta::new(naive, kahan, oracle, common::input)
+    let o = DualDelta::new(naive, kahan, oracle, crate::common::input)
         .seed(1)
         .run()
         .unwrap();
@@ -430,7 +428,7 @@ fn a_hung_candidate_ends_the_run_naming_the_trial_and_the_replay() {
     // Without `--nocapture`: the message goes past libtest's capture, which
     // is never printed once the process ends.
     let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--ignored", "--exact", "hung_candidate_child"])
+        .args(["--ignored", "--exact", "claim::hung_candidate_child"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -441,7 +439,7 @@ fn a_hung_candidate_ends_the_run_naming_the_trial_and_the_replay() {
             // A builder run is selected by the name libtest gave its
             // thread, which is the test's.
             && stderr.contains(
-                "Replay it with DUAL_DELTA_SEED=0x9 cargo test -- hung_candidate_child --exact\n"
+                "Replay it with DUAL_DELTA_SEED=0x9 cargo test -- claim::hung_candidate_child --exact\n"
             ),
         "{stderr}"
     );

@@ -1,7 +1,7 @@
 //! `#[case]` and `#[matrix]`: every case is a test of its own, whose
 //! values reach the expressions and the candidate, named after its values,
 //! with the seed derived from that name. Each test checks its own outcome
-//! (`check = ...`); `tests/e2e.rs` checks the names that `cargo test --list`
+//! (`check = ...`); `tests/runtime/e2e.rs` checks the names that `cargo test --list`
 //! shows and the reports the cases write.
 
 // Inputs are `Vec`s: implementations take `&I` for the generator's `I`.
@@ -21,10 +21,11 @@ fn naive(x: &Vec<f32>) -> f32 {
     x.iter().fold(0.0, |s, &v| s + v)
 }
 
-/// The outcome is that of the test `cases::<path>`, with the seed derived
+/// The outcome is that of the test `runtime::cases::<path>` (the binary
+/// `runtime`, the module `cases`), with the seed derived
 /// from that name (unless `DUAL_DELTA_SEED` sets it).
 fn is_case(outcome: &Outcome, path: &str) -> Result<(), String> {
-    let test = format!("cases::{path}");
+    let test = format!("runtime::cases::{path}");
     if outcome.names.test != test {
         return Err(format!("test `{}`, not `{test}`", outcome.names.test));
     }

@@ -11,9 +11,7 @@ use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::screen::Mode;
 use dual_delta_runtime::{DecidedBy, RunError, trial_seed};
 
-mod common;
-
-use common::{binomial_bound, kahan, naive, oracle, reversed, short_input as input};
+use crate::common::{binomial_bound, kahan, naive, oracle, reversed, short_input as input};
 
 /// How a run of one of the five faulty kernels ended.
 enum Ended {

@@ -6,11 +6,9 @@
 //! The child shares this build's target directory and the workspace's
 //! Cargo.lock, so only the fixture itself is compiled.
 
-mod child;
-
 use std::path::Path;
 
-use child::{Run, cargo_test, fixture};
+use crate::child::{Run, cargo_test, fixture};
 
 #[test]
 fn candidate_equal_to_the_baseline_passes_with_the_default_n() {

@@ -1,0 +1,41 @@
+//! The runtime's tests, in one binary: one compile and one link of the
+//! runtime's generic code for all of them, instead of one per file.
+//!
+//! Each module is one subject; `cargo test -p dual-delta-runtime --test
+//! runtime claim::` runs one of them. `cli` is built with the `cli`
+//! feature, `ecosystem` with `num-complex`, `ndarray` and `nalgebra` (the
+//! tests crate turns all four on for `cargo test --workspace`).
+//! `device` and `device_use` are binaries of their own: they check what a
+//! process records of its device, which every run of a process reads.
+
+mod child;
+mod common;
+
+mod adversary;
+mod baseline;
+mod batched;
+mod bound;
+mod cases;
+mod claim;
+mod cli;
+mod compile_fail;
+mod e2e;
+mod early;
+#[cfg(all(feature = "num-complex", feature = "ndarray", feature = "nalgebra"))]
+mod ecosystem;
+mod generators;
+mod harness;
+mod outcome;
+mod readme;
+mod regions;
+mod replay;
+mod reports;
+mod scipy_distribution;
+mod scipy_paired;
+mod screen;
+mod sentences;
+mod sequential;
+mod structure;
+mod suite;
+mod summation;
+mod unwritable;
