@@ -13,9 +13,9 @@ use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::{Baselines, DecidedBy};
 
 #[path = "adversary/cells.rs"]
-mod cells;
+pub(crate) mod cells;
 #[path = "adversary/grid.rs"]
-mod grid;
+pub(crate) mod grid;
 
 use crate::common::binomial_bound;
 use grid::{BASE, Cell, Draw, Law, Promise, check, failures, input, seeds};

@@ -210,8 +210,10 @@ fn a_blank_report_directory_fails_the_run_naming_the_variable() {
         &[("DUAL_DELTA_HOME", "")],
     );
     assert!(!run.passed, "{}", run.output);
+    // A file of the fixture is named from the workspace's root, as rustc
+    // names the files of a member.
     run.assert_contains(&[
-        "dual-delta test `summation::same_as_baseline` (tests/summation.rs:",
+        "dual-delta test `summation::same_as_baseline` (dual-delta-runtime/tests/e2e/tests/summation.rs:",
         ") could not run: invalid DUAL_DELTA_HOME=\"\": expected a directory for the reports",
         "test same_as_baseline ... FAILED",
     ]);
@@ -271,7 +273,15 @@ fn the_readme_example_is_a_test_that_runs_pasted_into_a_crate() {
         .and_then(|rest| rest.split("\n```").next())
         .expect("the README has a ```rust example");
     assert!(example.contains("#[dual_delta_test("), "{example}");
-    std::fs::write(fixture().join("tests/readme.rs"), example).unwrap();
+    // The fixture's `tests/readme.rs` is the example, pasted.
+    let pasted = fixture().join("tests/readme.rs");
+    let test = std::fs::read_to_string(&pasted).unwrap();
+    assert_eq!(
+        test.trim_end(),
+        example,
+        "{} is not the README's first example: paste it there again",
+        pasted.display()
+    );
 
     let run = cargo_test(&["--test", "readme", "--", "--nocapture"], &[]);
     run.assert_contains(&["running 1 test", "dual-delta readme::", "verdict: "]);
@@ -359,7 +369,7 @@ fn a_panicking_candidate_is_reported_once() {
     run.assert_contains(&[
         "could not run: the candidate panicked in trial ",
         "the kernel hit a bad input (first element ",
-        "(at tests/gate.rs:",
+        "(at dual-delta-runtime/tests/e2e/tests/gate.rs:",
     ]);
     // Once: not also by the worker thread's panic hook.
     assert_eq!(
@@ -389,15 +399,15 @@ fn expressions_of_the_wrong_type_are_reported_where_they_are_written() {
     let squeezed = run.output.split_whitespace().collect::<Vec<_>>().join(" ");
     for needle in [
         "error[E0271]: expected `random_vec` to return `Vec<f64>`, but it returns `Vec<f32>` \
-         --> tests/wrong_types.rs:14:67",
-        "error[E0631]: type mismatch in function arguments --> tests/wrong_types.rs:20:28",
+         --> dual-delta-runtime/tests/e2e/tests/wrong_types.rs:14:67",
+        "error[E0631]: type mismatch in function arguments --> dual-delta-runtime/tests/e2e/tests/wrong_types.rs:20:28",
         "found function signature `fn(&Vec<f64>) -> _`",
         // An oracle of another signature: the note names the oracle.
         "error[E0593]: function is expected to take 1 argument, but it takes 2 arguments \
-         --> tests/wrong_types.rs:30:28",
+         --> dual-delta-runtime/tests/e2e/tests/wrong_types.rs:30:28",
         "note: required by a bound in `dual_delta_runtime::__private::oracle_of`",
         // A case's value, typed as the candidate's parameter.
-        "error[E0308]: mismatched types --> tests/wrong_types.rs:43:14",
+        "error[E0308]: mismatched types --> dual-delta-runtime/tests/e2e/tests/wrong_types.rs:43:14",
     ] {
         assert!(squeezed.contains(needle), "{needle:?} in:\n{}", run.output);
     }

@@ -13,12 +13,8 @@ use dual_delta_runtime::DecidedBy;
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::stats::sequential::Reason;
 
-#[path = "adversary/cells.rs"]
-mod cells;
-// The grid's checks of counts are the adversary suite's.
-#[allow(dead_code)]
-#[path = "adversary/grid.rs"]
-mod grid;
+// The adversary suite's cells, read here for their words.
+use crate::adversary::{cells, grid};
 
 /// Every way `o`'s words contradict its judgement.
 fn contradictions(o: &Outcome) -> Vec<String> {

@@ -2,8 +2,9 @@
 //! user would: shared by the end-to-end tests and the `cli` test of the CI
 //! script.
 //!
-//! The child shares this build's target directory and the workspace's
-//! Cargo.lock, so only the fixture itself is compiled.
+//! The fixture is a member of the workspace whose targets `cargo test
+//! --workspace` leaves out: the child shares this build's target directory,
+//! Cargo.lock and profiles, so only the fixture itself is compiled.
 
 // Each test file uses a part of this module.
 #![allow(dead_code)]
@@ -11,7 +12,6 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Once;
 
 /// What a child `cargo test` did.
 pub(crate) struct Run {
@@ -84,9 +84,6 @@ fn cargo(args: &[&str], env: &[(&str, &str)]) -> Run {
 /// with this build's target directory, the workspace's Cargo.lock, and an
 /// environment cleared of `DUAL_DELTA_*`.
 pub(crate) fn in_fixture(program: impl AsRef<OsStr>) -> Command {
-    static PREPARE: Once = Once::new();
-    PREPARE.call_once(copy_lockfile);
-
     let mut command = Command::new(program);
     command
         .current_dir(fixture())
@@ -122,15 +119,4 @@ pub(crate) fn run(command: &mut Command) -> Run {
             String::from_utf8_lossy(&out.stderr)
         ),
     }
-}
-
-/// Gives the fixture the workspace's locked versions (written atomically:
-/// other test processes may be doing the same).
-fn copy_lockfile() {
-    let workspace_lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
-    let lock = fixture().join("Cargo.lock");
-    let partial = fixture().join(format!("Cargo.lock.{}", std::process::id()));
-    std::fs::copy(&workspace_lock, &partial)
-        .and_then(|_| std::fs::rename(&partial, &lock))
-        .unwrap_or_else(|e| panic!("cannot copy {}: {e}", workspace_lock.display()));
 }
