@@ -18,7 +18,6 @@ mod bound;
 mod cases;
 mod claim;
 mod cli;
-mod compile_fail;
 mod e2e;
 mod early;
 #[cfg(all(feature = "num-complex", feature = "ndarray", feature = "nalgebra"))]

@@ -2,8 +2,8 @@
 //! holds one kind of mistake and its `.stderr` the exact errors expected.
 //!
 //! After a deliberate change of a message, regenerate the `.stderr` files
-//! with `TRYBUILD=overwrite cargo test -p dual-delta-runtime --test
-//! runtime -- compile_fail::` and read the diff.
+//! with `TRYBUILD=overwrite cargo test -p dual-delta-macros --test
+//! compile_fail` and read the diff.
 
 #[test]
 fn ui() {
