@@ -315,6 +315,16 @@ impl<T: Output + ?Sized> Output for &T {
     }
 }
 
+/// `o` widened as a run widens it, its length checked against
+/// [`Output::len`]: the feature-gated outputs' tests read it.
+#[cfg(test)]
+pub(crate) fn widened<O: Output + ?Sized>(o: &O) -> Vec<f64> {
+    let mut out = Vec::new();
+    o.extend_f64(&mut out);
+    assert_eq!(out.len(), o.len());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,12 +48,7 @@ mod tests {
 
     use super::*;
 
-    fn widened<O: Output + ?Sized>(o: &O) -> Vec<f64> {
-        let mut out = Vec::new();
-        o.extend_f64(&mut out);
-        assert_eq!(out.len(), o.len());
-        out
-    }
+    use crate::output::widened;
 
     #[test]
     fn a_matrix_is_read_row_by_row_whatever_its_layout() {

@@ -42,12 +42,7 @@ mod tests {
     use super::*;
     use crate::fp8::{E4m3, E5m2};
 
-    fn widened<O: Output + ?Sized>(o: &O) -> Vec<f64> {
-        let mut out = Vec::new();
-        o.extend_f64(&mut out);
-        assert_eq!(out.len(), o.len());
-        out
-    }
+    use crate::output::widened;
 
     #[test]
     fn a_complex_number_is_its_real_then_its_imaginary_part() {

@@ -47,14 +47,30 @@ impl Outcome {
                     short.n_needed
                 ),
                 None if claim.significantly_worse() => self.within_margin_words(),
-                None => format!(
-                    "No significant accuracy difference between {c} and {b}: mean error {} the \
-                     baseline's ({}), typical error {} ({})",
-                    change(claim.mean.effect, false),
-                    at_zero(claim.mean.p_worse),
-                    times(claim.typical.effect),
-                    at_zero(claim.typical.p_worse)
-                ),
+                None => {
+                    // A sample whose estimate is beyond the margin, though no
+                    // test shows it, says so: the pass is "not shown", not
+                    // "within".
+                    let beyond = [claim.mean.effect, claim.typical.effect]
+                        .iter()
+                        .any(|&e| e > 1.0 + claim.margin);
+                    let hedge = if beyond {
+                        format!(
+                            "; not shown beyond the {}% margin with confidence at this n",
+                            100.0 * claim.margin
+                        )
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "No significant accuracy difference between {c} and {b}: mean error {} \
+                         the baseline's ({}), typical error {} ({}){hedge}",
+                        change(claim.mean.effect, false),
+                        at_zero(claim.mean.p_worse),
+                        times(claim.typical.effect),
+                        at_zero(claim.typical.p_worse)
+                    )
+                }
             },
         };
         self.ended(&words)
