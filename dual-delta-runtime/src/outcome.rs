@@ -177,7 +177,7 @@ impl Outcome {
     }
 
     /// The outcome judged again with the result of the test's own check:
-    /// the judgement ([`crate::decide`]) decides, and a failed check fails
+    /// the judgement decides, and a failed check fails
     /// the run ([`DecidedBy::Check`]), every report saying why, first. Run
     /// before any report is written, so that no report calls such a run
     /// passed.

@@ -84,7 +84,7 @@ pub enum RunError {
     Stats(StatsError),
     /// A function declared that this environment cannot run the test
     /// ([`skip`]): an ending, not a failure (see
-    /// [`crate::report::Ended::Skipped`]).
+    /// [`crate::Ended::Skipped`]).
     Skipped(Skip),
 }
 
