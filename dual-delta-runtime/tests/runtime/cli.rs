@@ -327,7 +327,7 @@ fn the_ci_script_runs_a_suite_in_two_shards_and_merges_them() {
     // Partitioned by test binary, as where cargo-nextest is not installed.
     two_shards_then_merge("binary");
     // By nextest where it is.
-    let nextest = crate::child::in_fixture(std::env::var_os("CARGO").unwrap_or("cargo".into()))
+    let nextest = crate::child::cargo_in_fixture()
         .args(["nextest", "--version"])
         .output()
         .is_ok_and(|o| o.status.success());

@@ -210,6 +210,14 @@ impl Claim {
         self.mean.significantly_worse(self.level) || self.typical.significantly_worse(self.level)
     }
 
+    /// A criterion's point estimate lies beyond the margin, whether or not
+    /// its test shows it there.
+    pub fn estimate_beyond_margin(&self) -> bool {
+        [self.mean.effect, self.typical.effect]
+            .iter()
+            .any(|&e| e > 1.0 + self.margin)
+    }
+
     /// More accurate: a criterion shows it, and neither shows the candidate
     /// less accurate at all.
     pub fn more_accurate(&self) -> bool {

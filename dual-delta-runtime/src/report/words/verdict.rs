@@ -51,14 +51,8 @@ impl Outcome {
                     // A sample whose estimate is beyond the margin, though no
                     // test shows it, says so: the pass is "not shown", not
                     // "within".
-                    let beyond = [claim.mean.effect, claim.typical.effect]
-                        .iter()
-                        .any(|&e| e > 1.0 + claim.margin);
-                    let hedge = if beyond {
-                        format!(
-                            "; not shown beyond the {}% margin with confidence at this n",
-                            100.0 * claim.margin
-                        )
+                    let hedge = if claim.estimate_beyond_margin() {
+                        format!("; {}", not_shown_beyond(claim.margin))
                     } else {
                         String::new()
                     };
@@ -173,13 +167,14 @@ impl Outcome {
         let mean = 100.0 * (claim.mean.effect - 1.0);
         let typical = 100.0 * (claim.typical.effect - 1.0);
         let p = significant_worse_p(claim);
-        let mut s = if mean > m || typical > m {
+        let mut s = if claim.estimate_beyond_margin() {
             format!(
                 "{c} is less accurate than {b} ({} at margin 0): mean error {}, typical error {} \
-                 the baseline's, not shown beyond the {m}% margin with confidence at this n",
+                 the baseline's, {}",
                 p_short(p),
                 signed(mean),
                 signed(typical),
+                not_shown_beyond(claim.margin),
             )
         } else if mean >= 0.0 {
             format!(
@@ -242,6 +237,15 @@ impl Outcome {
             }
         }
     }
+}
+
+/// What a verdict says of an estimate beyond the margin that no test
+/// shows there.
+fn not_shown_beyond(margin: f64) -> String {
+    format!(
+        "not shown beyond the {}% margin with confidence at this n",
+        100.0 * margin
+    )
 }
 
 /// The smaller p-value at margin 0 of a criterion significantly worse.

@@ -74,10 +74,15 @@ pub(crate) fn run_printed(command: &str, env: &[(&str, &str)]) -> Run {
 
 /// Runs `cargo <args>` in the fixture's folder.
 fn cargo(args: &[&str], env: &[(&str, &str)]) -> Run {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
-    let mut command = in_fixture(cargo);
+    let mut command = cargo_in_fixture();
     command.args(args).envs(env.iter().copied());
     run(&mut command)
+}
+
+/// The Cargo that runs these tests (`cargo` where none is named), to be
+/// run in the fixture's folder as [`in_fixture`] prepares it.
+pub(crate) fn cargo_in_fixture() -> Command {
+    in_fixture(std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo")))
 }
 
 /// `program` to be run in the fixture's folder as Cargo would be there:
