@@ -6,7 +6,7 @@ use dual_delta_runtime::E4m3;
 use half::bf16;
 
 use super::shader::{self, LowpKernel, LowpParams};
-use super::{Bf16Accumulation, Fp8Accumulation, LOWP_TILE};
+use super::{Bf16Accumulation, Fp8Accumulation, LOWP_COLS, LOWP_ROWS};
 use crate::device::context::Gpu;
 use crate::error::GpuError;
 use crate::launch::Kernel;
@@ -98,7 +98,7 @@ fn plan<E: MatmulElement>(
         .max(k as u64 * n as u64 * 2)
         .max(m as u64 * n as u64 * 4);
     let limit = gpu.binding_limit(largest)?;
-    let (tiles_m, tiles_n) = (m.div_ceil(LOWP_TILE) as u64, n.div_ceil(LOWP_TILE) as u64);
+    let (tiles_m, tiles_n) = (m.div_ceil(LOWP_ROWS) as u64, n.div_ceil(LOWP_COLS) as u64);
     let max_items = u64::from(gpu.max_dispatch).pow(2) * u64::from(shader::TILE_WORKGROUP);
     let group = (limit / largest)
         .min(max_items / (tiles_m * tiles_n))

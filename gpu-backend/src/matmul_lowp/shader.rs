@@ -21,7 +21,7 @@ use core::fmt::Write as _;
 
 use super::hopper::{limited_helpers, limited_loop};
 use super::unroll::{each, rows_cols};
-use super::{Bf16Accumulation, FP8_MMA_K, LOWP_TILE};
+use super::{Bf16Accumulation, FP8_MMA_K, LOWP_COLS, LOWP_ROWS};
 use crate::compile::Binding;
 use crate::pipelines::PipelineKey;
 use crate::wgsl::{ROUND_BF16, barriers};
@@ -142,7 +142,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 }
 
 fn tile(s: &mut String, kernel: LowpKernel) {
-    let t = LOWP_TILE;
     let _ = writeln!(
         s,
         "@compute @workgroup_size({TILE_WORKGROUP})
@@ -153,8 +152,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
     let tn = id % p.tiles_n;
     let tm = (id / p.tiles_n) % p.tiles_m;
     let bi = id / tiles;
-    let r0 = tm * {t}u;
-    let c0 = tn * {t}u;
+    let r0 = tm * {LOWP_ROWS}u;
+    let c0 = tn * {LOWP_COLS}u;
     let abase = bi * p.m * p.k;
     let bbase = bi * p.k * p.n;"
     );
@@ -218,12 +217,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         _ => "bitcast<u32>(s{i}_{j} * scales[bi])",
     };
     s.push_str("    let obase = bi * p.m * p.n;\n");
-    for i in 0..t {
+    for i in 0..LOWP_ROWS {
         let _ = writeln!(
             s,
             "    if (r0 + {i}u < p.m) {{\n        let o{i} = obase + (r0 + {i}u) * p.n + c0;"
         );
-        for j in 0..t {
+        for j in 0..LOWP_COLS {
             let v = store
                 .replace("{i}", &i.to_string())
                 .replace("{j}", &j.to_string());
