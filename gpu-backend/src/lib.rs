@@ -109,8 +109,8 @@
 //! lane and one 32-bit word at a time, while a texel fetch is vectorised.
 //! Workgroups are 8 invocations, one llvmpipe SIMD vector, so that even a
 //! `128 × 128` output spreads over every CPU core. Where the adapter has
-//! subgroups of at least 8, a workgroup owns a `64 × 32` block of `C`: each
-//! invocation sums 8 rows of it, fetches one of each step's eight rows of
+//! subgroups of at least 8, a workgroup owns a `32 × 32` block of `C`: each
+//! invocation sums 4 rows of it, fetches one of each step's eight rows of
 //! `B`, and `subgroupBroadcast` shares the rows of `B` (one fetch per
 //! workgroup instead of one per invocation); elsewhere each invocation
 //! owns an `8 × 16` block and reads its own. The `f16`-accumulating kernel
