@@ -94,6 +94,18 @@ impl Gpu {
         )
     }
 
+    /// Another context on this context's adapter, under `options` as
+    /// [`Gpu::with_options`] takes them, on a device of its own: it shares
+    /// no kernel with this context, and its kernels compile apart from this
+    /// context's (lavapipe compiles a kernel at its first dispatch, one at
+    /// a time on a device), so contexts on devices of their own compile in
+    /// parallel. Like [`Gpu::with_options`], this records nothing in later
+    /// reports.
+    pub fn on_another_device(&self, options: &GpuOptions) -> Result<Gpu, GpuError> {
+        let (device, queue) = request_device(&self.adapter, options)?;
+        Gpu::on_device(&self.adapter, device, queue, options, Arc::default())
+    }
+
     /// A context on a device its user already has: the kernels of this
     /// crate run on `device` (each compiled on first use) and the device probed
     /// ([`DeviceSemantics::probe`]), with the default [`GpuOptions`].

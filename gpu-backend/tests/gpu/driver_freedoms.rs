@@ -41,12 +41,15 @@ fn rng(trial: usize) -> TrialRng {
     TrialRng::for_trial(0x00f7_ee00, trial)
 }
 
-/// A context like `gpu` (same device, `f16` path, subgroups and tiling)
-/// whose shaders are compiled with `imitate`.
+/// A context like `gpu` (same adapter, `f16` path, subgroups and tiling)
+/// whose shaders are compiled with `imitate`, on a device of its own
+/// ([`Gpu::on_another_device`]): almost every source is new under a
+/// freedom, so there is little to share with `gpu`'s device, and the
+/// freedoms' tests, run in parallel, compile their kernels in parallel.
 fn imitating(gpu: &Gpu, imitate: SourceTransform) -> Gpu {
     let info = gpu.adapter_info();
     let options = GpuOptions::from_env().expect("valid settings");
-    gpu.with_options(&GpuOptions {
+    gpu.on_another_device(&GpuOptions {
         f16: if info.shader_f16 {
             F16Path::Native
         } else {
