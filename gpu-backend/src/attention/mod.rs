@@ -40,7 +40,9 @@ pub const MAX_HEAD_DIM: usize = 128;
 
 /// The largest `seq_k` the attention kernels accept. llvmpipe ends an
 /// invocation after 65535 loop iterations in all (its guard against
-/// endless loops); the kernels iterate at most three times per key.
+/// endless loops); the kernels iterate at most three times per key, and
+/// the flash strategies once more per output element (at most
+/// [`MAX_HEAD_DIM`]): 49 280 iterations at most.
 pub const MAX_KEYS: usize = 16384;
 
 /// Keys per block of the flash strategies.
