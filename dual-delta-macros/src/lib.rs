@@ -92,18 +92,29 @@ mod tests;
 /// - `margin` δ: the claim's margin (see [the claim](#the-claim)). A
 ///   significant loss inside it passes and is stated in the verdict ("less
 ///   accurate by 0.8% (p = 7.2e-24 at margin 0), within the 5% margin").
-///   `margin = 0.0` is the paper's own test: any significant loss fails.
+///   `margin = 0.0` keeps both criteria with no margin: any significant
+///   loss in mean or on the typical input fails.
+/// - `rule`: `claim` (the default) or `paper`: the paper's test alone, the
+///   run failing exactly where the one-sided `test` rejects at α over every
+///   input (no margin, no mean criterion, no early stop; the gates still
+///   apply).
 /// - `stability`: the same expectations for the variances of the errors
 ///   (Pitman-Morgan test).
 /// - `n` is the number of inputs a pass speaks for: every one of them runs
 ///   the candidate and the baseline, and the oracle wherever their outputs
 ///   differ (and on a seeded one-in-eight sample of the ties). A run stops
-///   before `n` only at a failure: an anytime-valid signed-rank e-process
-///   watches the inputs so far and ends the run once the rule above holds
-///   on them; otherwise the test over all `n` inputs decides at the share
-///   of α left to it (α/2). An `n` at which no failure is possible at that
-///   level (`n < 8` at α = 0.01; `n < 7` with `stop_early = false`) is an
-///   error when the test runs, naming the smallest `n` that can fail.
+///   before `n` only at a failure (or at a pass in the quick mode and under
+///   `expect = worse`): two anytime-valid e-processes of (T) watch the
+///   inputs so far, a signed-rank process at margin 0 and a sign process at
+///   the margin, and the run ends once the smaller of the two reaches 10⁴
+///   (and 2/α); otherwise the claim over all `n` inputs decides at the
+///   share of α left to it (α/2, each criterion at α/4). An `n` at which no
+///   failure is possible is a compile error at the `n` where the settings
+///   are literals, and an error when the test runs otherwise, naming the
+///   smallest `n` that can fail: 9 under the defaults at α = 0.01, 8 with
+///   `stop_early = false`, 7 under `rule = paper`
+///   (`dual_delta_settings::levels::Deciding::min_n`, which the runtime
+///   calls too).
 ///   `stop_early = false` runs every input as a full trial and decides at
 ///   α; so does `DUAL_DELTA_STOP_EARLY=0`. `screen = false` (or
 ///   `DUAL_DELTA_SCREEN=0`) is the quick mode: an early pass after `k`
@@ -303,8 +314,13 @@ fn expand(
         }
     };
     let mut errors = validate::Errors::default();
-    let config = errors.check(parse::args(args).and_then(validate::config));
-    let batched = config.as_ref().is_some_and(|c| c.batch.is_some());
+    let parsed = errors.check(parse::args(args));
+    // Read from the keys written, so that a candidate taking a slice is
+    // checked as batched even where another key is invalid.
+    let batched = parsed
+        .as_ref()
+        .is_some_and(|args| args.iter().any(|a| a.key == "batch"));
+    let config = parsed.and_then(|args| errors.check(validate::config(args)));
     let has_cases = function.attrs.iter().any(cases::is_case_attribute);
     let tables = cases::take(&mut function.attrs, &mut errors);
     errors.check(validate::candidate(&function, batched, has_cases));

@@ -88,6 +88,7 @@ mod regions;
 mod replay;
 pub mod report;
 mod rng;
+mod rule;
 mod run;
 mod schedule;
 pub mod screen;
@@ -118,6 +119,7 @@ pub use crate::outcome::{Names, Outcome};
 pub use crate::output::{Element, NumberFormat, Output, Scalar};
 pub use crate::regions::{Coordinate, Coordinates, Cut, Localization, Side, Sink};
 pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
+pub use crate::rule::Rule;
 pub use crate::verdict::{
     Accuracy, AccuracyTest, Analysis, Equivalence, Stability, TestOutcome, TestRow, Verdict,
 };
@@ -143,8 +145,8 @@ pub mod prelude {
     pub use crate::fp8::{E4m3, E5m2};
     pub use crate::{
         Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, Names, NonFinite,
-        NonFiniteTrial, NumberFormat, Outcome, Output, RunError, Settings, Stability, TrialRng,
-        Verdict, case, dual_delta_test, matrix,
+        NonFiniteTrial, NumberFormat, Outcome, Output, Rule, RunError, Settings, Stability,
+        TrialRng, Verdict, case, dual_delta_test, matrix,
     };
     pub use half::{bf16, f16};
     pub use rand::RngExt as _;
@@ -156,6 +158,7 @@ pub mod __private {
     pub use crate::config::Overrides;
     pub use crate::expect::Expect;
     pub use crate::metric::{Metric, MetricFn};
+    pub use crate::rule::Rule;
     pub use crate::verdict::AccuracyTest;
     pub use core::clone::Clone;
     pub use core::default::Default;

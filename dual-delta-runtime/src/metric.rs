@@ -80,6 +80,32 @@ impl Metric {
         }
     }
 
+    /// What the metric computes, with `f` the output, `fΩ` the oracle and
+    /// `i` an element: the unit of every error a report shows.
+    ///
+    /// ```
+    /// use dual_delta_runtime::Metric;
+    /// assert_eq!(
+    ///     Metric::MaxHybrid.formula(),
+    ///     "max_hybrid = max_i |f_i − fΩ_i| / (1 + |fΩ_i|), the largest element's"
+    /// );
+    /// ```
+    pub fn formula(&self) -> String {
+        let body = match self {
+            Metric::MaxHybrid => "max_i |f_i − fΩ_i| / (1 + |fΩ_i|), the largest element's",
+            Metric::MeanHybrid => "mean_i |f_i − fΩ_i| / (1 + |fΩ_i|), over the elements",
+            Metric::NormRelative => "‖f − fΩ‖₂ / ‖fΩ‖₂",
+            Metric::MaxAbsolute => "max_i |f_i − fΩ_i|",
+            Metric::MaxRelative => "max_i |f_i − fΩ_i| / |fΩ_i|",
+            Metric::MaxUlp => {
+                "max_i |f_i − fΩ_i| / ulp(fΩ_i), in units in the last place of the candidate's \
+                 format"
+            }
+            Metric::Custom { .. } => "the test's own function of the output and the oracle",
+        };
+        format!("{} = {body}", self.name())
+    }
+
     /// The built-in metric with this name.
     pub fn from_name(name: &str) -> Option<Metric> {
         Metric::BUILT_IN.into_iter().find(|m| m.name() == name)

@@ -239,9 +239,11 @@ impl Outcome {
         matches!(self.judgement.decided_by, DecidedBy::GrossError { .. })
     }
 
-    /// The deciding test's p-value for "the candidate is less accurate"
-    /// (on `Δ1 − Δ2`, margin 0, over every input); `None` where it could
-    /// not be computed.
+    /// The one-sided paired test's p-value for "the candidate is less
+    /// accurate" (`test`, on `Δ1 − Δ2`, margin 0, over every input): one of
+    /// the two tests of the claim's typical-input criterion, and the whole
+    /// decision under `rule = paper`; `None` where it could not be
+    /// computed.
     pub fn p_worse(&self) -> Option<f64> {
         self.analysis.worse.as_ref().ok().map(|t| t.p_value)
     }

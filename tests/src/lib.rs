@@ -155,6 +155,15 @@ impl CaseStudy {
         let gpu = outcome.summaries.candidate.mean;
         let cpu = outcome.summaries.baseline.mean;
         let mut problems = Vec::new();
+        if !matches!(
+            outcome.judgement.decided_by,
+            dual_delta_runtime::DecidedBy::Paper { .. }
+        ) {
+            problems.push(format!(
+                "decided by {:?}, not by the paper's test (`rule = paper`)",
+                outcome.judgement.decided_by
+            ));
+        }
         let off = |measured: f64, expected: f64| (measured / expected - 1.0).abs();
         if off(cpu, self.paper_cpu.mean) > 0.02 {
             problems.push(format!(

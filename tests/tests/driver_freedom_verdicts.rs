@@ -76,6 +76,7 @@ fn the_papers_case_studies_keep_their_verdicts_under_the_imitated_freedoms() {
         .test_name(format!("freedoms::paper_case_{}", i + 1))
         .n(N)
         .expect(expect)
+        .rule(dual_delta_runtime::Rule::Paper)
         .run()
         .unwrap();
         println!("case {}: {}", i + 1, outcome.verdict_sentence());

@@ -153,19 +153,33 @@ fn unknown_and_duplicate_keys() {
 #[test]
 fn an_n_too_small_to_fail_at_the_attribute_alpha() {
     let required = REQUIRED_KEYS();
-    let errors = config_errors(quote!(#required n = 6));
+    let errors = config_errors(quote!(#required n = 8));
     assert_eq!(
         errors,
         [
-            "n = 6 trials are too few: the one-sided Wilcoxon signed-rank test cannot reject at \
-          α = 0.01 with fewer than 7, so this test could never fail; use n >= 7"
+            "n = 8 inputs are too few: the one-sided Wilcoxon signed-rank test cannot reject at \
+             level 0.0025 with fewer than 9, so this test could never fail; use n >= 9"
         ]
     );
-    assert!(config_errors(quote!(#required n = 7)).is_empty());
+    // The runtime's own count, from the settings crate, at every setting
+    // that moves it.
+    for (n, ok) in [(9, true), (8, false)] {
+        assert_eq!(
+            config_errors(quote!(#required n = #n)).is_empty(),
+            ok,
+            "n = {n}"
+        );
+    }
+    assert!(config_errors(quote!(#required n = 8, stop_early = false)).is_empty());
+    assert!(!config_errors(quote!(#required n = 7, stop_early = false)).is_empty());
+    assert!(config_errors(quote!(#required n = 7, rule = paper)).is_empty());
+    assert!(!config_errors(quote!(#required n = 6, rule = paper)).is_empty());
     let errors = config_errors(quote!(#required n = 9, alpha = 0.001, test = sign));
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
-        errors[0].contains("the one-sided sign test cannot reject at α = 0.001 with fewer than 10")
+        errors[0]
+            .contains("the one-sided sign test cannot reject at level 0.00025 with fewer than 12"),
+        "{errors:?}"
     );
 }
 

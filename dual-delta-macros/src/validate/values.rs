@@ -101,11 +101,13 @@ pub(super) fn count(key: &Ident, setting: &Setting, value: &Expr) -> syn::Result
     }
 }
 
-/// The error for an `n` written below the fewest trials at which the
-/// attribute's one-sided `test` can reject at its `alpha` (each the table's
-/// default where not written): such a test could never fail. A run that
-/// stops early tests at a lower level, and says so before any trial where
-/// that needs more.
+/// The error for an `n` written below the fewest inputs at which the
+/// test can fail under the settings written (each the table's default
+/// where not written): such a test could never fail. The count is
+/// [`dual_delta_settings::levels::Deciding::min_n`], the runtime's own, so
+/// that an `n` accepted here runs to a verdict. Settings that are not
+/// literals are left to the runtime, which checks the same when the test
+/// runs.
 pub(super) fn too_few_trials(args: &[Arg]) -> Option<syn::Error> {
     let arg = |key: &str| args.iter().find(|a| a.key == key).map(|a| &a.value);
     let n_expr = arg("n")?;
@@ -115,34 +117,32 @@ pub(super) fn too_few_trials(args: &[Arg]) -> Option<syn::Error> {
         Some(value) => number_text(value)?.parse().ok()?,
         None => default("alpha").parse().ok()?,
     };
-    let test = match arg("test").map(ungroup) {
-        Some(Expr::Path(p)) => p.path.get_ident()?.to_string(),
-        Some(_) => return None,
-        None => default("test").to_owned(),
+    let name = |key: &str| -> Option<String> {
+        match arg(key).map(ungroup) {
+            Some(Expr::Path(p)) => Some(p.path.get_ident()?.to_string()),
+            Some(Expr::Lit(syn::ExprLit {
+                lit: Lit::Bool(b), ..
+            })) => Some(b.value.to_string()),
+            Some(_) => None,
+            None => Some(default(key).to_owned()),
+        }
     };
-    let name = match test.as_str() {
-        "wilcoxon" => "Wilcoxon signed-rank test",
-        "sign" => "sign test",
-        "t" => "paired t-test",
+    let (test, expect, rule) = (name("test")?, name("expect")?, name("rule")?);
+    let stop_early = match name("stop_early")?.as_str() {
+        "true" => true,
+        "false" => false,
         _ => return None,
     };
     if n == 0 || !(alpha > 0.0 && alpha < 1.0) {
         return None; // reported as an invalid value
     }
-    // The exact one-sided tests cannot give a p-value below 2^-n; the
-    // t-test also needs 3 observations for its check of normality.
-    let mut min = 1;
-    while 0.5f64.powi(min) >= alpha {
-        min += 1;
-    }
-    let min = if test == "t" { min.max(3) } else { min } as usize;
+    let deciding =
+        dual_delta_settings::levels::Deciding::new(alpha, &expect, &test, &rule, stop_early);
+    let min = deciding.min_n();
     (n < min).then(|| {
         spanned(
             n_expr,
-            format!(
-                "n = {n} trials are too few: the one-sided {name} cannot reject at α = {alpha} \
-                 with fewer than {min}, so this test could never fail; use n >= {min}"
-            ),
+            dual_delta_settings::levels::too_few(n, min, &test, deciding.test_level()),
         )
     })
 }

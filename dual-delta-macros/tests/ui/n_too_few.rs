@@ -12,25 +12,39 @@ fn random_vec(rng: &mut TrialRng) -> Vec<f32> {
     vec![rng.seed() as f32; 8]
 }
 
-// At the default α = 0.01, the Wilcoxon test needs 7 trials.
-#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 5)]
-fn at_the_default_alpha(x: &Vec<f32>) -> f32 {
+// Under the defaults (α = 0.01, each of the claim's criteria at α/4 with
+// early stopping), the Wilcoxon test needs 9 inputs.
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 8)]
+fn at_the_defaults(x: &Vec<f32>) -> f32 {
     x.iter().sum()
 }
 
-// At α = 0.05 it needs 5, and the t-test at least 3.
-#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 4, alpha = 0.05)]
-fn at_the_attribute_alpha(x: &Vec<f32>) -> f32 {
+// Without early stopping, α/2 each: 8.
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 7, stop_early = false)]
+fn every_input(x: &Vec<f32>) -> f32 {
     x.iter().sum()
 }
 
-#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 2, alpha = 0.4, test = t)]
+// The paper's test alone, at α: 7.
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 6, rule = paper)]
+fn the_paper_rule(x: &Vec<f32>) -> f32 {
+    x.iter().sum()
+}
+
+// The t-test needs at least 3.
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 2, alpha = 0.4, test = t, rule = paper)]
 fn t_test(x: &Vec<f32>) -> f32 {
     x.iter().sum()
 }
 
+// A batched candidate gets the one error, not another about its slice.
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 5, batch = 4)]
+fn batched(xs: &[Vec<f32>]) -> Vec<f32> {
+    xs.iter().map(|x| x.iter().sum()).collect()
+}
+
 // Enough: no error.
-#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 5, alpha = 0.05, test = sign)]
+#[dual_delta_test(oracle = exact, baseline = reference, input = random_vec, n = 7, alpha = 0.05, test = sign)]
 fn enough(x: &Vec<f32>) -> f32 {
     x.iter().sum()
 }

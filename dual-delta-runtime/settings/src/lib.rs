@@ -25,11 +25,12 @@ use core::fmt;
 
 mod attribute;
 pub mod gpu;
+pub mod levels;
 mod table;
 
 pub use self::attribute::{CLAIM, FUNCTION_KEYS, LAST_KEYS, attribute_table};
 pub use self::table::{
-    BOOL, EXPECTATION, EXPECTATIONS, METRICS, NAME, SETTINGS, TESTS, markdown_table,
+    BOOL, EXPECTATION, EXPECTATIONS, METRICS, NAME, RULES, SETTINGS, TESTS, markdown_table,
 };
 
 /// What a valid value of a setting is, and how its text reads.

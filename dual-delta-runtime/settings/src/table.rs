@@ -16,6 +16,9 @@ pub const EXPECTATIONS: &[(&str, &str)] = &[
 /// `test`: the names and the runtime's `AccuracyTest` variants.
 pub const TESTS: &[(&str, &str)] = &[("wilcoxon", "Wilcoxon"), ("sign", "Sign"), ("t", "PairedT")];
 
+/// `rule`: the names and the runtime's `Rule` variants.
+pub const RULES: &[(&str, &str)] = &[("claim", "Claim"), ("paper", "Paper")];
+
 /// `metric`: the built-in metrics' names and the runtime's `Metric`
 /// variants (the attribute and the builder also take a function).
 pub const METRICS: &[(&str, &str)] = &[
@@ -66,7 +69,7 @@ macro_rules! settings_table {
                     kind: $crate::Kind::Count,
                     expected: "a whole number of trials, at least 1",
                     baseline: true, recorded: true,
-                    doc: "number of inputs, the most a run takes (large enough to fail at α: ≥ 8 at 0.01)",
+                    doc: "number of inputs, the most a run takes; at least the fewest that can fail (9 under the defaults, 8 with `stop_early = false`, 7 under `rule = paper`, at α = 0.01), checked at compile time and when the test runs",
                 }
                 /// The base seed: trial `i` uses `trial_seed(seed, i)`
                 /// (default: derived from the test's name;
@@ -105,27 +108,52 @@ macro_rules! settings_table {
                     baseline: true, recorded: true,
                     doc: "the accuracy expectation that decides pass or fail",
                 }
-                /// The paired test deciding accuracy at fixed N (default
-                /// the Wilcoxon signed-rank test).
+                /// The one-sided paired test of accuracy at margin 0
+                /// (default the Wilcoxon signed-rank test, the paper's):
+                /// under the claim, (T) fails only where it and the sign
+                /// test at the margin both reject; under `rule = paper`
+                /// it alone decides. The paired t-test runs only where
+                /// Shapiro-Wilk does not reject normality of the
+                /// differences at the level of the tests over every input,
+                /// else Wilcoxon in its place, and the report says so.
                 test: value(AccuracyTest) = (AccuracyTest::default()) {
                     key: true, env: None, default: "`wilcoxon`",
                     kind: $crate::Kind::Choice($crate::TESTS),
                     expected: "one of `wilcoxon`, `sign`, `t`",
                     baseline: false, recorded: true,
-                    doc: "the paired test deciding accuracy at fixed N (`t`: the paired t-test)",
+                    doc: "the one-sided paired test at margin 0: with the sign test at the margin it decides the typical input (T); under `rule = paper` it alone decides (`t`: the paired t-test, replaced by Wilcoxon where Shapiro-Wilk rejects normality of the differences)",
+                }
+                /// The rule that decides accuracy (default
+                /// [`Rule::Claim`]): the claim's two criteria at the
+                /// margin, or (`paper`) the paper's test alone: the run
+                /// fails exactly where the one-sided `test` rejects at α
+                /// over every input's paired errors, with no margin, no
+                /// mean criterion and no early stop (`margin` and
+                /// `stop_early` may not be set to anything else, and
+                /// `DUAL_DELTA_STOP_EARLY` does not apply); the gates
+                /// still apply.
+                rule: value(Rule) = (Rule::default()) {
+                    key: true, env: None, default: "`claim`",
+                    kind: $crate::Kind::Choice($crate::RULES),
+                    expected: "one of `claim`, `paper`",
+                    baseline: false, recorded: true,
+                    doc: "`claim`: the claim's two criteria at the margin; `paper`: the paper's test alone, failing exactly where the one-sided `test` rejects at α over every input (no margin, no mean criterion, no early stop; the gates still apply)",
                 }
                 /// The non-inferiority margin δ ≥ 0 (default 5 %): the
                 /// candidate counts as less accurate only when its errors
                 /// are shown to exceed `(1 + δ)` × the baseline's. The same
-                /// margin serves the early decision and the fixed-N test;
-                /// `0` is the paper's own test. A significant loss inside
-                /// the margin passes and is stated in the verdict.
+                /// margin serves the early decision and the fixed-N test.
+                /// `0` keeps the claim's two criteria with no margin: any
+                /// significant loss in mean or on the typical input fails
+                /// (the paper's test alone is `rule = paper`). A
+                /// significant loss inside the margin passes and is stated
+                /// in the verdict.
                 margin: value(f64) = (DEFAULT_MARGIN) {
                     key: true, env: None, default: "`0.05`",
                     kind: $crate::Kind::NonNegative,
                     expected: "a finite number >= 0",
                     baseline: true, recorded: true, serde: (with = "crate::json_number"),
-                    doc: "non-inferiority margin δ, for the early decision and the fixed-N test alike (`0`: the paper's test)",
+                    doc: "non-inferiority margin δ, for the early decision and the fixed-N test alike (`0`: the claim's two criteria with no margin; the paper's test alone is `rule = paper`)",
                 }
                 /// The stability expectation, if any (default: none).
                 stability: optional(Expect) = () {
@@ -162,11 +190,13 @@ macro_rules! settings_table {
                 /// Whether the run stops as soon as the anytime-valid
                 /// sequential test decides (default `true`;
                 /// `DUAL_DELTA_STOP_EARLY` overrides): `n` is then the most
-                /// trials a run takes, and a pass is final once the screen
-                /// has checked every other input (see
-                /// [`crate::screen`]). `false` runs every input as a full
-                /// trial and decides by the fixed-N test at α, as the paper
-                /// does. Both test the same claim at the same margin.
+                /// trials a run takes; it stops before `n` only at a
+                /// failure (and at a pass in the quick mode, `screen =
+                /// false`, or under `expect = worse`), and a pass covers
+                /// every input (see [`crate::screen`]). `false` runs every
+                /// input as a full trial and decides by the tests over
+                /// every input at α. Both test the same claim at the same
+                /// margin.
                 stop_early: value(bool) = (true) {
                     key: true, env: Some("DUAL_DELTA_STOP_EARLY"), default: "`true`",
                     kind: $crate::Kind::Bool,

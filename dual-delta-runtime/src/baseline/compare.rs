@@ -149,7 +149,9 @@ pub fn compare_errors(
     let (alpha, margin) = (now.alpha, now.margin);
     let pairs = now_errors.len();
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let needed = AccuracyTest::Sign.min_trials(alpha / 2.0);
+    // The claim's rule at α, each criterion at α/2: its typical-input
+    // criterion needs both the sign test and the run's paired test.
+    let needed = now.test.min_trials(alpha / 2.0);
     let mut result = Regression {
         baseline: baseline.name.clone(),
         commit: baseline.commit.clone(),
@@ -172,7 +174,14 @@ pub fn compare_errors(
     for (&a, &b) in now_errors.iter().zip(&then_errors) {
         errors.push(a, b, a == b);
     }
-    let claim = crate::decide::claim::assess(&errors, alpha, margin, needed);
+    let paired = crate::verdict::PairedTest::of(&now_errors, &then_errors, now.test, alpha);
+    let claim = crate::decide::claim::assess(
+        &errors,
+        alpha,
+        margin,
+        &paired,
+        AccuracyTest::Sign.min_trials(alpha / 2.0),
+    );
     result.regressed = claim.less_accurate();
     let decision = match claim.short {
         Some(short) if !result.regressed => RegressionDecision::ShortOfInputs {

@@ -13,6 +13,7 @@ use dual_delta_settings::{Setting, Value, setting};
 use super::*;
 use crate::expect::Expect;
 use crate::metric::Metric;
+use crate::rule::Rule;
 use crate::stats::sequential::DEFAULT_MARGIN;
 use crate::verdict::AccuracyTest;
 
@@ -142,7 +143,7 @@ macro_rules! declare {
                         ($($init)*)
                     );
                 )*
-                Ok(Settings { $($name,)* seed_source })
+                Settings { $($name,)* seed_source }.under_rule(overrides)
             }
         }
     };
@@ -236,6 +237,38 @@ impl SeedSource {
 }
 
 impl Settings {
+    /// The settings under their rule: `rule = paper` has no margin and runs
+    /// every input as a full trial, whatever `DUAL_DELTA_STOP_EARLY` says;
+    /// a margin other than 0, or `stop_early = true`, given with it is an
+    /// error rather than a setting silently ignored.
+    fn under_rule(mut self, overrides: &Overrides) -> Result<Settings, ConfigError> {
+        if self.rule == Rule::Paper {
+            let conflict = match (overrides.margin, overrides.stop_early) {
+                (Some(m), _) if m != 0.0 => Some((
+                    "margin",
+                    m.to_string(),
+                    "0 or nothing under `rule = paper`: the paper's test has no margin",
+                )),
+                (_, Some(true)) => Some((
+                    "stop_early",
+                    "true".to_owned(),
+                    "`false` or nothing under `rule = paper`: the paper's test runs every input",
+                )),
+                _ => None,
+            };
+            if let Some((setting, value, expected)) = conflict {
+                return Err(ConfigError {
+                    source: setting.to_owned(),
+                    value,
+                    expected,
+                });
+            }
+            self.margin = 0.0;
+            self.stop_early = false;
+        }
+        Ok(self)
+    }
+
     /// Resolves settings from the process environment over `overrides` over
     /// the defaults. `name` seeds the default base seed.
     pub fn resolve(name: &str, overrides: &Overrides) -> Result<Settings, ConfigError> {
@@ -315,4 +348,5 @@ typed! {
     Metric: |v| unreachable!("no variable names a metric: {v:?}"), |_s| None;
     Expect: |v| unreachable!("no variable names an expectation: {v:?}"), |_s| None;
     AccuracyTest: |v| unreachable!("no variable names a test: {v:?}"), |_s| None;
+    Rule: |v| unreachable!("no variable names a rule: {v:?}"), |_s| None;
 }

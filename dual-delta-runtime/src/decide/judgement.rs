@@ -4,7 +4,8 @@
 //! gross-error gate (each over every full trial; see [`crate::screen`]),
 //! then the sequential decision if the
 //! run stopped at it (a failure, or a pass in the quick mode), then the
-//! claim's rule over every input ([`crate::decide::claim`]).
+//! claim's rule over every input ([`crate::decide::claim`]), or under
+//! `rule = paper` the paper's one-sided test alone.
 //! [`Outcome`](crate::Outcome) stores the result; the terminal table, the
 //! HTML page, `summary.json`, the step summary and `assert` read it, and
 //! nothing re-derives it.
@@ -16,6 +17,7 @@ use crate::decide::claim::Claim;
 use crate::decide::claim::WithinMargin;
 use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
 use crate::expect::Expect;
+use crate::rule::Rule;
 use crate::stats::sequential::{Crossed, Reason};
 use crate::verdict::{Accuracy, Analysis, Verdict};
 
@@ -60,7 +62,14 @@ pub enum DecidedBy {
         /// What the evidence showed.
         reason: Reason,
     },
-    /// The fixed-N tests over every trial run, at level `alpha`.
+    /// The paper's test alone (`rule = paper`): the one-sided `test` over
+    /// every input, at level `alpha`.
+    Paper {
+        /// The level: α.
+        #[serde(with = "crate::json_number")]
+        alpha: f64,
+    },
+    /// The claim's two criteria over every trial run, at level `alpha`.
     FixedN {
         /// The level (α, or its share left to the fallback at the cap).
         #[serde(with = "crate::json_number")]
@@ -218,6 +227,9 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
                 };
                 (DecidedBy::Sequential { after, reason }, accuracy)
             }
+            _ if s.rule == Rule::Paper => {
+                (DecidedBy::Paper { alpha: fixed_alpha }, e.verdict.accuracy)
+            }
             _ => (DecidedBy::FixedN { alpha: fixed_alpha }, e.verdict.accuracy),
         },
     };
@@ -267,6 +279,13 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
                     .map_or(0.0, |t| t.p_value * s.alpha / fixed_alpha),
             ),
             DecidedBy::FixedN { .. } => Some(e.claim.p_value() * s.alpha / fixed_alpha),
+            DecidedBy::Paper { .. } if accuracy_met && !stability_met => Some(
+                e.analysis
+                    .variance_greater
+                    .as_ref()
+                    .map_or(0.0, |t| t.p_value),
+            ),
+            DecidedBy::Paper { .. } => Some(e.analysis.worse.as_ref().map_or(1.0, |t| t.p_value)),
         })
         .flatten()
         .map(|p| p.min(1.0));

@@ -5,13 +5,15 @@
 //! ([`crate::stats::sequential::alpha_split`] gives the shares). The
 //! claim's two criteria share the level of the tests at the cap in halves
 //! ([`crate::decide::claim`]), and an early failure must also carry
-//! [`crate::decide::claim::STOP_EVIDENCE`]. Nothing else in the crate derives a
-//! level.
+//! [`crate::decide::claim::STOP_EVIDENCE`]. The shares and the fewest
+//! inputs a run can fail with are computed by the settings crate
+//! (`dual_delta_settings::levels`), which the attribute calls at compile
+//! time too.
 
 use crate::config::Settings;
 use crate::decide::claim::STOP_EVIDENCE;
 use crate::stats::sequential::{AlphaSplit, alpha_split};
-use crate::verdict::AccuracyTest;
+use dual_delta_settings::levels::Deciding;
 
 /// The levels of one run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,6 +24,10 @@ pub(crate) struct Levels {
     pub(crate) split: AlphaSplit,
     /// Whether the run may stop at the sequential decision.
     stop_early: bool,
+    /// The fewest inputs at which the run can fail its accuracy claim.
+    pub(crate) min_n: usize,
+    /// The level the deciding paired test is held to at the cap.
+    pub(crate) test_level: f64,
     /// `log10` of the e-value an early failure needs: `1 / α_fail`, and at
     /// least [`STOP_EVIDENCE`].
     pub(crate) stop_evidence_log10: f64,
@@ -31,10 +37,19 @@ impl Levels {
     /// The levels of a run with `settings`.
     pub(crate) fn of(settings: &Settings) -> Levels {
         let split = alpha_split(settings.expect, settings.alpha);
+        let deciding = Deciding::new(
+            settings.alpha,
+            settings.expect.name(),
+            settings.test.key(),
+            settings.rule.name(),
+            settings.stop_early,
+        );
         Levels {
             alpha: settings.alpha,
             split,
             stop_early: settings.stop_early,
+            min_n: deciding.min_n(),
+            test_level: deciding.test_level(),
             stop_evidence_log10: STOP_EVIDENCE.max(1.0 / split.fail).log10(),
         }
     }
@@ -49,16 +64,6 @@ impl Levels {
         } else {
             self.alpha
         }
-    }
-
-    /// The level of each of the claim's two criteria at the cap.
-    pub(crate) fn criterion(&self) -> f64 {
-        self.fixed(false) / 2.0
-    }
-
-    /// The fewest inputs at which `test` can reject at a criterion's level.
-    pub(crate) fn min_trials(&self, test: AccuracyTest) -> usize {
-        test.min_trials(self.criterion())
     }
 
     /// The suite p-value of an early failure whose fail side reached
@@ -78,10 +83,10 @@ mod tests {
         let s = Settings::resolve_with("levels", &Overrides::default(), |_| None).unwrap();
         let l = Levels::of(&s);
         assert_eq!(
-            (l.fixed(false), l.fixed(true), l.criterion()),
+            (l.fixed(false), l.fixed(true), l.test_level),
             (0.005, 0.01, 0.0025)
         );
-        assert_eq!(l.min_trials(AccuracyTest::Wilcoxon), 9);
+        assert_eq!(l.min_n, 9);
         assert_eq!(l.stop_evidence_log10, 4.0);
         assert!((l.early_p_value(4.0) - 2e-4).abs() < 1e-18);
         let all = Overrides {
@@ -89,7 +94,13 @@ mod tests {
             ..Overrides::default()
         };
         let l = Levels::of(&Settings::resolve_with("levels", &all, |_| None).unwrap());
-        assert_eq!((l.fixed(false), l.criterion()), (0.01, 0.005));
-        assert_eq!(l.min_trials(AccuracyTest::Wilcoxon), 8);
+        assert_eq!((l.fixed(false), l.test_level), (0.01, 0.005));
+        assert_eq!(l.min_n, 8);
+        let paper = Overrides {
+            rule: Some(crate::rule::Rule::Paper),
+            ..Overrides::default()
+        };
+        let l = Levels::of(&Settings::resolve_with("levels", &paper, |_| None).unwrap());
+        assert_eq!((l.fixed(false), l.min_n), (0.01, 7));
     }
 }

@@ -1,5 +1,5 @@
 //! The decision of a run, in one place: the claim's rule over every input
-//! ([`claim`]), the gates, the levels every test of a run is held to
+//! ([`claim`]) or the paper's test alone (`rule = paper`), the gates, the levels every test of a run is held to
 //! ([`Levels`]), the monitor that may stop a run early, and the judgement
 //! that reads them all and decides. Reports read the judgement; nothing
 //! else decides.
@@ -18,6 +18,7 @@ mod gates;
 mod judgement;
 mod levels;
 mod monitor;
+mod paper;
 
 pub use self::gates::{GrossError, OverBound};
 pub(crate) use self::gates::{
@@ -27,3 +28,4 @@ pub use self::judgement::{DecidedBy, Ending, Judgement};
 pub(crate) use self::judgement::{Evidence, judge};
 pub(crate) use self::levels::Levels;
 pub(crate) use self::monitor::Monitor;
+pub(crate) use self::paper::paper_accuracy;

@@ -88,16 +88,18 @@ pub enum RunError {
     Skipped(Skip),
 }
 
-/// Fewer trials than the accuracy test needs to ever reject at its level.
+/// Fewer trials than the accuracy test needs to ever reject at its level
+/// ([`dual_delta_settings::levels::Deciding::min_n`], which the attribute
+/// checks at compile time too).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TooFewTrials {
-    /// The test.
+    /// The test, as the attribute writes it (`wilcoxon`, `sign`, `t`).
     pub test: &'static str,
     /// The number of trials asked for.
     pub n: usize,
     /// The smallest number that can reject.
     pub min: usize,
-    /// The significance level.
+    /// The level the test is held to.
     pub alpha: f64,
 }
 
@@ -166,17 +168,9 @@ impl std::error::Error for RunError {
 
 impl fmt::Display for TooFewTrials {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let TooFewTrials {
-            test,
-            n,
-            min,
-            alpha,
-        } = self;
-        write!(
-            f,
-            "n = {n} trials is too few for the one-sided {test} at α = {alpha}: it could never \
-             reject; use n >= {min}"
-        )
+        f.write_str(&dual_delta_settings::levels::too_few(
+            self.n, self.min, self.test, self.alpha,
+        ))
     }
 }
 
@@ -218,4 +212,5 @@ mod baseline;
 mod trial;
 
 pub use self::baseline::BaselineError;
+pub(crate) use self::trial::values;
 pub use self::trial::{Fault, TrialFault};

@@ -76,7 +76,8 @@ impl fmt::Display for TrialFault {
             ),
             Fault::Length { len, oracle_len } => write!(
                 f,
-                "the {role} returned {len} values but the oracle {oracle_len}, in {trial}"
+                "the {role} returned {} but the oracle {oracle_len}, in {trial}",
+                values(*len)
             ),
             Fault::Batch {
                 last,
@@ -98,3 +99,12 @@ impl fmt::Display for TrialFault {
 }
 
 impl std::error::Error for TrialFault {}
+
+/// `1 value`, `0 values`, `7 values`.
+pub(crate) fn values(n: usize) -> String {
+    if n == 1 {
+        "1 value".to_owned()
+    } else {
+        format!("{n} values")
+    }
+}

@@ -14,6 +14,7 @@ use crate::output::Output;
 use crate::regions::coordinates::CoordinatesFn;
 use crate::regions::{Coordinates, Sink};
 use crate::rng::TrialRng;
+use crate::rule::Rule;
 use crate::run::FeatureFn;
 use crate::trial::{Candidate, Trial, Widened, implementation};
 use crate::verdict::AccuracyTest;

@@ -23,13 +23,14 @@ fn settings(d: &DualDelta<'static, f64>) -> String {
 
 #[test]
 fn each_builder_method_of_the_table_sets_its_setting() {
-    let setters: [(&str, Setter); 17] = [
+    let setters: [(&str, Setter); 18] = [
         ("n", |d| d.n(7)),
         ("seed", |d| d.seed(7)),
         ("alpha", |d| d.alpha(0.5)),
         ("metric", |d| d.metric(Metric::MaxUlp)),
         ("expect", |d| d.expect(Expect::Worse)),
         ("test", |d| d.test(AccuracyTest::Sign)),
+        ("rule", |d| d.rule(crate::rule::Rule::Paper)),
         ("margin", |d| d.margin(0.5)),
         ("stability", |d| d.stability(Expect::Better)),
         ("threads", |d| d.threads(7)),

@@ -145,6 +145,7 @@ impl<'a> Summary<'a> {
                 baseline_error: o.delta2.get(worst).copied().unwrap_or(f64::NAN),
             },
             worst_inputs: Cow::Borrowed(&o.worst_inputs),
+            metric_formula: o.settings.metric.formula(),
             replay: format!("{}={:#x}", crate::config::ENV_SEED, o.settings.seed),
             replay_command: crate::replay::command(&o.names.test, o.settings.seed),
             environment: Cow::Borrowed(&o.environment),

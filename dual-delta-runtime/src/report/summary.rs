@@ -132,6 +132,10 @@ pub struct Summary<'a> {
     /// Advice on the metric ([`crate::MetricAdvice`]), or `null`.
     #[serde(default)]
     pub metric_advice: Option<Cow<'a, crate::advice::MetricAdvice>>,
+    /// The metric and what it computes: the unit of every error in the
+    /// report ([`crate::Metric::formula`]).
+    #[serde(default)]
+    pub metric_formula: String,
     /// The environment setting that replays the run
     /// (`DUAL_DELTA_SEED=0x...`).
     pub replay: String,

@@ -106,6 +106,7 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
         &shown.baseline,
     );
     summary_row(&mut out, "Δ1 - Δ2", &shown.differences);
+    let _ = writeln!(out, "  (each error: {})", s.metric.formula());
     if let Some(note) = o.means_note() {
         let _ = writeln!(out, "  ({note})");
     }

@@ -20,12 +20,13 @@ use crate::outcome::{Names, Outcome};
 use crate::output::NumberFormat;
 use crate::progress::Progress;
 use crate::rng::trial_seed;
+use crate::rule::Rule;
 use crate::schedule;
 use crate::screen::{Mode, Screen};
 use crate::stats;
 use crate::stats::sequential::Sequential;
 use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
-use crate::verdict::{self, AccuracyTest, Analysis, Verdict};
+use crate::verdict::{self, AccuracyTest, Analysis, PairedTest, Verdict};
 use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
 
 mod locate;
@@ -107,13 +108,12 @@ impl Plan {
     fn of(test: &str, overrides: &Overrides) -> Result<Plan, RunError> {
         let settings = Settings::resolve(test, overrides)?;
         let levels = Levels::of(&settings);
-        let min = levels.min_trials(settings.test);
-        if settings.n < min {
+        if settings.n < levels.min_n {
             return Err(RunError::TooFewTrials(TooFewTrials {
-                test: settings.test.name(),
+                test: settings.test.key(),
                 n: settings.n,
-                min,
-                alpha: levels.criterion(),
+                min: levels.min_n,
+                alpha: levels.test_level,
             }));
         }
         let baseline = baseline::load(&settings, test)?;
@@ -268,9 +268,14 @@ impl Decided {
             &c.errors,
             fixed,
             s.margin,
+            &PairedTest::of_analysis(&analysis),
             AccuracyTest::Sign.min_trials(fixed / 2.0),
         );
-        let verdict = verdict::verdicts(&analysis, &sample, claim.accuracy(), fixed);
+        let accuracy = match s.rule {
+            Rule::Paper => decide::paper_accuracy(&analysis, fixed),
+            _ => claim.accuracy(),
+        };
+        let verdict = verdict::verdicts(&analysis, &sample, accuracy, fixed);
         let regions = None;
         let environment = crate::environment::of_run(s.seed);
         let regression = plan

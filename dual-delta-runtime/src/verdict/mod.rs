@@ -1,12 +1,17 @@
 //! Verdicts: the paper's three propositions (accuracy, equivalence,
-//! stability) decided at significance α, and the expectations a test asserts.
+//! stability) at significance α, and the expectations a test asserts. The
+//! accuracy verdict is the claim's ([`crate::claim`]) or, under `rule =
+//! paper`, the one-sided paired test's; equivalence is Kolmogorov-Smirnov's
+//! and stability Pitman-Morgan's.
 
 use core::fmt;
 
 use crate::expect::Expect;
 use crate::stats::{self, Alternative, StatsError, TestResult, ZeroMethod};
 
-/// The paired test that decides accuracy.
+/// The one-sided paired test of accuracy at margin 0: one of the two tests
+/// of the claim's typical-input criterion, and the whole decision under
+/// `rule = paper`.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
@@ -36,20 +41,19 @@ impl AccuracyTest {
         }
     }
 
-    /// The smallest number of trials at which the test can reject at `alpha`.
-    ///
-    /// The one-sided exact Wilcoxon and sign tests cannot produce a p-value
-    /// below `2^-n`; the t-test additionally needs 3 observations for the
-    /// Shapiro-Wilk check of normality.
-    pub fn min_trials(self, alpha: f64) -> usize {
-        let mut n = 1;
-        while 0.5f64.powi(n as i32) >= alpha {
-            n += 1;
-        }
+    /// The test as written in the attribute (`wilcoxon`, `sign`, `t`).
+    pub const fn key(self) -> &'static str {
         match self {
-            AccuracyTest::PairedT => n.max(3),
-            _ => n,
+            AccuracyTest::Wilcoxon => "wilcoxon",
+            AccuracyTest::Sign => "sign",
+            AccuracyTest::PairedT => "t",
         }
+    }
+
+    /// The smallest number of trials at which the test can reject at
+    /// `alpha` ([`dual_delta_settings::levels::min_trials`]).
+    pub fn min_trials(self, alpha: f64) -> usize {
+        dual_delta_settings::levels::min_trials(self.key(), alpha)
     }
 }
 
@@ -202,6 +206,23 @@ impl Analysis {
     }
 }
 
+impl Analysis {
+    /// [`Analysis::rows`] without the rows that repeat the deciding test
+    /// (`worse` and `better`) under the test's own name: the table a page
+    /// shows.
+    pub fn distinct_rows(&self) -> Vec<TestRow<'_>> {
+        let own = match self.accuracy_test {
+            AccuracyTest::Wilcoxon => "wilcoxon_",
+            AccuracyTest::Sign => "sign_",
+            AccuracyTest::PairedT => "t_",
+        };
+        self.rows()
+            .into_iter()
+            .filter(|r| !r.key.starts_with(own))
+            .collect()
+    }
+}
+
 /// The verdicts on the three propositions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Verdict {
@@ -258,12 +279,89 @@ pub(crate) fn analyse(sample: &Sample<'_>, test: AccuracyTest, alpha: f64) -> An
         Ok(d) => stats::shapiro_wilk(d),
         Err(e) => Err(e.clone()),
     };
+    let (accuracy_test, fallback) = choose(test, &differences, &shapiro_differences, alpha);
+    let run = |a: &[f64], b: &[f64], alt| run_test(accuracy_test, a, b, alt);
 
+    Analysis {
+        accuracy_test,
+        fallback,
+        worse: run(delta1, delta2, Alternative::Greater),
+        better: run(delta1, delta2, Alternative::Less),
+        wilcoxon_greater: wilcoxon(delta1, delta2, Alternative::Greater),
+        wilcoxon_less: wilcoxon(delta1, delta2, Alternative::Less),
+        sign_greater: stats::sign_test(delta1, delta2, Alternative::Greater),
+        sign_less: stats::sign_test(delta1, delta2, Alternative::Less),
+        t_greater: stats::paired_t(delta1, delta2, Alternative::Greater),
+        t_less: stats::paired_t(delta1, delta2, Alternative::Less),
+        shapiro_differences,
+        ks: stats::ks_2samp(sample.delta1, sample.delta2, Alternative::TwoSided),
+        variance_greater: stats::pitman_morgan(sample.delta1, sample.delta2, Alternative::Greater),
+        variance_less: stats::pitman_morgan(sample.delta1, sample.delta2, Alternative::Less),
+        brown_forsythe: stats::brown_forsythe(sample.delta1, sample.delta2),
+        hodges_lehmann: stats::hodges_lehmann(delta1, delta2),
+    }
+}
+
+/// The one-sided paired test `test` over paired errors, both ways: the
+/// test of the claim's typical-input criterion at margin 0 and of the
+/// paper's rule (`rule = paper`), as [`analyse`] runs it on a run's errors
+/// and a comparison with a saved baseline on the errors now and then.
+#[derive(Clone, Debug)]
+pub(crate) struct PairedTest {
+    /// The test run, after any fallback.
+    pub(crate) test: AccuracyTest,
+    /// "Candidate less accurate".
+    pub(crate) worse: TestOutcome,
+    /// "Candidate more accurate".
+    pub(crate) better: TestOutcome,
+}
+
+impl PairedTest {
+    /// `test` on `delta1` against `delta2` (paired, NaN-free), the paired
+    /// t-test's normality checked at `alpha`.
+    pub(crate) fn of(delta1: &[f64], delta2: &[f64], test: AccuracyTest, alpha: f64) -> PairedTest {
+        let differences = stats::paired_differences(delta1, delta2);
+        let shapiro = match (&differences, test) {
+            (Ok(d), AccuracyTest::PairedT) => stats::shapiro_wilk(d),
+            (Err(e), _) => Err(e.clone()),
+            // Read only by the paired t-test.
+            (Ok(_), _) => Err(StatsError::InvalidParameter {
+                name: "shapiro",
+                reason: "not needed".to_owned(),
+            }),
+        };
+        let (test, _) = choose(test, &differences, &shapiro, alpha);
+        PairedTest {
+            test,
+            worse: run_test(test, delta1, delta2, Alternative::Greater),
+            better: run_test(test, delta1, delta2, Alternative::Less),
+        }
+    }
+
+    /// The deciding test of an [`Analysis`].
+    pub(crate) fn of_analysis(analysis: &Analysis) -> PairedTest {
+        PairedTest {
+            test: analysis.accuracy_test,
+            worse: analysis.worse.clone(),
+            better: analysis.better.clone(),
+        }
+    }
+}
+
+/// The test that runs for `test`, and why it replaced it: the paired
+/// t-test only where Shapiro-Wilk does not reject normality of the
+/// differences at `alpha` and they are not all equal, Wilcoxon otherwise.
+fn choose(
+    test: AccuracyTest,
+    differences: &Result<Vec<f64>, StatsError>,
+    shapiro: &TestOutcome,
+    alpha: f64,
+) -> (AccuracyTest, Option<String>) {
     // Shapiro-Wilk gives W = 1, p = 1 for constant differences (as SciPy
     // does), where the t-test is undefined: that is no reason to keep it.
-    let constant = matches!(&differences, Ok(d) if d.iter().all(|&v| v == d[0]));
-    let (accuracy_test, fallback) = match test {
-        AccuracyTest::PairedT => match &shapiro_differences {
+    let constant = matches!(differences, Ok(d) if d.iter().all(|&v| v == d[0]));
+    match test {
+        AccuracyTest::PairedT => match shapiro {
             Ok(_) if constant => (
                 AccuracyTest::Wilcoxon,
                 Some(
@@ -290,30 +388,15 @@ pub(crate) fn analyse(sample: &Sample<'_>, test: AccuracyTest, alpha: f64) -> An
             ),
         },
         other => (other, None),
-    };
-    let run = |a: &[f64], b: &[f64], alt| match accuracy_test {
-        AccuracyTest::Wilcoxon => wilcoxon(a, b, alt),
+    }
+}
+
+/// One one-sided paired test of `delta1` against `delta2`.
+fn run_test(test: AccuracyTest, a: &[f64], b: &[f64], alt: Alternative) -> TestOutcome {
+    match test {
+        AccuracyTest::Wilcoxon => stats::wilcoxon(a, b, alt, ZeroMethod::Wilcox, false),
         AccuracyTest::Sign => stats::sign_test(a, b, alt),
         AccuracyTest::PairedT => stats::paired_t(a, b, alt),
-    };
-
-    Analysis {
-        accuracy_test,
-        fallback,
-        worse: run(delta1, delta2, Alternative::Greater),
-        better: run(delta1, delta2, Alternative::Less),
-        wilcoxon_greater: wilcoxon(delta1, delta2, Alternative::Greater),
-        wilcoxon_less: wilcoxon(delta1, delta2, Alternative::Less),
-        sign_greater: stats::sign_test(delta1, delta2, Alternative::Greater),
-        sign_less: stats::sign_test(delta1, delta2, Alternative::Less),
-        t_greater: stats::paired_t(delta1, delta2, Alternative::Greater),
-        t_less: stats::paired_t(delta1, delta2, Alternative::Less),
-        shapiro_differences,
-        ks: stats::ks_2samp(sample.delta1, sample.delta2, Alternative::TwoSided),
-        variance_greater: stats::pitman_morgan(sample.delta1, sample.delta2, Alternative::Greater),
-        variance_less: stats::pitman_morgan(sample.delta1, sample.delta2, Alternative::Less),
-        brown_forsythe: stats::brown_forsythe(sample.delta1, sample.delta2),
-        hodges_lehmann: stats::hodges_lehmann(delta1, delta2),
     }
 }
 

@@ -58,7 +58,9 @@ fn constant_differences_replace_the_t_test_by_wilcoxon() {
     for (&a, &b) in delta1.iter().zip(&delta2) {
         errors.push(a, b, false);
     }
-    let claim = crate::decide::claim::assess(&errors, 0.01, 0.0, 9);
+    let paired = PairedTest::of_analysis(&analyse(&sample(&delta1), AccuracyTest::PairedT, 0.01));
+    assert_eq!(paired.test, AccuracyTest::Wilcoxon);
+    let claim = crate::decide::claim::assess(&errors, 0.01, 0.0, &paired, 9);
     assert_eq!(claim.accuracy(), Accuracy::LessAccurate);
     // Differences that vary keep the t-test.
     let mut varied = delta1.clone();

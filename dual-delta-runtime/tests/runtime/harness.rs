@@ -130,7 +130,7 @@ fn too_few_trials_says_the_minimum() {
     assert_eq!(
         err,
         RunError::TooFewTrials(TooFewTrials {
-            test: "Wilcoxon signed-rank",
+            test: "wilcoxon",
             n: 5,
             min: 9,
             alpha: 0.0025

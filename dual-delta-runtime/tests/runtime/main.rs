@@ -34,6 +34,7 @@ mod scipy_paired;
 mod screen;
 mod sentences;
 mod sequential;
+mod settings_effect;
 mod structure;
 mod suite;
 mod summation;

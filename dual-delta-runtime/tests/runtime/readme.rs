@@ -113,3 +113,17 @@ fn the_guides_ci_recipe_is_the_workflow_this_repository_runs() {
         assert!(workflow.contains(step), "{step}");
     }
 }
+
+#[test]
+fn the_readme_and_the_guide_state_the_claim_the_module_states() {
+    // The one text (`dual_delta_settings::CLAIM`), which the claim
+    // module's documentation and the attribute's include.
+    let claim = dual_delta_settings::CLAIM.trim_end();
+    for file in ["README.md", "dual-delta-runtime/src/guide/claim.md"] {
+        let text = read(file);
+        assert!(
+            text.contains(claim),
+            "{file} does not quote the claim:\n{claim}"
+        );
+    }
+}

@@ -1,10 +1,10 @@
 //! The claim and its one deciding rule.
 //!
 //! A test claims that the candidate is not less accurate than the baseline
-//! beyond the margin δ (`expect = no_worse`, the default). The candidate is
-//! **less accurate beyond the margin** when either criterion holds, each at
-//! half the level left to the tests over every input, each decided by a test
-//! at the margin:
+//! beyond the margin δ (`expect = no_worse`, the default, under `rule =
+//! claim`, the default rule). The candidate is **less accurate beyond the
+//! margin** when either criterion holds, each at half the level left to the
+//! tests over every input:
 //!
 //! * **(M) in mean**: its mean error over every input exceeds `(1 + δ)` ×
 //!   the baseline's. The test is the studentized mean of `Δ1 − (1 + δ)·Δ2`
@@ -13,16 +13,24 @@
 //!   confidence bound, Weissman's missing mass); its bounds on
 //!   `mean Δ1 / mean Δ2` are the test inverted.
 //! * **(T) on the typical input**: its error exceeds `(1 + δ)` × the
-//!   baseline's on more than half the inputs. The test is exactly that: the
-//!   exact sign test of `Δ1 > (1 + δ)·Δ2` over every input (a tie counting
-//!   against it), whose inversion is the distribution-free bound on the
-//!   median of `Δ1 / Δ2`. The paper's one-sided Wilcoxon signed-rank test
-//!   (or the `test` chosen) is reported beside it, and watches the inputs for
-//!   an early failure.
+//!   baseline's on more than half the inputs, and the paper's test finds it
+//!   less accurate. Two tests must both reject: the exact sign test of
+//!   `Δ1 > (1 + δ)·Δ2` over every input (a tie counting against it), whose
+//!   inversion is the distribution-free bound on the median of `Δ1 / Δ2`,
+//!   and the one-sided paired test named by `test` at margin 0 (the paper's
+//!   Wilcoxon signed-rank test by default). Every failure by (T) is a
+//!   significant result of the paper's test. Its p-value is the larger of
+//!   the two; under `test = sign` it is the sign test's at the margin alone.
 //!
 //! Where (M) points beyond the margin on too few inputs for its test ever to
 //! reject, the run fails naming the `n` that could; a pass means "not shown
 //! less accurate at this `n`, and this `n` could have shown it".
+//!
+//! `rule = paper` decides by the paper's test alone: the run fails exactly
+//! where the one-sided `test` rejects at α over every input's paired
+//! errors, with no margin, no mean criterion and no early stop. The gates
+//! (a non-finite output, a gross error, a documented bound) still apply,
+//! and are named when they decide.
 //!
 //! Why two: the signed-rank test answers a location question, so a
 //! candidate slightly better on most inputs outranks any loss on the rest
@@ -65,6 +73,7 @@
 //! with a saved baseline ([`crate::baseline`]) and suites.
 
 use crate::stats::{Alternative, binom_test_half, median_bound_rank};
+use crate::verdict::{AccuracyTest, PairedTest};
 
 /// The e-value an early failure carries at least (besides `1 / α` of its
 /// side): its suite p-value, `α / (α_fail · E)`, is then at most `2 × 10⁻⁴`
@@ -137,9 +146,13 @@ pub enum Which {
 pub struct Claim {
     /// (M): mean Δ1 / mean Δ2, the skew-corrected mean test and its bounds.
     pub mean: Criterion,
-    /// (T): the median of Δ1 / Δ2, the exact sign tests and the order
-    /// statistics' bounds.
+    /// (T): the median of Δ1 / Δ2, its order statistics' bounds, and the
+    /// p-values of the two tests it is decided by, each the larger of
+    /// theirs ([`Claim::typical_tests`]).
     pub typical: Criterion,
+    /// The two tests of (T), each as it found.
+    #[serde(default)]
+    pub typical_tests: Typical,
     /// Each criterion's level: half the run's fixed-N level.
     #[serde(with = "crate::json_number")]
     pub level: f64,
@@ -342,11 +355,17 @@ fn mean(errors: &Errors, level: f64, margin: f64) -> Criterion {
 }
 
 /// (T) at `level` and `margin`: the median over every input of `Δ1 / Δ2`
-/// (a tie counting as 1), its distribution-free bounds, and the exact sign
-/// tests of "`Δ1 > t·Δ2` on more than half the inputs" (a tie counting
-/// against it) at `t = 1` and at `t = 1 + δ`, and of "`Δ1 < Δ2` on more
-/// than half" for "more accurate".
-fn typical(errors: &Errors, level: f64, margin: f64) -> Criterion {
+/// (a tie counting as 1) and its distribution-free bounds; "less accurate"
+/// shown where both the exact sign test of "`Δ1 > t·Δ2` on more than half
+/// the inputs" (a tie counting against it) and the one-sided `paired` test
+/// at margin 0 reject, at `t = 1 + δ` (beyond the margin) and at `t = 1`
+/// (at margin 0); "more accurate" where both the sign test of "`Δ1 < Δ2`
+/// on more than half" and `paired` do. Each p-value is the larger of the
+/// two: an intersection-union test, at level `level` whatever their
+/// dependence (Berger 1982). Under `test = sign`, `paired` is the sign test
+/// of the non-zero differences, which rejects wherever the sign test over
+/// every input does, so (T) is the sign test alone.
+fn typical(errors: &Errors, level: f64, margin: f64, paired: &PairedTest) -> (Criterion, Typical) {
     let r = errors.ratios();
     let n = r.len();
     let median = match n {
@@ -362,33 +381,74 @@ fn typical(errors: &Errors, level: f64, margin: f64) -> Criterion {
         (n > 0).then(|| binom_test_half(count as u64, n as u64, Alternative::Greater))
     };
     let above = |t: f64| r.iter().filter(|&&x| x > t).count();
-    Criterion {
+    let sign_margin = sign(above(1.0 + margin));
+    let tests = Typical {
+        test: paired.test,
+        paired_worse: paired.worse.as_ref().ok().map(|t| t.p_value),
+        paired_better: paired.better.as_ref().ok().map(|t| t.p_value),
+        sign_margin,
+    };
+    let both = |sign: Option<f64>, paired: Option<f64>| match tests.test {
+        AccuracyTest::Sign => sign,
+        _ => Some(sign?.max(paired?)),
+    };
+    let criterion = Criterion {
         effect: if median.is_nan() {
             f64::INFINITY
         } else {
             median
         },
-        p_worse: sign(above(1.0)),
-        p_better: sign(r.iter().filter(|&&x| x < 1.0).count()),
-        p_margin: sign(above(1.0 + margin)),
+        p_worse: both(sign(above(1.0)), tests.paired_worse),
+        p_better: both(
+            sign(r.iter().filter(|&&x| x < 1.0).count()),
+            tests.paired_better,
+        ),
+        p_margin: both(sign_margin, tests.paired_worse),
         lower,
         upper,
-    }
+    };
+    (criterion, tests)
+}
+
+/// The two tests (T) is decided by, each as it found: "less accurate
+/// beyond the margin" is shown where both reject.
+#[derive(Clone, Copy, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Typical {
+    /// The one-sided paired test named by `test` (after any fallback of
+    /// the paired t-test to Wilcoxon), at margin 0.
+    pub test: AccuracyTest,
+    /// Its p-value of "candidate less accurate", where it could be
+    /// computed.
+    pub paired_worse: Option<f64>,
+    /// Its p-value of "candidate more accurate".
+    pub paired_better: Option<f64>,
+    /// The exact sign test's p-value of "`Δ1 > (1 + δ)·Δ2` on more than
+    /// half the inputs".
+    pub sign_margin: Option<f64>,
 }
 
 /// The claim over `errors` at the run's fixed-N level `level` (each
-/// criterion at half of it) and `margin`; `min_differing` is the fewest
-/// differing inputs the typical-input test can reject with.
-pub(crate) fn assess(errors: &Errors, level: f64, margin: f64, min_differing: usize) -> Claim {
+/// criterion at half of it) and `margin`, (T) with the one-sided `paired`
+/// test over the same inputs; `min_differing` is the fewest differing
+/// inputs the typical-input test can reject with.
+pub(crate) fn assess(
+    errors: &Errors,
+    level: f64,
+    margin: f64,
+    paired: &PairedTest,
+    min_differing: usize,
+) -> Claim {
     let half = level / 2.0;
     let mean = mean(errors, half, margin);
     let [mean_delta1, mean_delta2] = errors.means();
     let short = (!mean.beyond(half) && errors.inputs() > 0)
         .then(|| short::short(errors, mean.effect, half, margin, min_differing))
         .flatten();
+    let (typical, typical_tests) = typical(errors, half, margin, paired);
     Claim {
         mean,
-        typical: typical(errors, half, margin),
+        typical,
+        typical_tests,
         level: half,
         margin,
         inputs: errors.inputs(),

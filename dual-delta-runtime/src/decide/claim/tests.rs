@@ -1,4 +1,37 @@
 use super::*;
+use crate::verdict::{AccuracyTest, PairedTest};
+
+/// Every input's pair of errors as the run's paired test reads them: the
+/// differing inputs, the ties (the skipped ones at error 0), the inputs
+/// the metric could not judge as a shared infinity, and the non-finite
+/// ones against an error of 1.
+fn pairs_of(e: &Errors) -> (Vec<f64>, Vec<f64>) {
+    let inf = f64::INFINITY;
+    let mut pairs: Vec<(f64, f64)> = e
+        .delta1
+        .iter()
+        .copied()
+        .zip(e.delta2.iter().copied())
+        .collect();
+    pairs.extend(e.ties.iter().map(|&t| (t, t)));
+    pairs.extend(std::iter::repeat_n((0.0, 0.0), e.unmeasured));
+    pairs.extend(std::iter::repeat_n((inf, inf), e.not_judged));
+    pairs.extend(std::iter::repeat_n((1.0, inf), e.baseline_non_finite));
+    pairs.extend(std::iter::repeat_n((inf, 1.0), e.candidate_non_finite));
+    pairs.into_iter().unzip()
+}
+
+/// The claim with the paper's one-sided `test` over the same inputs.
+fn assess_with(e: &Errors, level: f64, margin: f64, test: AccuracyTest) -> Claim {
+    let (d1, d2) = pairs_of(e);
+    let paired = PairedTest::of(&d1, &d2, test, level);
+    super::assess(e, level, margin, &paired, 9)
+}
+
+/// The claim under the default test, Wilcoxon's.
+fn assess(e: &Errors, level: f64, margin: f64, _min_differing: usize) -> Claim {
+    assess_with(e, level, margin, AccuracyTest::Wilcoxon)
+}
 
 fn errors(pairs: &[(f64, f64)], ties: &[f64], unmeasured: usize) -> Errors {
     let mut e = Errors {
@@ -114,6 +147,37 @@ fn skipped_ties_are_measured_where_the_mean_depends_on_them() {
         0.005,
         0.05
     ));
+}
+
+#[test]
+fn the_typical_input_fails_only_where_the_papers_test_agrees() {
+    // 2× worse on 70 inputs, 100× more accurate on 30 whose baseline
+    // errors are the largest: the sign test at the margin rejects (70 of
+    // 100 above 1.05, p = 3.9e-5), the one-sided Wilcoxon test does not
+    // (the 30 negative differences hold the largest ranks), and the mean
+    // is far lower.
+    let mut pairs = vec![(2.0, 1.0); 70];
+    pairs.extend(vec![(1.0, 100.0); 30]);
+    let e = errors(&pairs, &[], 0);
+    let claim = assess(&e, 0.01, 0.05, 9);
+    let t = claim.typical_tests;
+    assert!(t.sign_margin.unwrap() < 1e-4, "{t:?}");
+    assert!(t.paired_worse.unwrap() > 0.5, "{t:?}");
+    assert_eq!(claim.typical.p_margin, t.paired_worse);
+    assert!(!claim.typical.beyond(0.005) && !claim.less_accurate());
+    // Under `test = sign`, (T) is the sign test at the margin alone: the
+    // paired sign test at 0 rejects wherever it does.
+    let claim = assess_with(&e, 0.01, 0.05, AccuracyTest::Sign);
+    assert_eq!(claim.typical.p_margin, claim.typical_tests.sign_margin);
+    assert_eq!(claim.failed_by(), Some(Which::Typical));
+    // Where both reject, the larger p-value is (T)'s: 3× worse on 80 of
+    // 100, the rest tied.
+    let e = errors(&vec![(3.0, 1.0); 80], &[1.0; 20], 0);
+    let claim = assess(&e, 0.01, 0.05, 9);
+    let t = claim.typical_tests;
+    let larger = t.sign_margin.unwrap().max(t.paired_worse.unwrap());
+    assert_eq!(claim.typical.p_margin, Some(larger));
+    assert!(claim.typical.beyond(0.005), "{claim:?}");
 }
 
 #[test]

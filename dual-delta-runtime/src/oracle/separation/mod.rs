@@ -471,7 +471,8 @@ impl fmt::Display for SeparationError {
                 reference_len,
             } => write!(
                 f,
-                "`{what}` returned {len} values and the reference {reference_len} on {trial}"
+                "`{what}` returned {} and the reference {reference_len} on {trial}",
+                crate::error::values(*len)
             ),
         }
     }

@@ -109,7 +109,9 @@ struct RunPage<'a> {
     passed: bool,
     /// `pass` or `fail`.
     class: &'static str,
-    accuracy_sentence: String,
+    accuracy_sentence: Option<String>,
+    /// The metric and its formula: the unit of every error shown.
+    metric_formula: String,
     /// The claim: what it claims and at which levels, its two criteria,
     /// and what decided.
     claim_heading: String,
@@ -183,7 +185,12 @@ pub(crate) fn test_page(
         written: crate::clock::utc(secs),
         passed,
         class: if passed { "pass" } else { "fail" },
-        accuracy_sentence: o.accuracy_sentence(),
+        // Once: a failure's sentence is often the accuracy verdict itself.
+        accuracy_sentence: {
+            let a = o.accuracy_sentence();
+            (o.failure_sentence().as_deref() != Some(a.as_str())).then_some(a)
+        },
+        metric_formula: s.metric.formula(),
         claim_heading: o.claim_heading(),
         claim_rows: o.claim_rows(),
         decided: o.decided_words(),
@@ -204,7 +211,7 @@ pub(crate) fn test_page(
             ("Δ1 − Δ2".to_owned(), shown.differences),
         ],
         means_note: o.means_note(),
-        rows: o.analysis.rows(),
+        rows: o.analysis.distinct_rows(),
         seed_source: format!("{:?}", s.seed_source).to_lowercase(),
         replay_command: crate::replay::command(&n.test, s.seed),
         worst: o.trials.get(worst).copied().unwrap_or(0),

@@ -8,6 +8,7 @@ use crate::decide::DecidedBy;
 use crate::decide::claim::{Criterion, Which};
 use crate::expect::Expect;
 use crate::outcome::Outcome;
+use crate::rule::Rule;
 
 /// One criterion of the claim, in words, as a table's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +128,17 @@ impl Outcome {
                 n.candidate, n.baseline
             ),
         };
+        if s.rule == Rule::Paper {
+            return format!(
+                "rule: the paper's test: {} fails where the one-sided {} shows it less accurate \
+                 than {} at α = {} over every input (no margin, no mean criterion, no early stop; \
+                 the claim's criteria below are descriptive)",
+                n.candidate,
+                self.analysis.accuracy_test.name(),
+                n.baseline,
+                s.alpha
+            );
+        }
         let split = &self.sequential.alpha_split;
         let shares = if s.stop_early {
             format!(
@@ -149,6 +161,7 @@ impl Outcome {
         let level = claim.level;
         let margin = format!("{}%", 100.0 * claim.margin);
         let stopped = matches!(self.judgement.decided_by, DecidedBy::Sequential { .. });
+        let paper = matches!(self.judgement.decided_by, DecidedBy::Paper { .. });
         let decided = self.criterion_decided(which);
         CriterionRow {
             label: label(which),
@@ -179,6 +192,8 @@ impl Outcome {
             },
             decided: if stopped {
                 " (descriptive: the anytime-valid test decided)"
+            } else if paper {
+                " (descriptive: the paper's test decided)"
             } else if decided {
                 " (deciding)"
             } else {
@@ -247,6 +262,10 @@ impl Outcome {
                     self.claim.level
                 ),
             },
+            DecidedBy::Paper { alpha } => format!(
+                "the paper's test over every input: the one-sided {} at α = {alpha}",
+                self.analysis.accuracy_test.name()
+            ),
             DecidedBy::ShortOfInputs => {
                 "the claim, which could not decide at this n: see (M)".to_owned()
             }

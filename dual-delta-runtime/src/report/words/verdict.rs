@@ -21,6 +21,9 @@ impl Outcome {
         if let DecidedBy::Sequential { reason, .. } = self.judgement.decided_by {
             return self.ended(&self.early_words(reason));
         }
+        if let DecidedBy::Paper { alpha } = self.judgement.decided_by {
+            return self.ended(&self.paper_words(alpha));
+        }
         if (v.identical || v.equal_errors) && self.claim.not_judged == 0 {
             return self.ended(&if v.identical {
                 format!("{c} and {b} gave identical outputs on every trial")
@@ -70,6 +73,38 @@ impl Outcome {
         self.ended(&words)
     }
 
+    /// The paper's verdict (`rule = paper`): the one-sided test's p-value
+    /// in the direction it found, against α.
+    fn paper_words(&self, alpha: f64) -> String {
+        let (c, b) = (&self.names.candidate, &self.names.baseline);
+        let a = &self.analysis;
+        let test = a.accuracy_test.name();
+        let p = |t: &crate::verdict::TestOutcome| {
+            t.as_ref()
+                .map_or_else(|e| format!("not computed ({e})"), |t| p_short(t.p_value))
+        };
+        let mean = format!("; mean error {}", change(self.claim.mean.effect, true));
+        match self.judgement.accuracy {
+            Accuracy::LessAccurate => format!(
+                "{c} is significantly less accurate than {b} by the paper's test: one-sided {test}, \
+                 {} < α = {alpha}{mean}",
+                p(&a.worse)
+            ),
+            Accuracy::MoreAccurate => format!(
+                "{c} is significantly more accurate than {b} by the paper's test: one-sided {test}, \
+                 {} < α = {alpha}{mean}",
+                p(&a.better)
+            ),
+            Accuracy::NoSignificantDifference => format!(
+                "No significant accuracy difference between {c} and {b} by the paper's test: \
+                 one-sided {test}, {} for less accurate and {} for more accurate, neither below \
+                 α = {alpha}{mean}",
+                p(&a.worse),
+                p(&a.better)
+            ),
+        }
+    }
+
     /// The criterion that failed the claim, in words: only its own
     /// p-values, each below its level.
     fn less_accurate_words(&self) -> String {
@@ -100,15 +135,17 @@ impl Outcome {
             }
             _ => {
                 let t = &claim.typical;
+                let tests = &claim.typical_tests;
                 format!(
                     "{c} is significantly less accurate than {b} on the typical input, beyond the \
                      {margin}% margin: its error is {} the baseline's on the median input, lower \
-                     bound {} at level {level} ({} at the margin; one-sided {} {}); mean error {}",
+                     bound {} at level {level} (sign test {} at the margin; one-sided {} {}); \
+                     mean error {}",
                     times(t.effect),
                     times(t.lower),
-                    p_short(t.p_margin.unwrap_or(1.0)),
-                    self.analysis.accuracy_test.name(),
-                    at_zero(t.p_worse),
+                    p_short(tests.sign_margin.unwrap_or(1.0)),
+                    tests.test.name(),
+                    at_zero(tests.paired_worse),
                     change(claim.mean.effect, true),
                 )
             }

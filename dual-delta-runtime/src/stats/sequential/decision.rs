@@ -38,7 +38,11 @@ pub enum Crossed {
     Neither,
     /// The expectation fails.
     Fail {
-        /// The number of trials after which the evidence reached `1/α`.
+        /// The number of trials after which the evidence reached `1/α`
+        /// of its side. A run stops early only once the evidence also
+        /// reaches [`crate::claim::STOP_EVIDENCE`], which may take more:
+        /// where it stopped is the judgement's
+        /// ([`crate::DecidedBy::Sequential`]'s `after`).
         after: usize,
         /// The e-value then (at least the threshold).
         #[serde(with = "crate::json_number")]
@@ -69,7 +73,7 @@ impl Crossed {
 /// `log10(1/α)`: the threshold).
 ///
 /// `fail` and `pass` are the two e-processes that decide the expectation;
-/// the four others are the processes they are made of, kept for reports.
+/// the five others are the processes they are made of, kept for reports.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TracePoint {
     /// Trials observed so far (1-based).
@@ -136,34 +140,26 @@ pub struct AlphaSplit {
 ///
 /// * `no_worse`: a false failure is either the fail e-process crossing
 ///   `2/α` (probability ≤ α/2 by Ville's inequality) or, at the cap, the
-///   one-sided Wilcoxon test rejecting at α/2: ≤ α in all. A false pass can
-///   only be an early one (≤ α).
-/// * `equivalent`: the fixed-N verdict fails when either one-sided
-///   Wilcoxon test or the Kolmogorov-Smirnov test rejects, three tests at
-///   the level it is given, so it gets α/6 for a total ≤ α/2; with the
-///   sequential α/2, false failures stay ≤ α.
+///   claim's two criteria over every input, (M) and (T) at α/4 each: ≤ α
+///   in all. A false pass can only be an early one (≤ α).
+/// * `equivalent`: the fixed-N verdict fails when the claim shows a
+///   difference either way or the Kolmogorov-Smirnov test rejects, three
+///   tests at the level it is given, so it gets α/6 for a total ≤ α/2;
+///   with the sequential α/2, false failures stay ≤ α.
 /// * `better` and `worse`: a false pass is the pass e-process crossing
-///   `2/α` or the fixed-N one-sided test rejecting at α/2; a false failure
-///   can only be an early one (≤ α).
+///   `2/α` or the claim's criteria over every input showing it at α/2; a
+///   false failure can only be an early one (≤ α).
+///
+/// The table is `dual_delta_settings::levels::alpha_split`'s, which the
+/// attribute reads too.
 ///
 /// The split covers the accuracy verdict; the stability tests the fixed-N
 /// verdict also runs are not part of it.
 pub fn alpha_split(expect: Expect, alpha: f64) -> AlphaSplit {
-    match expect {
-        Expect::NoWorse => AlphaSplit {
-            fail: alpha / 2.0,
-            pass: alpha,
-            fallback: alpha / 2.0,
-        },
-        Expect::Equivalent => AlphaSplit {
-            fail: alpha / 2.0,
-            pass: alpha,
-            fallback: alpha / 6.0,
-        },
-        Expect::Better | Expect::Worse => AlphaSplit {
-            fail: alpha,
-            pass: alpha / 2.0,
-            fallback: alpha / 2.0,
-        },
+    let split = dual_delta_settings::levels::alpha_split(expect.name(), alpha);
+    AlphaSplit {
+        fail: split.fail,
+        pass: split.pass,
+        fallback: split.fallback,
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Trials arrive in rounds, in trial order. After each round the caller
 //! hands the new errors to [`Sequential::observe`] and asks
-//! [`Sequential::crossed`] whether to stop. Four e-processes (test
+//! [`Sequential::crossed`] whether to stop. Five e-processes (test
 //! supermartingales, Ville 1939) watch all the trials so far:
 //!
 //! * **worse**: signed-rank evidence that the candidate is less accurate,

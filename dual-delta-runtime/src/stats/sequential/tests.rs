@@ -215,3 +215,49 @@ fn decisions_and_traces_serialize() {
         r#"{"decision":"continue"}"#
     );
 }
+
+#[test]
+fn the_docs_count_the_processes_a_trace_point_records() {
+    // Every e-process of the module's list is a `log10_` field of a trace
+    // point, beside the two that decide (`fail`, `pass`).
+    let point = serde_json::to_value(TracePoint {
+        trial: 1,
+        log10_fail: 0.0,
+        log10_pass: 0.0,
+        log10_worse: 0.0,
+        log10_better: 0.0,
+        log10_not_worse_beyond_margin: 0.0,
+        log10_not_better_beyond_margin: 0.0,
+        log10_typically_worse: 0.0,
+    })
+    .unwrap();
+    let processes = point
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|k| k.starts_with("log10_") && !matches!(k.as_str(), "log10_fail" | "log10_pass"))
+        .count();
+    let words = ["none", "one", "two", "three", "four", "five", "six"];
+    let module = include_str!("mod.rs");
+    assert!(
+        module.contains(&format!(
+            "{} e-processes (test",
+            capitalised(words[processes])
+        )),
+        "{processes} processes"
+    );
+    let list = module
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .filter(|l| l.starts_with("//! * **"))
+        .take_while(|l| !l.contains("Signed-rank side"))
+        .count();
+    assert_eq!(list, processes);
+    assert!(include_str!("decision.rs").contains(&format!("the {} others are", words[processes])));
+}
+
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+}
