@@ -10,17 +10,20 @@
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::{DecidedBy, Ending};
 
-/// An input: where it falls (`u`) and a noise factor near 1.
+/// An input: where it falls (`u`), a noise factor near 1 both share, and
+/// a draw `v` in `[-1, 1)` of the candidate's own.
 #[derive(Clone, Copy, Debug)]
 struct Draw {
     u: f64,
     noise: f64,
+    v: f64,
 }
 
 fn draw(rng: &mut TrialRng) -> Draw {
     Draw {
         u: rng.random_range(0.0..1.0),
         noise: rng.random_range(0.9..1.1),
+        v: rng.random_range(-1.0..1.0),
     }
 }
 
@@ -210,4 +213,37 @@ fn bound_fails_the_first_input_over_it_whatever_else_holds() {
         panic!("{:?}", bounded.judgement.decided_by)
     };
     assert!(bounded.delta1[bounded.trials.iter().position(|&t| t == trial).unwrap()] > 50.0);
+}
+
+#[test]
+fn expect_better_is_one_rule_with_and_without_early_stopping() {
+    // More accurate at all is what `expect = better` asks, in both modes:
+    // 0.96× and 0.99× the baseline on every input, and a candidate whose
+    // error is 1/1.05 the baseline's times a factor of mean 1 (±50%),
+    // each passes on every seed, with early stopping and without.
+    let cases: [(&str, fn(&Draw) -> f64); 3] = [
+        ("0.96", |d| 0.96 * baseline(d)),
+        ("0.99", |d| 0.99 * baseline(d)),
+        ("1/1.05 noisy", |d| baseline(d) / 1.05 * (1.0 + 0.5 * d.v)),
+    ];
+    for (name, candidate) in cases {
+        for seed in 0..20 {
+            let verdicts = [true, false].map(|stop_early| {
+                let o = DualDelta::new(candidate, baseline, oracle, draw)
+                    .test_name(format!("settings_effect::better_{name}"))
+                    .metric(Metric::MaxAbsolute)
+                    .n(400)
+                    .seed(seed)
+                    .expect(Expect::Better)
+                    .stop_early(stop_early)
+                    .run()
+                    .unwrap();
+                (o.passed(), o.verdict_sentence())
+            });
+            assert!(
+                verdicts[0].0 && verdicts[1].0,
+                "{name}, seed {seed}: {verdicts:?}"
+            );
+        }
+    }
 }

@@ -269,6 +269,7 @@ impl Outcome {
             Reason::NotBetterBeyondMargin => {
                 format!("{c} is not more accurate than {b} beyond the {m} margin{evidence}")
             }
+            Reason::NotBetter => format!("{c} is not more accurate than {b}{evidence}"),
             Reason::WithinMargin => {
                 format!("{c} and {b} agree in accuracy within the {m} margin{evidence}")
             }
@@ -306,6 +307,7 @@ impl Reason {
             Reason::NotBetterBeyondMargin => {
                 "the candidate is not more accurate than the baseline beyond the margin"
             }
+            Reason::NotBetter => "the candidate is not more accurate than the baseline",
             Reason::WithinMargin => "the candidate and the baseline agree within the margin",
         }
     }

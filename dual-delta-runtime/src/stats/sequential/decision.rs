@@ -22,6 +22,11 @@ pub enum Reason {
     /// error exceeds `(1 + m)` × the candidate's on fewer trials than it
     /// falls below it (sign e-process).
     NotBetterBeyondMargin,
+    /// The candidate is not more accurate at all: its error falls below
+    /// the baseline's on fewer trials than it exceeds it (sign e-process at
+    /// margin 0): the fail side of `expect = better`, which asks for more
+    /// accuracy at all, as the claim at the cap does.
+    NotBetter,
     /// Both [`Reason::NotWorseBeyondMargin`] and
     /// [`Reason::NotBetterBeyondMargin`]: the two agree within the margin.
     WithinMargin,

@@ -12,7 +12,9 @@
 //!   `Δ2_i − Δ1_i`;
 //! * **not worse beyond the margin**: sign evidence that
 //!   `P(Δ1 > (1 + m) Δ2) < P(Δ1 < (1 + m) Δ2)`;
-//! * **not better beyond the margin**: the same with Δ1 and Δ2 swapped;
+//! * **not better beyond the margin**: the same with Δ1 and Δ2 swapped
+//!   (at margin 0 under `expect = better`, which asks for more accuracy at
+//!   all, as the claim at the cap does: "not more accurate");
 //! * **typically worse**: sign evidence that `Δ1 > (1 + m) Δ2` on more than
 //!   half of all inputs, an input with identical outputs
 //!   ([`Sequential::observe_tie`]) counting against it: the typical input
@@ -25,7 +27,7 @@
 //! |--------------|-------------------------------|--------------------------------------|
 //! | `no_worse`   | the smaller of worse and typically worse | not worse beyond the margin |
 //! | `equivalent` | mean of worse and better      | both margin processes (the smaller)  |
-//! | `better`     | not better beyond the margin  | better                               |
+//! | `better`     | not better (at margin 0)      | better                               |
 //! | `worse`      | not worse beyond the margin   | the smaller of worse and typically worse |
 //!
 //! A side decides once its e-value reaches `1/α_side` ([`alpha_split`]);
@@ -260,7 +262,15 @@ impl Sequential {
         self.better.observe(sign(b, a), magnitude(a, b));
         let k = 1.0 + self.margin;
         self.not_worse.observe(sign(k * b, a));
-        self.not_better.observe(sign(k * a, b));
+        // `expect = better` asks for more accuracy at all, as the claim at
+        // the cap does: its fail side bets on "not more accurate" at
+        // margin 0. `equivalent` reads it at the margin.
+        let k_better = if self.expect == Expect::Better {
+            1.0
+        } else {
+            k
+        };
+        self.not_better.observe(sign(k_better * a, b));
         self.above.observe(if a > k * b { 1.0 } else { -1.0 });
         self.push_point();
     }
@@ -389,7 +399,7 @@ fn judge(expect: Expect, split: &AlphaSplit, p: &TracePoint) -> Crossed {
             Expect::NoWorse => Reason::Worse,
             Expect::Equivalent if p.log10_worse >= p.log10_better => Reason::Worse,
             Expect::Equivalent => Reason::Better,
-            Expect::Better => Reason::NotBetterBeyondMargin,
+            Expect::Better => Reason::NotBetter,
             Expect::Worse => Reason::NotWorseBeyondMargin,
         };
         Crossed::Fail {

@@ -55,7 +55,7 @@ fn much_worse_fails_and_worse_passes() {
     // (expectation, candidate, baseline) → (passed, reason).
     for (expect, x, y, passed, reason) in [
         (Expect::Worse, &a, &b, true, Reason::Worse),
-        (Expect::Better, &a, &b, false, Reason::NotBetterBeyondMargin),
+        (Expect::Better, &a, &b, false, Reason::NotBetter),
         (Expect::Equivalent, &a, &b, false, Reason::Worse),
         (Expect::Better, &b, &a, true, Reason::Better),
     ] {
@@ -260,4 +260,32 @@ fn capitalised(word: &str) -> String {
     let mut c = word.chars();
     c.next()
         .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+}
+
+#[test]
+fn better_fails_early_only_where_the_candidate_is_not_more_accurate_at_all() {
+    // 0.99× the baseline on every trial: more accurate, though not beyond
+    // the margin. `expect = better` asks for more accuracy at all, so its
+    // fail side never crosses; a candidate 1.01× fails it.
+    let b = errors(400);
+    let slightly_better: Vec<f64> = b.iter().map(|e| 0.99 * e).collect();
+    let d = feed(Expect::Better, &slightly_better, &b, 8);
+    assert!(
+        !matches!(d.crossed(), Crossed::Fail { .. }),
+        "{:?}",
+        d.crossed()
+    );
+    let slightly_worse: Vec<f64> = b.iter().map(|e| 1.01 * e).collect();
+    let d = feed(Expect::Better, &slightly_worse, &b, 8);
+    assert!(
+        matches!(
+            d.crossed(),
+            Crossed::Fail {
+                reason: Reason::NotBetter,
+                ..
+            }
+        ),
+        "{:?}",
+        d.crossed()
+    );
 }
