@@ -136,18 +136,22 @@ mod tests;
 /// - `batch = 32`: the candidate is `fn name(xs: &[Input]) -> Vec<Output>`
 ///   and receives up to that many consecutive trials' inputs per call, such
 ///   as a GPU kernel running a whole batch in one submission; the baseline
-///   and the oracle run on the other threads meanwhile. The trials and the
+///   runs on the other threads meanwhile (and the oracle too where every
+///   input is a full trial; otherwise afterwards, where the outputs
+///   differ). The trials and the
 ///   verdict are those of the same candidate called one input at a time.
-/// - `check`: runs after the verdict has passed, on the whole `Outcome`
-///   (errors, summaries, every test); an `Err(reason)` fails the test with
-///   the reason and the verdict table. For example
+/// - `check`: runs on every outcome, after the verdict, on the whole
+///   `Outcome` (errors, summaries, every test); an `Err(reason)` fails the
+///   test with the reason and the verdict table, and is reported as what
+///   decided it. For example
 ///   `check = |o| if o.summaries.candidate.max < 1e-3 { Ok(()) } else { Err("max error".into()) }`.
 ///
 /// # Run-time configuration
 ///
 /// Settings are resolved when the test runs, never when it compiles, in this
 /// order: the environment (`DUAL_DELTA_N`, `DUAL_DELTA_SEED`,
-/// `DUAL_DELTA_ALPHA`, `DUAL_DELTA_THREADS`, `DUAL_DELTA_STOP_EARLY`), then
+/// `DUAL_DELTA_ALPHA`, `DUAL_DELTA_THREADS`, `DUAL_DELTA_STOP_EARLY`,
+/// `DUAL_DELTA_SCREEN`, `DUAL_DELTA_TRIAL_TIMEOUT`), then
 /// the attribute, then the defaults. A variable that is set but invalid fails
 /// the test with a message naming it. `DUAL_DELTA_SEED` takes the seed a failure prints, so a failing
 /// run can be replayed exactly.

@@ -30,7 +30,9 @@
 //! margin, as low as its evidence; an early failure stops only once its
 //! e-value reaches [`crate::decide::claim::STOP_EVIDENCE`], so a lone early
 //! failure is kept in a suite of up to 250 tests at `A = 0.05`. Regressions and gate failures
-//! (NaN, panics, gross errors) are always kept: they are not statistical.
+//! (NaN, panics, an input over a documented bound) are always kept: they are not statistical.
+//! A gross-error failure carries its gate's p-value (`2^-k` for `k` gross errors, valid
+//! whatever the errors' distribution where the two are equally accurate).
 //! So is a failure without a p-value (an expectation other than
 //! `no_worse`). What is dropped is listed, with its p-value and the bar it
 //! missed.
@@ -149,11 +151,11 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
             Stored::Run(r) => {
                 let j = &r.judgement;
                 let regressed = j.regressed;
+                // Certain: kept under any budget. A gross-error failure
+                // carries its gate's p-value instead.
                 let gate = matches!(
                     j.decided_by,
-                    DecidedBy::NonFinite { .. }
-                        | DecidedBy::GrossError { .. }
-                        | DecidedBy::Bound { .. }
+                    DecidedBy::NonFinite { .. } | DecidedBy::Bound { .. }
                 );
                 let alpha = r.settings.settings.alpha;
                 let result = if j.passed {

@@ -192,8 +192,9 @@ macro_rules! settings_table {
                 /// `DUAL_DELTA_STOP_EARLY` overrides): `n` is then the most
                 /// trials a run takes; it stops before `n` only at a
                 /// failure (and at a pass in the quick mode, `screen =
-                /// false`, or under `expect = worse`), and a pass covers
-                /// every input (see [`crate::screen`]). `false` runs every
+                /// false`, or under `expect = worse`, and at the first
+                /// input over a `bound`); outside the quick mode a pass
+                /// covers every input (see [`crate::screen`]). `false` runs every
                 /// input as a full trial and decides by the tests over
                 /// every input at α. Both test the same claim at the same
                 /// margin.
@@ -202,7 +203,7 @@ macro_rules! settings_table {
                     kind: $crate::Kind::Bool,
                     expected: $crate::BOOL,
                     baseline: false, recorded: true,
-                    doc: "`false` runs every input as a full trial; `true` skips the oracle on ties and stops as soon as the sequential test decides",
+                    doc: "`false` runs every input as a full trial; `true` skips the oracle on ties (in the default screened mode) and stops at a failure once its e-value reaches max(10⁴, 1/α_fail), at the first input over a `bound`, and at a pass only in the quick mode or under `expect = worse`",
                 }
                 /// Whether an early pass waits for the screen (default
                 /// `true`; `DUAL_DELTA_SCREEN` overrides): the candidate
@@ -219,18 +220,19 @@ macro_rules! settings_table {
                     doc: "`false`: the quick mode, an early pass after `k` trials is final (rare events on the other inputs unchecked, and said so)",
                 }
                 /// The gross-error gate's factor `G` (default 100, `> 1`;
-                /// `f64::INFINITY` turns the gate off): a trial on which
-                /// the candidate's error exceeds `G` × the larger of the
-                /// baseline's largest finite error over the run and the
-                /// error one unit in the last place of the output's format
-                /// makes on that input fails the run (see
-                /// [`crate::screen`]).
+                /// `f64::INFINITY` leaves only infinite errors from finite
+                /// outputs): a trial on which the candidate's error exceeds
+                /// `G` × the larger of the baseline's largest finite error
+                /// over the run and the error one unit in the last place
+                /// of the output's format makes on that input is a gross
+                /// error, and gross errors too many to be chance fail the
+                /// run (see [`crate::screen`]).
                 gross_factor: value(f64) = (DEFAULT_GROSS_FACTOR) {
                     key: true, env: None, default: "`100`",
                     kind: $crate::Kind::AboveOne,
                     expected: "a number > 1, or inf to turn the gross-error gate off",
                     baseline: false, recorded: true, serde: (with = "crate::json_number"),
-                    doc: "the gross-error gate's factor G: a candidate's error above G × the baseline's largest error over the run (or one ulp's error, if larger) fails the run (`inf`: no gate)",
+                    doc: "the gross-error gate's factor G: a candidate's error above G × the baseline's largest error over the run (or one ulp's error, if larger) is gross, and gross errors too many to be chance (p = 2^-k below the level of the tests over every input) fail the run (`inf`: only infinite errors from finite outputs)",
                 }
                 /// A documented error bound, in the metric's unit (ULPs
                 /// under `max_ulp`; default: none): the run fails at the

@@ -2,8 +2,9 @@
 //! non-finite output and for a gross error (see [`crate::screen`] for the
 //! definitions and what a pass guarantees), or, where the test documents
 //! one, against its error bound ([`crate::Settings::bound`]), which takes
-//! the gross-error gate's place. Each fails the run whatever the statistics
-//! say. What each gate found is its evidence, defined here where it is
+//! the gross-error gate's place. A non-finite output and an input over the
+//! bound each fail the run whatever the statistics say; gross errors fail
+//! it where there are too many to be chance ([`gross_shown`]). What each gate found is its evidence, defined here where it is
 //! measured: [`OverBound`], [`GrossError`].
 
 use crate::config::Settings;
@@ -95,6 +96,27 @@ pub(crate) fn gross_errors<'a>(
             })
         })
         .collect()
+}
+
+/// The p-value of `count` gross errors of the candidate, the baseline
+/// having none against the candidate's: `2^-count`. Where the two are
+/// equally accurate, each input's pair of errors is as likely either way
+/// round, so the `count` largest of the pooled errors are all the
+/// candidate's with probability at most `2^-count`, whatever their
+/// distribution: a rare spike that both draw independently, and that the
+/// baseline happened not to draw over the run, is no gross error. (No
+/// baseline error can be gross against the candidate's at the same time:
+/// the two would each exceed `G` × the other.)
+pub(crate) fn gross_p_value(count: usize) -> f64 {
+    0.5f64.powi(count.min(2000) as i32)
+}
+
+/// Whether `count` gross errors fail the run at `level` (the level of the
+/// tests over every input): their [`gross_p_value`] is below it, so that
+/// at equal accuracy the gate fails a run at most that often. Fewer are
+/// reported and left to the claim, which weighs them in the mean.
+pub(crate) fn gross_shown(count: usize, level: f64) -> bool {
+    count > 0 && gross_p_value(count) < level
 }
 
 /// Whether trial `t` fails the non-finite gate: a non-finite output where

@@ -3,7 +3,8 @@
 //! In order: the test's documented bound, the non-finite gate, the
 //! gross-error gate (each over every full trial; see [`crate::screen`]),
 //! then the sequential decision if the
-//! run stopped at it (a failure, or a pass in the quick mode), then the
+//! run stopped at it (a failure, or a pass in the quick mode or under
+//! `expect = worse`), then the
 //! claim's rule over every input ([`crate::decide::claim`]), or under
 //! `rule = paper` the paper's one-sided test alone.
 //! [`Outcome`](crate::Outcome) stores the result; the terminal table, the
@@ -47,7 +48,9 @@ pub enum DecidedBy {
         #[serde(with = "crate::rng::hex")]
         seed: u64,
     },
-    /// The candidate made a gross error (the first such trial).
+    /// The candidate made more gross errors than chance could give at the
+    /// level of the tests over every input (the first such trial; see
+    /// [`crate::screen`]).
     GrossError {
         /// The trial.
         trial: usize,
@@ -173,10 +176,12 @@ pub(crate) struct Evidence<'a> {
     pub(crate) check: Option<&'a str>,
 }
 
-/// Decides the run: the non-finite gate, then the gross-error gate, then
-/// the sequential decision if the run stopped at it, then the fixed-N
-/// verdict; and the comparison with a baseline, if any, which fails the run
-/// on its own.
+/// Decides the run: the documented bound, then the non-finite gate, then
+/// the gross-error gate (where its count could not be chance), then the
+/// sequential decision if the run stopped at it, then the claim over every
+/// input (or, under `rule = paper`, the paper's test); and the comparison
+/// with a baseline, if any, which fails the run on its own, and the test's
+/// own check.
 pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     let s = e.settings;
     let q = e.sequential;
@@ -197,7 +202,13 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     // A documented bound decides first: an input over it (a NaN output
     // included) fails the run whatever the expectation, even `worse`, which
     // a non-finite output alone would meet.
-    let (decided_by, accuracy) = match (first_non_finite, e.over_bound, e.gross.first()) {
+    // Gross errors fail the run where their count could not be chance at
+    // the level of the tests over every input.
+    let gross = e
+        .gross
+        .first()
+        .filter(|_| super::gross_shown(e.gross.len(), fixed_alpha));
+    let (decided_by, accuracy) = match (first_non_finite, e.over_bound, gross) {
         (_, Some(b), _) => (
             DecidedBy::Bound {
                 trial: b.at.trial,
@@ -264,10 +275,12 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     let p_value = (s.expect == Expect::NoWorse)
         .then(|| match decided_by {
             DecidedBy::NonFinite { .. }
-            | DecidedBy::GrossError { .. }
             | DecidedBy::Bound { .. }
             | DecidedBy::Check
             | DecidedBy::ShortOfInputs => Some(0.0),
+            DecidedBy::GrossError { .. } => {
+                Some(super::gross_p_value(e.gross.len()) * s.alpha / fixed_alpha)
+            }
             DecidedBy::Sequential { .. } => match q.crossed {
                 Crossed::Fail { .. } => q.trace.last().map(|p| levels.early_p_value(p.log10_fail)),
                 _ => Some(1.0),

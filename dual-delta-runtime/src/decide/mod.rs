@@ -22,7 +22,8 @@ mod paper;
 
 pub use self::gates::{GrossError, OverBound};
 pub(crate) use self::gates::{
-    exceeds, fails_non_finite, gross_errors, over_bound, reference_scale,
+    exceeds, fails_non_finite, gross_errors, gross_p_value, gross_shown, over_bound,
+    reference_scale,
 };
 pub use self::judgement::{DecidedBy, Ending, Judgement};
 pub(crate) use self::judgement::{Evidence, judge};

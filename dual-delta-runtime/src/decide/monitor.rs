@@ -12,11 +12,14 @@
 //!   0 and the sign process of "above `1 + δ` on more than half of all
 //!   inputs", ties counting against), so Ville's inequality bounds its false
 //!   failures however often it looks; no fixed-sample test is repeated;
-//! * at a pass, in the quick mode and for `expect = worse` only.
+//! * at a pass, in the quick mode and for `expect = worse` only;
+//! * at the first input over a documented `bound`, in every mode where
+//!   `stop_early` is on (nothing after it can change the verdict).
 //!
 //! (M), the mean, has no anytime-valid test under every tail: it is
-//! decided over all `n` inputs. Runs that save or compare a baseline, and
-//! runs with `stop_early = false`, never stop.
+//! decided over all `n` inputs. Runs that save or compare a baseline stop
+//! only at an input over a bound; runs with `stop_early = false` never
+//! stop.
 //!
 //! The stopping input is the first input at which the rule holds, fed one
 //! by one, so it is the same on any rounds and any number of threads.

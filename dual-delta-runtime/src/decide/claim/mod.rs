@@ -22,9 +22,10 @@
 //!   significant result of the paper's test. Its p-value is the larger of
 //!   the two; under `test = sign` it is the sign test's at the margin alone.
 //!
-//! Where (M) points beyond the margin on too few inputs for its test ever to
-//! reject, the run fails naming the `n` that could; a pass means "not shown
-//! less accurate at this `n`, and this `n` could have shown it".
+//! Where (M)'s estimate is clearly beyond the margin (beyond `1 + δ +
+//! max(2δ, 0.1)`: ×1.15 under the defaults) on too few inputs for its test
+//! ever to reject, the run fails (`DecidedBy::ShortOfInputs`) naming the `n`
+//! that could, rather than pass.
 //!
 //! `rule = paper` decides by the paper's test alone: the run fails exactly
 //! where the one-sided `test` rejects at α over every input's paired

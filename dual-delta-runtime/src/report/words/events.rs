@@ -58,9 +58,20 @@ impl Outcome {
     /// The gross errors, in one sentence; `None` where there are none.
     pub(super) fn gross_words(&self) -> Option<String> {
         let g: &GrossError = self.gross.first()?;
+        let level = self.judgement.fixed_alpha;
+        let p = crate::decide::gross_p_value(self.gross.len());
+        let judged = if crate::decide::gross_shown(self.gross.len(), level) {
+            format!("{}, below {level}: not chance", p_short(p))
+        } else {
+            format!(
+                "{}, not below {level}: as many could be the baseline's by chance at equal \
+                 accuracy, so the claim weighs them in the mean",
+                p_short(p)
+            )
+        };
         Some(format!(
             "{} made a gross error on {} of {} inputs checked: first on trial {} (trial seed \
-             {:#018x}), error {}, more than {} × the reference {}.",
+             {:#018x}), error {}, more than {} × the reference {} ({judged}).",
             self.names.candidate,
             self.gross.len(),
             self.inputs_checked(),
