@@ -24,6 +24,7 @@ mod early;
 mod ecosystem;
 mod generators;
 mod harness;
+mod magnitudes;
 mod outcome;
 mod readme;
 mod regions;
