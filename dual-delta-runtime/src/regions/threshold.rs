@@ -75,7 +75,10 @@ impl Side {
 /// else a power of two (a kernel's sizes are); else the one with the
 /// fewest significant digits.
 pub(crate) fn simplest(a: f64, b: f64) -> f64 {
-    debug_assert!(!(a > b), "{a} > {b}");
+    debug_assert!(
+        a.partial_cmp(&b) != Some(std::cmp::Ordering::Greater),
+        "{a} > {b}"
+    );
     if !(a.is_finite() && b.is_finite()) || a == b {
         return a;
     }
@@ -128,18 +131,14 @@ fn least_with(a: f64, digits: i32) -> Option<f64> {
     let written = format!("{:.*e}", digits - 1, a);
     let (mantissa, exponent) = written.split_once('e')?;
     // The decimal is `steps × 10^(exponent − digits + 1)`.
-    let mut steps: u64 = mantissa.replace('.', "").parse().ok()?;
+    let steps: u64 = mantissa.replace('.', "").parse().ok()?;
     let exponent = exponent.parse::<i32>().ok()? - (digits as i32 - 1);
-    for _ in 0..3 {
+    (steps..steps + 3).find_map(|steps| {
         // Written and read back, so that `0.3` is `0.3`, not
         // `0.30000000000000004`.
         let t: f64 = format!("{steps}e{exponent}").parse().ok()?;
-        if t >= a {
-            return Some(t);
-        }
-        steps += 1;
-    }
-    None
+        (t >= a).then_some(t)
+    })
 }
 
 /// The least power of two `≥ a > 0`, where one is finite.
