@@ -93,8 +93,8 @@ mod tests;
 ///   significant loss inside it passes and is stated in the verdict ("less
 ///   accurate by 0.8% (p = 7.2e-24 at margin 0), within the 5% margin").
 ///   `margin = 0.0` is the paper's own test: any significant loss fails.
-/// - `stability`: the same expectations for the variances of the errors
-///   (Pitman-Morgan test).
+/// - `stability`: the same expectations for the spread of the errors from
+///   input to input (the paired spread test).
 /// - `n` is the number of inputs a pass speaks for: every one of them runs
 ///   the candidate and the baseline, and the oracle wherever their outputs
 ///   differ (and on a seeded one-in-eight sample of the ties). A run stops

@@ -262,7 +262,7 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
             },
             DecidedBy::FixedN { .. } if accuracy_met && !stability_met => Some(
                 e.analysis
-                    .variance_greater
+                    .spread_greater
                     .as_ref()
                     .map_or(0.0, |t| t.p_value * s.alpha / fixed_alpha),
             ),

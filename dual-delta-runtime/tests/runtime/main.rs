@@ -35,6 +35,7 @@ mod scipy_paired;
 mod screen;
 mod sentences;
 mod sequential;
+mod stability;
 mod structure;
 mod suite;
 mod summation;
