@@ -98,8 +98,8 @@ mod tests;
 ///   run failing exactly where the one-sided `test` rejects at α over every
 ///   input (no margin, no mean criterion, no early stop; the gates still
 ///   apply).
-/// - `stability`: the same expectations for the variances of the errors
-///   (Pitman-Morgan test).
+/// - `stability`: the same expectations for the spread of the errors from
+///   input to input (the paired spread test).
 /// - `n` is the number of inputs a pass speaks for: every one of them runs
 ///   the candidate and the baseline, and the oracle wherever their outputs
 ///   differ (and on a seeded one-in-eight sample of the ties). A run stops

@@ -287,14 +287,14 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
             },
             DecidedBy::FixedN { .. } if accuracy_met && !stability_met => Some(
                 e.analysis
-                    .variance_greater
+                    .spread_greater
                     .as_ref()
                     .map_or(0.0, |t| t.p_value * s.alpha / fixed_alpha),
             ),
             DecidedBy::FixedN { .. } => Some(e.claim.p_value() * s.alpha / fixed_alpha),
             DecidedBy::Paper { .. } if accuracy_met && !stability_met => Some(
                 e.analysis
-                    .variance_greater
+                    .spread_greater
                     .as_ref()
                     .map_or(0.0, |t| t.p_value),
             ),

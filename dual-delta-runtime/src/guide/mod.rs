@@ -7,7 +7,7 @@
 //! | chapter | what it covers |
 //! | --- | --- |
 //! | [`writing_tests`] | the attribute and the builder, inputs, oracles, cases, gates, reports |
-//! | [`claim`] | the claim a test makes, what a pass guarantees, early failure, what it costs |
+//! | [`claim`] | the claim a test makes, what a pass guarantees, stability, early failure, what it costs |
 //! | [`regressions_and_suites`] | baselines across versions, `cargo dual-delta`, suites in CI |
 //! | [`configuration`] | every setting: attribute key, environment variable, builder method, default |
 //! | [`speed`] | where a run's time goes, builds, figures against the paper's harness |

@@ -316,8 +316,8 @@ impl<T: Output + ?Sized> Output for &T {
 }
 
 /// `o` widened as a run widens it, its length checked against
-/// [`Output::len`]: the feature-gated outputs' tests read it.
-#[cfg(test)]
+/// [`Output::len`]: the `nalgebra` outputs' tests read it.
+#[cfg(all(test, feature = "nalgebra"))]
 pub(crate) fn widened<O: Output + ?Sized>(o: &O) -> Vec<f64> {
     let mut out = Vec::new();
     o.extend_f64(&mut out);

@@ -69,12 +69,16 @@ impl Side {
     }
 }
 
-/// The simplest number in `[a, b]` (`a ≤ b`, both finite): 0 where the two
+/// The simplest number in `[a, b]` (`a ≤ b`; `a` itself where either is
+/// not finite), at any magnitude, subnormal included: 0 where the two
 /// differ in sign; else the one with a single or two significant digits;
 /// else a power of two (a kernel's sizes are); else the one with the
 /// fewest significant digits.
 pub(crate) fn simplest(a: f64, b: f64) -> f64 {
-    debug_assert!(a <= b, "{a} > {b}");
+    debug_assert!(
+        a.partial_cmp(&b) != Some(std::cmp::Ordering::Greater),
+        "{a} > {b}"
+    );
     if !(a.is_finite() && b.is_finite()) || a == b {
         return a;
     }
@@ -94,55 +98,63 @@ pub(crate) fn simplest(a: f64, b: f64) -> f64 {
 
 /// How simple `t` reads, the order [`simplest`] prefers: 0 for zero, its
 /// significant digits where one or two, 2.5 for a power of two, else its
-/// significant digits.
+/// significant digits; infinity, the least simple, where not finite.
 pub(crate) fn simplicity(t: f64) -> f64 {
     if t == 0.0 {
         return 0.0;
     }
+    if !t.is_finite() {
+        return f64::INFINITY;
+    }
     let digits = (1..=17)
         .find(|&d| format!("{:.*e}", d - 1, t).parse::<f64>() == Ok(t))
         .unwrap_or(17) as f64;
-    let power = t.abs().log2();
-    if digits > 2.0 && power == power.round() {
-        2.5
-    } else {
-        digits
-    }
+    // On the bits: `log2` of a double just below a power of two may round
+    // to a whole number.
+    let power = exp2(t.abs().log2().round() as i32) == t.abs();
+    if digits > 2.0 && power { 2.5 } else { digits }
 }
 
-/// The least number `≥ a > 0` with `digits` significant decimal digits.
+/// The least number `≥ a > 0` with `digits` significant decimal digits, at
+/// any magnitude (subnormal or near the largest double).
+///
+/// The work is on the decimal digits as written, never on a power of ten
+/// (`10^e` underflows to 0 below `1e-308` and overflows above `1e308`):
+/// `a` rounded to `digits` digits is the least such decimal or the one
+/// below it, so the least one reads back from the first of the two
+/// decimals (or, where reading back rounds, the third) that is not below
+/// `a`; `None` where none is (the caller then keeps `a`).
 fn least_with(a: f64, digits: i32) -> Option<f64> {
-    let exponent = a.log10().floor() as i32 - digits + 1;
-    let scale = 10f64.powi(exponent);
-    // `10^e` is inexact for most `e`: a quotient within rounding of a whole
-    // number is that number (the check below still holds `t ≥ a`).
-    let q = a / scale;
-    let mut steps = if (q - q.round()).abs() <= 1e-9 * q {
-        q.round()
-    } else {
-        q.ceil()
-    };
-    loop {
+    let digits = usize::try_from(digits)
+        .ok()
+        .filter(|d| (1..=17).contains(d))?;
+    let written = format!("{:.*e}", digits - 1, a);
+    let (mantissa, exponent) = written.split_once('e')?;
+    // The decimal is `steps × 10^(exponent − digits + 1)`.
+    let steps: u64 = mantissa.replace('.', "").parse().ok()?;
+    let exponent = exponent.parse::<i32>().ok()? - (digits as i32 - 1);
+    (steps..steps + 3).find_map(|steps| {
         // Written and read back, so that `0.3` is `0.3`, not
         // `0.30000000000000004`.
-        let t: f64 = format!("{:.*e}", (digits - 1).max(0) as usize, steps * scale)
-            .parse()
-            .ok()?;
-        if t >= a {
-            return Some(t);
-        }
-        steps += 1.0;
-    }
+        let t: f64 = format!("{steps}e{exponent}").parse().ok()?;
+        (t >= a).then_some(t)
+    })
 }
 
-/// The least power of two `≥ a > 0`.
+/// The least power of two `≥ a > 0`, where one is finite.
 fn power_of_two(a: f64) -> Option<f64> {
     let mut e = a.log2().ceil() as i32;
-    if 2f64.powi(e) < a {
+    if exp2(e) < a {
         e += 1;
     }
-    let t = 2f64.powi(e);
+    let t = exp2(e);
     t.is_finite().then_some(t)
+}
+
+/// `2^e`, exactly for every `e` whose power is a double (subnormal
+/// included: `2f64.powi(-1030)` is `1 / 2^1030 = 0`), else 0 or infinity.
+fn exp2(e: i32) -> f64 {
+    2f64.powi(e / 2) * 2f64.powi(e - e / 2)
 }
 
 #[cfg(test)]
@@ -160,6 +172,46 @@ mod tests {
         assert_eq!(simplest(0.28, 0.31), 0.3);
         assert_eq!(simplest(1e-300, 1.3e-300), 1e-300);
         assert_eq!(simplest(1.5, 1.5), 1.5);
+    }
+
+    #[test]
+    fn the_simplest_number_at_any_magnitude() {
+        let tiny = f64::from_bits(1);
+        assert_eq!(simplest(1e-310, 1.3e-310), 1e-310);
+        assert_eq!(simplest(1.04e-310, 1.3e-310), 1.1e-310);
+        assert_eq!(simplest(1.041e-310, 1.06e-310), 1.05e-310);
+        assert_eq!(simplest(-1.3e-310, -1.04e-310), -1.1e-310);
+        assert_eq!(simplest(tiny, 3.0 * tiny), tiny);
+        assert_eq!(simplest(3.11e-320, 3.3e-320), 3.2e-320);
+        // A power of two among subnormals: 2^-1052.
+        let p = f64::from_bits(1 << 22);
+        assert_eq!(simplest(p * 0.999_999, p * 1.000_001), p);
+        assert_eq!(simplest(1.21e308, 1.7e308), 1.3e308);
+        assert_eq!(simplest(1.751e308, f64::MAX), 1.76e308);
+        assert_eq!(simplest(f64::MAX, f64::MAX), f64::MAX);
+        assert_eq!(simplest(0.0, tiny), 0.0);
+        assert_eq!(simplest(1.0, f64::INFINITY), 1.0);
+        assert_eq!(simplest(f64::NEG_INFINITY, -1.0), f64::NEG_INFINITY);
+        assert!(simplest(f64::NAN, 1.0).is_nan());
+        let below_max = f64::from_bits(f64::MAX.to_bits() - 1);
+        for (a, b) in [
+            (1e-310, 1.3e-310),
+            (tiny, 7.0 * tiny),
+            (1.75e308, f64::MAX),
+            (below_max, f64::MAX),
+        ] {
+            let t = simplest(a, b);
+            assert!(a <= t && t <= b, "{t:e} outside [{a:e}, {b:e}]");
+        }
+    }
+
+    #[test]
+    fn simplicity_at_any_magnitude() {
+        assert_eq!(simplicity(1e-310), 1.0);
+        assert_eq!(simplicity(f64::from_bits(1 << 22)), 2.5);
+        assert_eq!(simplicity(f64::MAX), 17.0);
+        assert_eq!(simplicity(f64::INFINITY), f64::INFINITY);
+        assert_eq!(simplicity(f64::NAN), f64::INFINITY);
     }
 
     #[test]

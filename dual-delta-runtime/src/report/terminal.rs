@@ -152,8 +152,8 @@ pub(crate) fn table(o: &Outcome, report: Option<&Path>) -> String {
     );
     let _ = writeln!(
         out,
-        "    Pitman-Morgan variance, H1 candidate less stable: {}",
-        test_line(&a.variance_greater, &o.judgement)
+        "    paired spread (signed-rank), H1 candidate less stable: {}",
+        test_line(&a.spread_greater, &o.judgement)
     );
     let _ = writeln!(out, "  verdict: {}", o.verdict_sentence());
     if let Some(w) = o.where_sentence() {

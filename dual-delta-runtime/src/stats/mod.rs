@@ -7,8 +7,8 @@
 //! values it produced (`scripts/fixtures/`, `tests/fixtures/`), except on
 //! the degenerate inputs where a function's docs say it differs by design
 //! (equal infinities in [`paired_differences`], Pitman-Morgan on linearly
-//! related samples); the reference cases hold SciPy's value beside ours
-//! there.
+//! related samples, [`paired_spread`] where the two samples' distances are
+//! all equal); the reference cases hold SciPy's value beside ours there.
 //!
 //! Samples may hold `+inf` (an implementation that produced a non-finite
 //! output has the worst possible error): rank-based tests put it last.
@@ -41,7 +41,7 @@ pub use self::sign::sign_test;
 pub(crate) use self::sign::{binom_test_half, median_bound_rank};
 pub use self::sign_flip::sign_flip_mean;
 pub use self::ttest::paired_t;
-pub use self::variance::{brown_forsythe, pitman_morgan};
+pub use self::variance::{brown_forsythe, paired_spread, pitman_morgan};
 pub use self::wilcoxon::wilcoxon;
 
 use core::fmt;

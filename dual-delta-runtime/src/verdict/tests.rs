@@ -68,3 +68,38 @@ fn constant_differences_replace_the_t_test_by_wilcoxon() {
     let a = analyse(&sample(&varied), AccuracyTest::PairedT, 1e-300);
     assert_eq!((a.accuracy_test, a.fallback), (AccuracyTest::PairedT, None));
 }
+
+#[test]
+fn stability_is_decided_by_the_paired_spread_test() {
+    let delta2: Vec<f64> = (0..40).map(|i| f64::from(i * i % 17) / 8.0).collect();
+    let stability = |delta1: &[f64]| {
+        let s = Sample {
+            delta1,
+            delta2: &delta2,
+            unmeasured_ties: 0,
+            identical_outputs: false,
+        };
+        let a = analyse(&s, AccuracyTest::Wilcoxon, 0.01);
+        (verdicts(&a, &s, Accuracy::LessAccurate, 0.01).stability, a)
+    };
+    // A shift is no spread; Pitman-Morgan cannot say (Δ1 − Δ2 constant).
+    let shifted: Vec<f64> = delta2.iter().map(|v| v + 0.5).collect();
+    let (v, a) = stability(&shifted);
+    assert_eq!(v, Stability::NoSignificantDifference);
+    assert_eq!(a.spread_greater.as_ref().unwrap().p_value, 1.0);
+    assert!(matches!(
+        a.variance_greater,
+        Err(StatsError::ConstantData { .. })
+    ));
+    // Twice the spread on every pair of inputs, and half of it.
+    let twice: Vec<f64> = delta2.iter().map(|v| 2.0 * v).collect();
+    let (v, a) = stability(&twice);
+    assert_eq!(v, Stability::LessStable);
+    assert!(a.spread_greater.as_ref().unwrap().p_value < 1e-4);
+    let half: Vec<f64> = delta2.iter().map(|v| 0.5 * v).collect();
+    assert_eq!(stability(&half).0, Stability::MoreStable);
+    // Non-finite errors leave it undetermined.
+    let mut inf = delta2.clone();
+    inf[3] = f64::INFINITY;
+    assert_eq!(stability(&inf).0, Stability::Undetermined);
+}

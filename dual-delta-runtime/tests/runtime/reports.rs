@@ -254,6 +254,8 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
         ("t_less", &a.t_less),
         ("shapiro_differences", &a.shapiro_differences),
         ("ks", &a.ks),
+        ("spread_greater", &a.spread_greater),
+        ("spread_less", &a.spread_less),
         ("variance_greater", &a.variance_greater),
         ("variance_less", &a.variance_less),
         ("brown_forsythe", &a.brown_forsythe),

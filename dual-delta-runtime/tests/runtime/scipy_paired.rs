@@ -1,5 +1,5 @@
 //! The paired-sample tests (Wilcoxon signed-rank, sign, paired t, the ratio
-//! of means) and the Hodges-Lehmann estimate, checked against reference
+//! of means, the paired spread test) and the Hodges-Lehmann estimate, checked against reference
 //! values from SciPy
 //! 1.17.1 (`tests/fixtures/paired/*.json`, written by
 //! `scripts/fixtures/paired.py`) and against invariants on random input.
@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use dual_delta_runtime::stats::{
-    Alternative, MeanRatio, Method, StatsError, TestResult, ZeroMethod, hodges_lehmann, paired_t,
-    sign_test, wilcoxon,
+    Alternative, MeanRatio, Method, StatsError, TestResult, ZeroMethod, hodges_lehmann,
+    paired_spread, paired_t, sign_test, wilcoxon,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -408,6 +408,47 @@ fn paired_t_matches_scipy_ttest_rel_on_every_reference_case() {
     assert!(tally.count("error:constant_data") >= 2);
     assert!(tally.count("error:invalid_value") >= 2);
     tally.finish("paired t-test");
+}
+
+#[test]
+fn paired_spread_matches_scipy_reference() {
+    let doc = load("spread");
+    let mut tally = Tally::default();
+    let mut by_design = 0;
+    for case in doc["cases"].as_array().unwrap() {
+        let name = case["dataset"].as_str().unwrap();
+        let (d1, d2) = dataset(&doc, name);
+        let alt = alternative(&case["alternative"]);
+        let label = format!("{name} [{}]", case["alternative"]);
+        let got = paired_spread(&d1, &d2, alt);
+        if let Some(kind) = case["error"].as_str() {
+            tally.expect_error(&label, got, kind);
+            continue;
+        }
+        by_design += usize::from(case["note"].is_string());
+        match got {
+            Ok(r) => tally.compare(
+                &label,
+                &r,
+                num(&case["statistic"]),
+                num(&case["pvalue"]),
+                method(&case["method"]),
+            ),
+            Err(e) => tally
+                .failures
+                .push(format!("{label}: unexpected error {e}")),
+        }
+    }
+    for (path, least) in [("exact", 100), ("permutation", 3), ("asymptotic", 30)] {
+        assert!(tally.count(path) >= least, "{path}: {:?}", tally.per_path);
+    }
+    assert_eq!(
+        by_design, 6,
+        "the shifted samples, both directions and two-sided"
+    );
+    assert!(tally.count("error:too_few_observations") >= 2);
+    assert!(tally.count("error:invalid_value") >= 2);
+    tally.finish("paired spread");
 }
 
 #[test]

@@ -32,10 +32,18 @@ pub(crate) fn reversed(x: &Vec<f32>) -> f32 {
 /// The largest count `k` with `P(Binomial(runs, p) ≥ k) > 0.01`: a rate
 /// `≤ p` gives a count `≤ k` with 99 % confidence.
 pub(crate) fn binomial_bound(runs: usize, p: f64) -> usize {
+    binomial_bound_at(runs, p, 0.01)
+}
+
+/// The largest count `k` with `P(Binomial(runs, p) ≥ k) > tail`: a rate
+/// `≤ p` gives a count `≤ k` with confidence `1 − tail` (`tail` divided
+/// among the checks of a grid, so that the grid as a whole holds with
+/// confidence `1 − tail` times their number).
+pub(crate) fn binomial_bound_at(runs: usize, p: f64, tail: f64) -> usize {
     let mut pmf = (1.0 - p).powi(runs as i32);
     let mut below = 0.0;
     for k in 0..runs {
-        if 1.0 - below - pmf <= 0.01 {
+        if 1.0 - below - pmf <= tail {
             return k;
         }
         below += pmf;
