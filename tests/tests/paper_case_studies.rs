@@ -1,8 +1,12 @@
 //! The paper's three case studies (section 5) as annotated tests: the GPU
 //! FP16 matmul (wgpu; lavapipe in CI) against PyTorch's CPU half matmul,
 //! both measured against an f64 oracle, N = 1000, maximum hybrid error,
-//! decided as the paper decides (`rule = paper`): the one-sided Wilcoxon
-//! test over all N inputs at α = 0.01. The GPU runs 32 trials' matmuls per
+//! cases 1 and 3 decided as the paper decides (`rule = paper`: the
+//! one-sided Wilcoxon test over all N inputs at α = 0.01, the oracle
+//! wherever the outputs differ). Case 2 is shown less accurate under the
+//! claim, which stops as soon as the anytime-valid test shows it (about
+//! 20 inputs instead of 1000, the case-study tests' time halved); the
+//! `paper` example runs all three under `rule = paper`. The GPU runs 32 trials' matmuls per
 //! submission (`batch = 32`) while the CPU computes the references.
 
 use dual_delta_gpu::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
@@ -43,7 +47,6 @@ fn case1_square(xs: &[MatmulInput]) -> Vec<Vec<f16>> {
     input = deep_k_input,
     n = 1000,
     expect = worse,
-    rule = paper,
     batch = 32,
     check = |outcome| CASE_2.check(outcome),
 )]

@@ -237,8 +237,8 @@ impl SeedSource {
 }
 
 impl Settings {
-    /// The settings under their rule: `rule = paper` has no margin and runs
-    /// every input as a full trial, whatever `DUAL_DELTA_STOP_EARLY` says;
+    /// The settings under their rule: `rule = paper` has no margin and never
+    /// stops early, whatever `DUAL_DELTA_STOP_EARLY` says;
     /// a margin other than 0, or `stop_early = true`, given with it is an
     /// error rather than a setting silently ignored.
     fn under_rule(mut self, overrides: &Overrides) -> Result<Settings, ConfigError> {

@@ -121,13 +121,18 @@ impl Plan {
         // that the comparison covers all of them, whatever it expects.
         // So does a run with a documented bound: every input is checked
         // against it.
-        let mode = if !settings.stop_early
-            || baseline.is_some()
+        // The paper's rule never stops early, and needs no oracle on a tie
+        // (bitwise-equal outputs have equal errors: a zero difference,
+        // which its paired test drops, or counts as zero for the t-test):
+        // every input screened, decided exactly as over full trials.
+        let paper = settings.rule == Rule::Paper;
+        let mode = if baseline.is_some()
             || settings.baselines.save.is_some()
             || settings.bound.is_some()
+            || (!settings.stop_early && !paper)
         {
             Mode::AllTrials
-        } else if settings.screen {
+        } else if settings.screen || paper {
             Mode::Screened
         } else {
             Mode::Quick

@@ -207,6 +207,54 @@ fn a_loss_this_n_could_not_show_fails_naming_the_n_needed() {
     check(&cells, seeds(20), seeds(20));
 }
 
+/// Equal accuracy with rare spikes drawn independently on each side: an
+/// error of 1e-2 on 0.1% of the inputs, 1–2·10⁻⁶ elsewhere, the same law
+/// for both. The candidate often draws a spike where the baseline's run
+/// has none; neither the gross-error gate nor the short-of-inputs failure
+/// may call that a loss more often than α.
+#[test]
+fn rare_spikes_drawn_independently_fail_no_equal_kernel() {
+    #[derive(Clone, Copy, Debug)]
+    struct Spikes {
+        candidate: (f64, f64),
+        baseline: (f64, f64),
+    }
+    fn error((u, v): (f64, f64)) -> f64 {
+        if u < 0.001 { 1e-2 } else { 1e-6 * (1.0 + v) }
+    }
+    let runs = seeds(100);
+    for stop_early in [true, false] {
+        let mut failed = Vec::new();
+        for seed in 0..runs {
+            let o = DualDelta::new(
+                |s: &Spikes| error(s.candidate),
+                |s: &Spikes| error(s.baseline),
+                |_: &Spikes| 0.0,
+                |rng: &mut TrialRng| Spikes {
+                    candidate: (rng.random_range(0.0..1.0), rng.random_range(0.0..1.0)),
+                    baseline: (rng.random_range(0.0..1.0), rng.random_range(0.0..1.0)),
+                },
+            )
+            .test_name("adversary::rare_spikes")
+            .metric(Metric::MaxAbsolute)
+            .seed(seed)
+            .stop_early(stop_early)
+            .run()
+            .unwrap();
+            if !o.passed() {
+                failed.push(o.judgement.decided_by);
+            }
+        }
+        let bound = binomial_bound(runs as usize, 0.01);
+        println!(
+            "rare spikes, equal accuracy, stop_early = {stop_early}: {}/{runs} failed (bound \
+             {bound}): {failed:?}",
+            failed.len()
+        );
+        assert!(failed.len() <= bound, "{failed:?}");
+    }
+}
+
 /// Where the defaults' power ends: losses on a share of the inputs, the
 /// rest unchanged, printed as measured (no outcome is promised there).
 /// `cargo test --release -p dual-delta-runtime --test runtime -- adversary:: --ignored
@@ -220,6 +268,7 @@ fn where_power_ends() {
         (0.008, 50.0),
         (0.01, 50.0),
         (0.01, 10.0),
+        (0.02, 10.0),
         (0.01, 5.0),
         (0.02, 3.0),
         (0.02, 2.0),

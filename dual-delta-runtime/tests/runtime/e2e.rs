@@ -285,6 +285,39 @@ fn the_readme_example_is_a_test_that_runs_pasted_into_a_crate() {
 
     let run = cargo_test(&["--test", "readme", "--", "--nocapture"], &[]);
     run.assert_contains(&["running 1 test", "dual-delta readme::", "verdict: "]);
+    // The README's failure is this run's, word for word: the report's
+    // folder relative to the crate, and the package a user's would be.
+    let lines: Vec<&str> = run.output.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("dual-delta test `readme::sum_naive` failed"))
+        .expect("the failure's first line");
+    let last = first
+        + lines[first..]
+            .iter()
+            .position(|l| l.contains("to replay exactly this run: "))
+            .expect("the replay line");
+    let printed: Vec<String> = lines[first..=last]
+        .iter()
+        .map(|l| match l.split_once("report: ") {
+            Some((head, path)) => format!(
+                "{head}report: target/dual-delta/{}",
+                path.rsplit_once("target/dual-delta/")
+                    .map_or(path, |(_, p)| p)
+            ),
+            None => l.replace("-p dual-delta-e2e", "-p my-crate"),
+        })
+        .collect();
+    let shown = readme
+        .split("## What a failure looks like\n\n```text\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("the README shows a failure");
+    assert_eq!(
+        shown.lines().collect::<Vec<_>>(),
+        printed,
+        "the README's failure is not the one the example prints: paste it there again"
+    );
 }
 
 #[test]

@@ -344,11 +344,38 @@ fn a_custom_threshold_or_no_gate() {
         .run()
         .unwrap();
     assert!(o.gross.is_empty() && o.passed());
+    // At G = 2 some are gross; the gate fails the run only where they are
+    // too many to be chance (p = 2^-k below the level of the tests over
+    // every input, 0.005: 8 of them), and reports them otherwise.
     let o = DualDelta::new(c, naive, oracle, input)
         .seed(5)
         .gross_factor(2.0)
         .run()
         .unwrap();
-    assert!(!o.passed());
-    assert!(o.gross_error_gate());
+    assert!(!o.gross.is_empty());
+    assert_eq!(
+        o.gross_error_gate(),
+        o.gross.len() >= 8,
+        "{}",
+        o.gross.len()
+    );
+    assert!(o.verdict_sentence().contains("made a gross error on"));
+    // 30 × worse on 5% of the inputs: many gross errors, the gate fails it.
+    let many = |x: &Vec<f32>| {
+        let o = oracle(x);
+        let k = if (0.5..0.55).contains(&x[0]) {
+            30.0
+        } else {
+            1.0
+        };
+        o + k * (f64::from(naive(x)) - o)
+    };
+    let o = DualDelta::new(many, naive, oracle, input)
+        .seed(5)
+        .stop_early(false)
+        .gross_factor(2.0)
+        .run()
+        .unwrap();
+    assert!(!o.passed() && o.gross_error_gate(), "{}", o.gross.len());
+    assert_eq!(o.judgement.p_value, Some(0.5f64.powi(o.gross.len() as i32)));
 }

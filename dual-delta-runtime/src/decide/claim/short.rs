@@ -1,11 +1,12 @@
 //! A loss in mean that this `n` could not show: (M) points beyond the
 //! margin, its test does not reject, and the excess rests on too few
-//! inputs for the test ever to reject, however large the loss on them.
+//! inputs for the test ever to reject, however large the loss on them,
+//! yet on more than chance would give where the two are equally accurate.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::errors::Errors;
-use crate::stats::PowerOfTwo;
+use crate::stats::{Alternative, PowerOfTwo, binom_test_half};
 
 /// A loss the run sees in its mean error and cannot establish at its `n`:
 /// the run ends in an error naming the `n` that could, not in a pass.
@@ -23,7 +24,13 @@ use crate::stats::PowerOfTwo;
 /// the ratio `Δ1 / Δ2`) are at most twice that many. A heavy-tailed excess
 /// spread over many inputs (equal accuracy with lognormal errors, a loss
 /// of 3× on a tenth of the inputs) is a tail the test weighs, not a
-/// handful of inputs: it does not end here.
+/// handful of inputs: it does not end here. Nor does a handful that
+/// chance could give: the carriers must outnumber the inputs where the
+/// baseline is as much worse by the exact sign test at the criterion's
+/// level (at least 9 against none at 0.0025), since where the two are
+/// equally accurate each input is as likely either way round; a rare
+/// spike both implementations draw, that the baseline happened not to
+/// draw in this run, is no loss.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Short {
     /// The inputs the loss rests on.
@@ -126,5 +133,18 @@ pub(super) fn short(
     // Equal ratios differ by their last bits at other magnitudes.
     let least = least * (1.0 - 1e-9);
     let carriers = (0..x.len()).filter(|&i| ratio_of(i) >= least).count();
-    (carriers as f64 <= 2.0 * needed).then(|| of(carriers, effective, needed))
+    // The inputs where the baseline is as much worse: where the two are
+    // equally accurate each input is as likely either way round, so the
+    // carriers outnumber them as far only by chance at most `level`
+    // (the exact sign test). A rare spike that both draw independently,
+    // and the baseline happened not to draw, is not called short.
+    let counter = (0..x.len())
+        .filter(|&i| x[i] > 0.0 && y[i] / x[i] >= least)
+        .count();
+    let chance = binom_test_half(
+        carriers as u64,
+        (carriers + counter) as u64,
+        Alternative::Greater,
+    );
+    (carriers as f64 <= 2.0 * needed && chance < level).then(|| of(carriers, effective, needed))
 }
