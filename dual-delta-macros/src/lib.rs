@@ -118,7 +118,9 @@ mod tests;
 ///   `stop_early = false` runs every input as a full trial and decides at
 ///   α; so does `DUAL_DELTA_STOP_EARLY=0`. `screen = false` (or
 ///   `DUAL_DELTA_SCREEN=0`) is the quick mode: an early pass after `k`
-///   trials is final, and the verdict states the share of bad inputs `k`
+///   trials is final unless the claim over those `k` inputs shows the
+///   candidate less accurate, and the verdict states the share of inputs
+///   with a non-finite output, a panic or a gross error `k`
 ///   trials cannot rule out.
 /// - `gross_factor` G: a trial on which the candidate's error exceeds G ×
 ///   the larger of the baseline's largest error over the run and the error

@@ -90,7 +90,13 @@ pub struct SequentialEvidence {
 }
 
 impl SequentialEvidence {
-    /// The number of trials after which the sequential test decided.
+    /// Whether the run stopped at a pass, in the quick mode (`quick`: the
+    /// run's mode is it).
+    pub fn quick_pass(&self, quick: bool) -> bool {
+        quick && self.stopped && matches!(self.crossed, Crossed::Pass { .. })
+    }
+
+    /// The trials after which the sequential test decided, if it did.
     pub fn decided_after(&self) -> Option<usize> {
         match self.crossed {
             Crossed::Neither => None,

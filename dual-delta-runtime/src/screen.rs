@@ -20,7 +20,9 @@
 //! `bound`, or an error; and at a pass only in the quick mode and under
 //! `expect = worse`. With `stop_early = false` every input is a full
 //! trial. With `screen = false` (the quick mode) an early pass is final
-//! after `k` trials, and the report states the share of bad inputs that
+//! after `k` trials, unless the claim over those `k` inputs shows the
+//! candidate less accurate, and the report states the share of inputs with
+//! a non-finite output, a panic or a gross error that
 //! `k` trials cannot rule out.
 //!
 //! # The gates

@@ -193,7 +193,10 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         _ => Ending::AllTrials,
     };
     let levels = e.levels;
-    let fixed_alpha = levels.fixed(q.stopped);
+    // A quick pass is checked by the claim over the inputs it ran, at the
+    // share of α left to the tests over every input: not descriptive.
+    let quick_pass = q.quick_pass(e.screen.mode == crate::screen::Mode::Quick);
+    let fixed_alpha = levels.fixed(q.stopped && !quick_pass);
     let first_non_finite = e
         .non_finite
         .candidate_only()
@@ -227,6 +230,11 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
             Accuracy::LessAccurate,
         ),
         _ => match q.crossed {
+            // A quick pass whose inputs already show the loss is no pass.
+            Crossed::Pass { .. } if quick_pass && e.claim.less_accurate() => (
+                DecidedBy::FixedN { alpha: fixed_alpha },
+                Accuracy::LessAccurate,
+            ),
             Crossed::Fail { reason, .. } | Crossed::Pass { reason, .. }
                 if matches!(ending, Ending::Decided { .. }) =>
             {

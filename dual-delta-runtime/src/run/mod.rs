@@ -24,7 +24,7 @@ use crate::rule::Rule;
 use crate::schedule;
 use crate::screen::{Mode, Screen};
 use crate::stats;
-use crate::stats::sequential::Sequential;
+use crate::stats::sequential::{Crossed, Sequential};
 use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
 use crate::verdict::{self, AccuracyTest, Analysis, PairedTest, Verdict};
 use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
@@ -159,7 +159,9 @@ fn measure_skipped_ties<I: Send + Sync>(
 ) -> Result<(), RunError> {
     let s = &plan.settings;
     let stopped = checked.len() < s.n && sequential.crossed().is_final();
-    let level = plan.levels.fixed(stopped);
+    let quick_pass =
+        plan.mode == Mode::Quick && matches!(sequential.crossed(), Crossed::Pass { .. });
+    let level = plan.levels.fixed(stopped && !quick_pass);
     if claim::needs_skipped_ties(&Errors::of(checked), level, s.margin) {
         schedule::measure_ties(trial, s, checked)?;
     }
@@ -261,7 +263,9 @@ struct Decided {
 impl Decided {
     fn of(plan: &Plan, c: &Collected) -> Result<Self, RunError> {
         let s = &plan.settings;
-        let fixed = plan.levels.fixed(c.sequential.stopped);
+        let fixed = plan
+            .levels
+            .fixed(c.sequential.stopped && !c.sequential.quick_pass(c.screen.mode == Mode::Quick));
         let sample = verdict::Sample {
             delta1: &c.delta1,
             delta2: &c.delta2,

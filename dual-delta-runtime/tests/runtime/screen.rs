@@ -181,7 +181,9 @@ fn the_report_says_what_the_screen_found() {
     let sentence = o.verdict_sentence();
     assert!(
         sentence.contains(&format!(
-            "quick mode: passed after {after} of 1000 inputs; a share"
+            "quick mode: passed after {after} of 1000 inputs, the mean and the typical input \
+             judged by the claim on those {after} alone; a share of inputs with a non-finite \
+             output, a panic or a gross error below"
         )),
         "{sentence}"
     );

@@ -247,3 +247,38 @@ fn expect_better_is_one_rule_with_and_without_early_stopping() {
         }
     }
 }
+
+#[test]
+fn quick_mode_fails_where_the_inputs_it_ran_show_the_loss() {
+    // 50× worse on 40% of the inputs and identical elsewhere: the sign
+    // e-process of the quick mode would pass it within a few inputs, but
+    // those inputs already show the loss in mean, and the claim over them
+    // fails it, on every seed.
+    fn worse_on_two_fifths(d: &Draw) -> f64 {
+        if d.u < 0.4 {
+            50.0 * baseline(d)
+        } else {
+            baseline(d)
+        }
+    }
+    for seed in 0..20 {
+        let o = DualDelta::new(worse_on_two_fifths, baseline, oracle, draw)
+            .test_name("settings_effect::quick_two_fifths")
+            .metric(Metric::MaxAbsolute)
+            .n(1000)
+            .seed(seed)
+            .screen(false)
+            .run()
+            .unwrap();
+        assert!(!o.passed(), "seed {seed}: {}", o.verdict_sentence());
+    }
+    // A quick pass says what it rests on.
+    let pass = run("quick_pass_words", baseline, |d| d.screen(false));
+    assert!(pass.passed());
+    assert!(
+        pass.verdict_sentence()
+            .contains("the mean and the typical input judged by the claim on those"),
+        "{}",
+        pass.verdict_sentence()
+    );
+}

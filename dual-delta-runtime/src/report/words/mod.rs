@@ -112,8 +112,10 @@ impl Outcome {
                 // (1 − p)^k ≤ α rules out a share p of bad inputs.
                 let share = 1.0 - self.settings.alpha.powf(1.0 / after.max(1) as f64);
                 format!(
-                    "{claim} (quick mode: passed after {after} of {n} inputs; a share of bad \
-                     inputs below {:.2}% cannot be ruled out at {}% confidence).",
+                    "{claim} (quick mode: passed after {after} of {n} inputs, the mean and the \
+                     typical input judged by the claim on those {after} alone; a share of inputs \
+                     with a non-finite output, a panic or a gross error below {:.2}% cannot be \
+                     ruled out at {}% confidence).",
                     100.0 * share,
                     100.0 * (1.0 - self.settings.alpha)
                 )
