@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 use crate::decide::DecidedBy;
 #[cfg(feature = "html")]
 use crate::report::rebuild_index;
-use crate::report::{Stored, scan};
+use crate::report::{Stored, scan, write_atomically};
 
 /// The suite summary `merge` writes.
 pub const SUITE_FILE: &str = "suite.json";
@@ -64,6 +64,9 @@ pub enum SuiteResult {
     Regressed,
     /// The test did not run.
     Skipped,
+    /// Its report cannot be read (truncated, empty, not a record of this
+    /// version, not a file): a failure, never left out.
+    Unreadable,
 }
 
 impl SuiteResult {
@@ -74,12 +77,17 @@ impl SuiteResult {
             SuiteResult::Failed => "failed",
             SuiteResult::Regressed => "regressed",
             SuiteResult::Skipped => "skipped",
+            SuiteResult::Unreadable => "unreadable",
         }
     }
 
-    /// Whether the test failed (a regression included).
+    /// Whether the test failed (a regression and an unreadable report
+    /// included).
     pub fn failing(self) -> bool {
-        matches!(self, SuiteResult::Failed | SuiteResult::Regressed)
+        matches!(
+            self,
+            SuiteResult::Failed | SuiteResult::Regressed | SuiteResult::Unreadable
+        )
     }
 }
 
@@ -121,12 +129,19 @@ pub struct SuiteSummary {
     pub regressed: usize,
     /// Tests skipped for want of a device or feature.
     pub skipped: usize,
+    /// Reports that cannot be read, each a failure kept under any budget.
+    #[serde(default)]
+    pub unreadable: usize,
+    /// The shards that hold no report (`merge`): their tests are missing.
+    #[serde(default)]
+    pub empty_shards: Vec<String>,
     /// False failures expected when nothing is wrong: the sum of the α of
     /// the tests that ran.
     pub expected_false_failures: f64,
     /// The suite-level budget, if one was given.
     pub suite_alpha: Option<f64>,
-    /// Failures that survive the budget (all failures without one).
+    /// Failures that survive the budget (all failures without one,
+    /// unreadable reports included).
     pub failures_kept: usize,
     /// The Benjamini-Hochberg bar: failures with a p-value at or below it
     /// are kept (`None` without a budget; 0 when no statistical failure
@@ -192,6 +207,15 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
                 kept_by_suite_alpha: None,
                 dir: dir.clone(),
             },
+            Stored::Unreadable(u) => SuiteTest {
+                test: u.dir.clone(),
+                result: SuiteResult::Unreadable,
+                sentence: crate::report::words::unreadable_line(u),
+                alpha: None,
+                p_value: Some(0.0),
+                kept_by_suite_alpha: None,
+                dir: dir.clone(),
+            },
             Stored::Skipped(k) => SuiteTest {
                 test: k.test.clone(),
                 result: SuiteResult::Skipped,
@@ -207,11 +231,12 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
             SuiteResult::Failed => &mut summary.failed,
             SuiteResult::Regressed => &mut summary.regressed,
             SuiteResult::Skipped => &mut summary.skipped,
+            SuiteResult::Unreadable => &mut summary.unreadable,
         } += 1;
         summary.tests.push(t);
     }
     summary.tests.sort_by(|a, b| a.test.cmp(&b.test));
-    summary.failures_kept = summary.failed + summary.regressed;
+    summary.failures_kept = summary.failed + summary.regressed + summary.unreadable;
     if let Some(a) = suite_alpha {
         // A failure without a p-value is kept: it counts as 0.
         let p = |t: &SuiteTest| {
@@ -257,22 +282,26 @@ pub fn bh(p: &[f64], a: f64) -> Option<(usize, f64)> {
 /// one row per test that did not pass (a dropped failure says why).
 pub fn markdown(s: &SuiteSummary) -> String {
     let mut out = format!(
-        "### dual-delta suite\n\n{} passed, {} failed, {} regressed, {} skipped ({} tests); up \
-         to {:.2} false failures expected at the tests' α{}\n\n",
+        "### dual-delta suite\n\n{} passed, {} failed, {} regressed, {} skipped{} ({} tests); \
+         up to {:.2} false failures expected at the tests' α{}\n\n",
         s.passed,
         s.failed,
         s.regressed,
         s.skipped,
+        unreadable_count(s),
         s.tests.len(),
         s.expected_false_failures,
         s.suite_alpha
             .map(|a| format!(
                 "; {} of {} failures kept by Benjamini-Hochberg at suite α = {a}",
                 s.failures_kept,
-                s.failed + s.regressed
+                s.failed + s.regressed + s.unreadable
             ))
             .unwrap_or_default()
     );
+    for shard in &s.empty_shards {
+        out.push_str(&format!("{}\n\n", empty_shard_line(shard)));
+    }
     out.push_str("| test | result | verdict |\n| --- | --- | --- |\n");
     for t in s.tests.iter().filter(|t| t.result != SuiteResult::Passed) {
         let result = match (t.kept_by_suite_alpha, t.p_value, s.bar) {
@@ -292,16 +321,37 @@ pub fn markdown(s: &SuiteSummary) -> String {
     out
 }
 
-/// Copies the report directories of each shard under `shards` into `out`
-/// (the newest where a test appears in several), then writes one index,
-/// `suite.json` and `summary.md` there.
+/// `, N unreadable` where a report cannot be read, else nothing.
+pub fn unreadable_count(s: &SuiteSummary) -> String {
+    if s.unreadable == 0 {
+        String::new()
+    } else {
+        format!(", {} unreadable", s.unreadable)
+    }
+}
+
+/// What `merge` says of a shard with no report.
+pub fn empty_shard_line(shard: &str) -> String {
+    format!("shard {shard} holds no report: its tests are missing from the merge (a failure)")
+}
+
+/// Merges the report directories of each shard under `shards` into `out`,
+/// then writes one index, `suite.json` and `summary.md` there.
+///
+/// Each test is kept once: an unreadable report wherever one is (it
+/// counts as a failure, named with its shard's path), else the newest. A
+/// shard that holds no report is named in [`SuiteSummary::empty_shards`].
+/// `out` must be new, empty, or a previous merge's folder (it holds
+/// `suite.json`), whose contents are then replaced: a merge never adds to
+/// what was there.
 ///
 /// # Errors
 ///
-/// When a shard cannot be read or `out` cannot be written.
+/// When a shard cannot be read, `out` is one of them or holds files that
+/// are not a merge's, or `out` cannot be written.
 pub fn merge(shards: &[PathBuf], out: &Path, suite_alpha: Option<f64>) -> io::Result<SuiteSummary> {
-    fs::create_dir_all(out)?;
-    let mut chosen: BTreeMap<String, (u64, PathBuf)> = BTreeMap::new();
+    let mut chosen: BTreeMap<String, (Stored, PathBuf)> = BTreeMap::new();
+    let mut empty = Vec::new();
     for shard in shards {
         if !shard.is_dir() {
             return Err(io::Error::new(
@@ -309,27 +359,87 @@ pub fn merge(shards: &[PathBuf], out: &Path, suite_alpha: Option<f64>) -> io::Re
                 format!("{} is not a report directory", shard.display()),
             ));
         }
-        for (dir, s) in scan(shard)? {
-            let stamp = s.timestamp_ms();
-            if chosen.get(&dir).is_none_or(|(t, _)| stamp > *t) {
-                chosen.insert(dir.clone(), (stamp, shard.join(&dir)));
+        if same_dir(shard, out) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is a shard and the merge's folder: name a new folder with --out",
+                    shard.display()
+                ),
+            ));
+        }
+        let found = scan(shard)?;
+        if found.is_empty() {
+            empty.push(shard.display().to_string());
+        }
+        for (dir, s) in found {
+            let keep = match chosen.get(&dir) {
+                None => true,
+                Some((Stored::Unreadable(_), _)) => false,
+                Some((old, _)) => {
+                    matches!(s, Stored::Unreadable(_)) || s.timestamp_ms() > old.timestamp_ms()
+                }
+            };
+            if keep {
+                chosen.insert(dir.clone(), (s, shard.join(&dir)));
             }
         }
     }
+    clear_out(out)?;
     for (dir, (_, from)) in &chosen {
-        let to = out.join(dir);
-        if to != *from {
-            let _ = fs::remove_dir_all(&to);
-            copy_dir(from, &to)?;
+        // A link whose version is gone has nothing to copy.
+        if from.is_dir() {
+            copy_dir(from, &out.join(dir))?;
         }
     }
     #[cfg(feature = "html")]
     rebuild_index(out)?;
-    let summary = summarise(&scan(out)?, suite_alpha);
+    let stored: BTreeMap<String, Stored> =
+        chosen.into_iter().map(|(d, (s, _))| (d, s)).collect();
+    let mut summary = summarise(&stored, suite_alpha);
+    summary.empty_shards = empty;
     let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
-    fs::write(out.join(SUITE_FILE), text + "\n")?;
-    fs::write(out.join(MARKDOWN_FILE), markdown(&summary))?;
+    write_atomically(&out.join(SUITE_FILE), (text + "\n").as_bytes())?;
+    write_atomically(&out.join(MARKDOWN_FILE), markdown(&summary).as_bytes())?;
     Ok(summary)
+}
+
+/// Whether `a` and `b` name the same existing folder.
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Makes `out` an empty folder: created where missing, emptied where it
+/// holds a previous merge (its `suite.json`), refused where it holds
+/// anything else.
+fn clear_out(out: &Path) -> io::Result<()> {
+    fs::create_dir_all(out)?;
+    let entries: Vec<fs::DirEntry> = fs::read_dir(out)?.collect::<io::Result<_>>()?;
+    if entries.is_empty() {
+        return Ok(());
+    }
+    if !out.join(SUITE_FILE).is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!(
+                "{} holds files and no {SUITE_FILE}: it is no merge's folder; name a new or \
+                 empty folder with --out",
+                out.display()
+            ),
+        ));
+    }
+    for entry in entries {
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            fs::remove_dir_all(&path)?;
+        } else {
+            fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
 }
 
 fn copy_dir(from: &Path, to: &Path) -> io::Result<()> {
@@ -337,7 +447,7 @@ fn copy_dir(from: &Path, to: &Path) -> io::Result<()> {
     for entry in fs::read_dir(from)? {
         let entry = entry?;
         let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
+        if entry.path().is_dir() {
             copy_dir(&entry.path(), &target)?;
         } else {
             fs::copy(entry.path(), target)?;

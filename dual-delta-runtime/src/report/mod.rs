@@ -59,7 +59,7 @@ pub use self::publish::{Published, publish};
 #[cfg(feature = "html")]
 pub use self::reporter::Html;
 pub use self::reporter::{Context, Csv, Destination, Json, Reporter, StepSummary, Terminal};
-pub use self::stored::{SKIPPED_FILE, STOPPED_FILE, Stored, scan, show};
+pub use self::stored::{SKIPPED_FILE, STOPPED_FILE, Stored, Unreadable, read_dir_record, scan, show};
 pub use crate::config::{report_root, report_root_with};
 pub use crate::dirname::test_dir_name;
 use crate::ended::Ended;

@@ -62,6 +62,11 @@ impl ReportEntry {
         Self::without_run(dir, s.test, s.timestamp_ms, false, sentence)
     }
 
+    /// The entry of a report that cannot be read: a failure.
+    fn unreadable(dir: String, sentence: String) -> Self {
+        Self::without_run(dir, String::new(), 0, false, sentence)
+    }
+
     /// The entry of a test with no run to show, written at `timestamp_ms`.
     fn without_run(
         dir: String,
@@ -122,6 +127,10 @@ pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
             Stored::Run(r) => ReportEntry::new(dir, *r),
             Stored::Skipped(k) => ReportEntry::skipped(dir, k),
             Stored::Stopped(k) => ReportEntry::stopped(dir, k),
+            Stored::Unreadable(u) => {
+                let sentence = crate::report::words::unreadable_line(&u);
+                ReportEntry::unreadable(dir, sentence)
+            }
         })
         .collect();
     out.sort_by(|a, b| {
