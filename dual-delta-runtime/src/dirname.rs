@@ -83,6 +83,13 @@ fn writer_pid(tail: &str) -> Option<u32> {
     tail.split('~').next()?.parse().ok()
 }
 
+/// Whether process `pid` is known to be gone: where `/proc` lists the
+/// running processes (Linux), it is not among them.
+pub(crate) fn process_gone(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    proc.join("self").exists() && !proc.join(pid.to_string()).exists()
+}
+
 /// How long a hidden temporary of a process that may still run is kept.
 const ABANDONED_AFTER: Duration = Duration::from_secs(3600);
 
@@ -104,8 +111,7 @@ pub(crate) fn abandoned(path: &Path) -> bool {
     if pid == std::process::id() {
         return false;
     }
-    let proc = Path::new("/proc");
-    if proc.join("self").exists() && !proc.join(pid.to_string()).exists() {
+    if process_gone(pid) {
         return true;
     }
     std::fs::symlink_metadata(path)

@@ -15,7 +15,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use dual_delta_runtime::baseline::{
-    Baseline, baseline_dir_from_env, baseline_file, compare_errors, list,
+    Baseline, FORMAT, baseline_dir_from_env, baseline_file, checksum, compare_errors, entries,
+    list,
 };
 use dual_delta_runtime::report::summary::Summary;
 use dual_delta_runtime::report::{
@@ -170,8 +171,17 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             if !file.is_file() {
                 return Err(no_baseline(&bdir, &baseline, &r.names.test));
             }
-            let b = Baseline::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let trials = deltas(&at)?;
+            let b = Baseline::read_for(&file, &baseline, &r.names.test)
+                .map_err(|e| format!("baseline file {}: {e}", file.display()))?;
+            if b.format < FORMAT {
+                eprintln!(
+                    "note: baseline file {} is of format {}, which records no checksum of its \
+                     trials: it is read unchecked; save it again to have it checked",
+                    file.display(),
+                    b.format
+                );
+            }
+            let trials = deltas(&at, &r)?;
             let g = compare_errors(&b, &r.settings.settings, &trials).map_err(|e| e.to_string())?;
             println!("{}: {}", r.names.test, g.sentence());
             let screen = &r.screen;
@@ -199,17 +209,25 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             command: BaselineCommand::List { baseline_dir },
         } => {
             let bdir = baselines_at(baseline_dir, &dir)?;
-            let found = list(&bdir).map_err(|e| format!("{}: {e}", bdir.display()))?;
+            let found = entries(&bdir).map_err(|e| format!("{}: {e}", bdir.display()))?;
             if found.is_empty() {
                 println!(
                     "no baselines in {}: save one with DUAL_DELTA_SAVE_BASELINE=<name> cargo test",
                     bdir.display()
                 );
             }
-            for (name, test) in &found {
-                println!("{name}  {test}");
+            for l in &found {
+                match &l.test {
+                    Ok(test) => println!("{}  {test}", l.name),
+                    Err(why) => println!("{}  unreadable: {}: {why}", l.name, l.file.display()),
+                }
             }
-            Ok(ExitCode::SUCCESS)
+            // A baseline it cannot read is a failure of the listing.
+            Ok(if found.iter().all(|l| l.test.is_ok()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Command::Merge {
             dirs,
@@ -325,34 +343,58 @@ fn stored_run(dir: &Path, test: &str) -> Result<(Summary<'static>, PathBuf), Str
     }
 }
 
-/// The candidate's error and the oracle fingerprint of each trial, from a
-/// report's `deltas.csv`.
-fn deltas(report: &Path) -> Result<Vec<(usize, f64, u64)>, String> {
+/// The candidate's error and the oracle fingerprint of each trial, from the
+/// `deltas.csv` of the report folder `report`, checked against what its
+/// `summary.json` (`r`) records of it: its rows and its checksum. A file
+/// cut short, edited or damaged is an error naming it, never fewer trials.
+fn deltas(report: &Path, r: &Summary<'_>) -> Result<Vec<(usize, f64, u64)>, String> {
     let path = report.join("deltas.csv");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = text.lines();
-    if lines.next() != Some("index,seed,delta1,delta2,fingerprint") {
+    let Some(record) = &r.deltas_csv else {
         return Err(format!(
-            "{}: no fingerprint column (written by an older version: run the test again)",
+            "{}: its summary.json records no row count or checksum of it (a report of an \
+             earlier build), so it cannot be checked: run the test again",
+            path.display()
+        ));
+    };
+    let (rows, sum) = (record.rows, record.checksum.as_str());
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let found = text.lines().count().saturating_sub(1);
+    let now = checksum(&bytes);
+    if now != sum {
+        return Err(format!(
+            "{}: damaged or cut short: {found} rows and checksum {now} where its summary.json \
+             records {rows} rows and checksum {sum}; run the test again",
             path.display()
         ));
     }
-    let mut trials = Vec::new();
+    let mut lines = text.lines();
+    let bad = |row: String| {
+        format!(
+            "{}: {row} is not index,seed,delta1,delta2,fingerprint",
+            path.display()
+        )
+    };
+    if lines.next() != Some("index,seed,delta1,delta2,fingerprint") {
+        return Err(bad("the header".to_owned()));
+    }
+    let mut trials = Vec::with_capacity(rows);
     for (i, line) in lines.enumerate() {
         let cells: Vec<&str> = line.split(',').collect();
-        let bad = || {
-            format!(
-                "{}: row {i} is not index,seed,delta1,delta2,fingerprint",
-                path.display()
-            )
-        };
         let [index, _, d1, _, fp] = cells[..] else {
-            return Err(bad());
+            return Err(bad(format!("row {i}")));
         };
         trials.push((
-            index.parse::<usize>().map_err(|_| bad())?,
-            d1.parse::<f64>().map_err(|_| bad())?,
-            u64::from_str_radix(fp, 16).map_err(|_| bad())?,
+            index.parse::<usize>().map_err(|_| bad(format!("row {i}")))?,
+            d1.parse::<f64>().map_err(|_| bad(format!("row {i}")))?,
+            u64::from_str_radix(fp, 16).map_err(|_| bad(format!("row {i}")))?,
+        ));
+    }
+    if trials.len() != rows {
+        return Err(format!(
+            "{}: {} rows where its summary.json records {rows}; run the test again",
+            path.display(),
+            trials.len()
         ));
     }
     Ok(trials)

@@ -27,7 +27,7 @@ use std::time::SystemTime;
 
 pub use super::summary::SCHEMA_VERSION;
 use super::summary::{
-    Estimate, Fallible, Files, Judged, Recorded, Sentences, Summary, Test, Tests, Timings,
+    DeltasRecord, Estimate, Fallible, Files, Judged, Recorded, Sentences, Summary, Test, Tests, Timings,
     WorstTrial,
 };
 use crate::clock::utc;
@@ -161,6 +161,10 @@ impl<'a> Summary<'a> {
                 scatter: super::PLOT_FILES[3].to_owned(),
                 evidence: super::EVIDENCE_FILE.to_owned(),
             },
+            deltas_csv: Some(DeltasRecord {
+                rows: o.delta1.len().min(o.delta2.len()),
+                checksum: crate::baseline::checksum(super::csv::to_string(o).as_bytes()),
+            }),
         }
     }
 }

@@ -147,6 +147,10 @@ pub struct Summary<'a> {
     pub timings: Timings,
     /// The report's other files, relative to `summary.json`.
     pub files: Files,
+    /// What it records of `deltas.csv` ([`DeltasRecord`]: its rows and
+    /// checksum); absent from reports of earlier builds.
+    #[serde(default)]
+    pub deltas_csv: Option<DeltasRecord>,
 }
 
 impl Summary<'_> {
@@ -380,4 +384,16 @@ pub struct Files {
     pub scatter: String,
     /// The evidence of the sequential test.
     pub evidence: String,
+}
+
+/// What `summary.json` records of `deltas.csv`, so that whoever reads it
+/// (`cargo dual-delta compare`) can tell a whole file from one cut short,
+/// edited or damaged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeltasRecord {
+    /// Its rows below the header, one per trial run.
+    pub rows: usize,
+    /// FNV-1a (64 bits) over its bytes, 16 hexadecimal digits
+    /// ([`crate::baseline::checksum`]).
+    pub checksum: String,
 }
