@@ -176,8 +176,13 @@ impl Summary<'static> {
         struct Version {
             schema_version: u32,
         }
-        let v: Version = serde_json::from_str(text)
-            .map_err(|e| format!("not a summary.json (no schema_version): {e}"))?;
+        let v: Version = serde_json::from_str(text).map_err(|e| {
+            if e.is_eof() {
+                format!("truncated or empty ({e})")
+            } else {
+                format!("not a summary.json (no schema_version): {e}")
+            }
+        })?;
         if v.schema_version != SCHEMA_VERSION {
             return Err(format!(
                 "summary.json has schema version {}; this version of dual-delta reads version \
