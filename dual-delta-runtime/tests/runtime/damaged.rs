@@ -1,0 +1,462 @@
+//! Every file `cargo dual-delta` reads, damaged: truncated, empty, garbage,
+//! a folder where a file should be, copied from another test. Each is an
+//! error or an unreadable report that names the file and what is wrong with
+//! it and fails the command, never a pass or a smaller comparison. And
+//! `merge --out` into a used folder. `cargo test -p dual-delta-runtime
+//! --features cli --test runtime -- damaged::`.
+#![cfg(feature = "cli")]
+#![allow(clippy::ptr_arg)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use dual_delta_runtime::baseline::{Baseline, baseline_file};
+use dual_delta_runtime::prelude::*;
+use dual_delta_runtime::{Baselines, report};
+
+use crate::common::{kahan, naive, oracle, short_input as input};
+
+/// What the binary did: its exit code, and its stdout then stderr.
+fn cli(args: &[&str]) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-dual-delta"));
+    command.arg("dual-delta").args(args);
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("DUAL_DELTA_") {
+            command.env_remove(key);
+        }
+    }
+    let out = command.output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+/// An empty folder of this test's own.
+fn folder(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("damaged-{name}"));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A run of `test`: passing (Kahan against naive summation) or failing
+/// (the other way round), with `baselines`.
+fn run(test: &str, passing: bool, n: usize, baselines: Baselines) -> Outcome {
+    let o = if passing {
+        DualDelta::new(kahan, naive, oracle, input)
+    } else {
+        DualDelta::new(naive, kahan, oracle, input)
+    }
+    .test_name(test)
+    .n(n)
+    .seed(7)
+    .baselines(baselines)
+    .run()
+    .unwrap();
+    assert_eq!(o.passed(), passing, "{}", o.verdict_sentence());
+    o
+}
+
+/// A shard with a passing and a failing test; the failing one's folder (its
+/// current version, resolved).
+fn shard_with_a_failure(root: &Path) -> PathBuf {
+    report::write_under(&run("damaged::pass", true, 50, Baselines::default()), root).unwrap();
+    report::write_under(&run("damaged::fail", false, 50, Baselines::default()), root).unwrap();
+    fs::canonicalize(root.join("damaged.fail")).unwrap()
+}
+
+#[test]
+fn a_damaged_record_is_an_unreadable_failure_of_list_show_and_merge() {
+    let d = folder("records");
+    // Each damages the failing test's current version, and returns the
+    // file it damaged, relative to the report's folder.
+    type Damage = fn(&Path) -> &'static str;
+    let damages: [(&str, Damage, &str); 6] = [
+        (
+            "truncated",
+            |v| {
+                let f = v.join("summary.json");
+                let text = fs::read(&f).unwrap();
+                fs::write(&f, &text[..text.len() / 2]).unwrap();
+                "summary.json"
+            },
+            "truncated or empty (EOF while parsing",
+        ),
+        (
+            "empty",
+            |v| {
+                fs::write(v.join("summary.json"), "").unwrap();
+                "summary.json"
+            },
+            "truncated or empty (EOF while parsing",
+        ),
+        (
+            "garbage",
+            |v| {
+                fs::write(v.join("summary.json"), "\u{1}garbage{").unwrap();
+                "summary.json"
+            },
+            "not a summary.json (no schema_version)",
+        ),
+        (
+            "a folder",
+            |v| {
+                let f = v.join("summary.json");
+                fs::remove_file(&f).unwrap();
+                fs::create_dir(&f).unwrap();
+                "summary.json"
+            },
+            "Is a directory",
+        ),
+        (
+            "a truncated stop beside it",
+            |v| {
+                let f = v.join("stopped.json");
+                fs::write(&f, r#"{"test": "damaged::fail", "rea"#).unwrap();
+                "stopped.json"
+            },
+            "truncated or empty (EOF while parsing",
+        ),
+        (
+            "no record",
+            |v| {
+                fs::remove_file(v.join("summary.json")).unwrap();
+                ""
+            },
+            "holds a report's files but no summary.json, skipped.json or stopped.json",
+        ),
+    ];
+    for (what, damage, why) in damages {
+        let root = d.join(what.replace(' ', "-"));
+        let file = damage(&shard_with_a_failure(&root));
+        let mut at = root.join("damaged.fail");
+        if !file.is_empty() {
+            at.push(file);
+        }
+        let line = format!("unreadable report of `damaged.fail`: {}: ", at.display());
+
+        let (code, out) = cli(&["list", "--dir", s(&root)]);
+        assert_eq!(code, Some(1), "{what}: {out}");
+        assert!(out.contains(&line) && out.contains(why), "{what}: {out}");
+        assert!(
+            out.contains("1 passed, 0 failed, 0 regressed, 0 skipped, 1 unreadable"),
+            "{what}: {out}"
+        );
+
+        let (code, out) = cli(&["show", "damaged::fail", "--dir", s(&root)]);
+        assert_eq!(code, Some(1), "{what}: {out}");
+        assert!(out.starts_with(&format!("error: {line}")), "{what}: {out}");
+
+        let merged = root.with_extension("merged");
+        let (code, out) = cli(&["merge", s(&root), "--out", s(&merged)]);
+        assert_eq!(code, Some(1), "{what}: {out}");
+        assert!(out.starts_with(&line), "{what}: {out}");
+        assert!(
+            out.contains("2 tests: 1 passed, 0 failed, 0 regressed, 0 skipped, 1 unreadable"),
+            "{what}: {out}"
+        );
+        let suite: dual_delta_runtime::suite::SuiteSummary =
+            serde_json::from_str(&fs::read_to_string(merged.join("suite.json")).unwrap()).unwrap();
+        assert_eq!((suite.unreadable, suite.failures_kept), (1, 1), "{what}");
+    }
+    // A report link whose version is gone.
+    let root = d.join("dangling");
+    let version = shard_with_a_failure(&root);
+    fs::remove_dir_all(&version).unwrap();
+    let (code, out) = cli(&["list", "--dir", s(&root)]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains(&format!(
+            "unreadable report of `damaged.fail`: {}: a link to {}, which is missing",
+            root.join("damaged.fail").display(),
+            version.file_name().unwrap().to_string_lossy()
+        )),
+        "{out}"
+    );
+    fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn merge_replaces_a_previous_merge_and_refuses_any_other_used_folder() {
+    let d = folder("merge");
+    let (a, b, out) = (d.join("a"), d.join("b"), d.join("out"));
+    shard_with_a_failure(&a);
+    let (code, text) = cli(&["merge", s(&a), "--out", s(&out)]);
+    assert_eq!(code, Some(1), "{text}");
+    for k in 0..4 {
+        let o = run(&format!("damaged::b{k}"), true, 50, Baselines::default());
+        report::write_under(&o, &b).unwrap();
+    }
+    // Into the folder of the merge before: its contents replaced.
+    let (code, text) = cli(&["merge", s(&b), "--out", s(&out)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.starts_with("4 tests: 4 passed, 0 failed, 0 regressed, 0 skipped; index"),
+        "{text}"
+    );
+    let mut left: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            "damaged.b0",
+            "damaged.b1",
+            "damaged.b2",
+            "damaged.b3",
+            "index.html",
+            "suite.json",
+            "summary.md"
+        ]
+    );
+    // A folder with other files is no merge's: refused, left as it was.
+    let used = d.join("used");
+    fs::create_dir_all(&used).unwrap();
+    fs::write(used.join("notes.txt"), "mine").unwrap();
+    let (code, text) = cli(&["merge", s(&b), "--out", s(&used)]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(
+        text,
+        format!(
+            "error: merge into {0}: {0} holds files and no suite.json: it is no merge's folder; \
+             name a new or empty folder with --out\n",
+            used.display()
+        )
+    );
+    assert_eq!(fs::read_to_string(used.join("notes.txt")).unwrap(), "mine");
+    // A shard is no place for the merge.
+    let (code, text) = cli(&["merge", s(&a), s(&b), "--out", s(&b)]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("is a shard and the merge's folder"), "{text}");
+    // An empty shard is said to be empty, and fails the merge.
+    let empty = d.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let (code, text) = cli(&["merge", s(&b), s(&empty), "--out", s(&out)]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "shard {} holds no report: its tests are missing from the merge (a failure)\n4 tests: \
+             4 passed",
+            empty.display()
+        )),
+        "{text}"
+    );
+    fs::remove_dir_all(&d).unwrap();
+}
+
+/// A report of `test` (n = 300) and its baseline `main`, saved by the same
+/// run: the report's folder (its version), the baselines' folder.
+fn report_and_baseline(d: &Path, test: &str) -> (PathBuf, PathBuf) {
+    let (reports, baselines) = (d.join("reports"), d.join("baselines"));
+    let save = Baselines {
+        save: Some("main".into()),
+        dir: Some(baselines.clone()),
+        ..Baselines::default()
+    };
+    report::write_under(&run(test, true, 300, save), &reports).unwrap();
+    let version = fs::canonicalize(reports.join(report::test_dir_name(test))).unwrap();
+    (version, baselines)
+}
+
+#[test]
+fn compare_checks_deltas_csv_against_its_summary() {
+    let d = folder("deltas");
+    let (version, baselines) = report_and_baseline(&d, "damaged::deltas");
+    let reports = d.join("reports");
+    let compare = |name: &str| {
+        cli(&[
+            "compare",
+            "damaged::deltas",
+            "--dir",
+            s(&reports),
+            "--baseline-dir",
+            s(&baselines),
+            "--baseline",
+            name,
+        ])
+    };
+    let (code, out) = compare("main");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("over 300 paired trials"), "{out}");
+
+    let csv = version.join("deltas.csv");
+    let whole = fs::read_to_string(&csv).unwrap();
+    let first_19: String = whole.lines().take(20).map(|l| format!("{l}\n")).collect();
+    let cut = whole[..whole.len() - 5].to_owned();
+    for (what, text, why) in [
+        ("19 of 300 trials", first_19.as_str(), "damaged or cut short: 19 rows"),
+        ("5 bytes short", cut.as_str(), "damaged or cut short: 300 rows"),
+        ("empty", "", "damaged or cut short: 0 rows"),
+        ("garbage", "x,y\n1,2\n", "damaged or cut short: 1 rows"),
+    ] {
+        fs::write(&csv, text).unwrap();
+        let (code, out) = compare("main");
+        assert_eq!(code, Some(1), "{what}: {out}");
+        assert!(
+            out.starts_with(&format!("error: {}: {why}", csv.display()))
+                && out.contains("where its summary.json records 300 rows")
+                && !out.contains("DUAL_DELTA_SAVE_BASELINE"),
+            "{what}: {out}"
+        );
+    }
+    fs::remove_file(&csv).unwrap();
+    fs::create_dir(&csv).unwrap();
+    let (code, out) = compare("main");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.starts_with(&format!("error: {}: ", csv.display())), "{out}");
+    fs::remove_dir(&csv).unwrap();
+    fs::write(&csv, &whole).unwrap();
+
+    // A report of an earlier build records nothing of it: refused.
+    let summary = version.join("summary.json");
+    let mut j: serde_json::Value = serde_json::from_str(&fs::read_to_string(&summary).unwrap())
+        .unwrap();
+    assert_eq!(j["deltas_csv"]["rows"], 300);
+    j.as_object_mut().unwrap().remove("deltas_csv");
+    fs::write(&summary, serde_json::to_string(&j).unwrap()).unwrap();
+    let (code, out) = compare("main");
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(
+        out,
+        format!(
+            "error: {}: its summary.json records no row count or checksum of it (a report of an \
+             earlier build), so it cannot be checked: run the test again\n",
+            csv.display()
+        )
+    );
+    fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_baseline_is_checked_and_refused_for_another_test() {
+    let d = folder("baselines");
+    let (_, baselines) = report_and_baseline(&d, "damaged::a");
+    let reports = d.join("reports");
+    let compare = |name: &str| {
+        cli(&[
+            "compare",
+            "damaged::a",
+            "--dir",
+            s(&reports),
+            "--baseline-dir",
+            s(&baselines),
+            "--baseline",
+            name,
+        ])
+    };
+    let file = baseline_file(&baselines, "main", "damaged::a");
+    let whole = fs::read_to_string(&file).unwrap();
+    let b = Baseline::read(&file).unwrap();
+    assert_eq!((b.format, b.trial_count), (2, Some(300)));
+
+    // Copied under another name: that name's.
+    let other = baseline_file(&baselines, "other", "damaged::a");
+    fs::create_dir_all(other.parent().unwrap()).unwrap();
+    fs::copy(&file, &other).unwrap();
+    let (code, out) = compare("other");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("baseline `other`"), "{out}");
+
+    // Another test's, with the same seed: refused, not a false regression.
+    let save = Baselines {
+        save: Some("main".into()),
+        dir: Some(baselines.clone()),
+        ..Baselines::default()
+    };
+    run("damaged::b", false, 300, save);
+    fs::copy(baseline_file(&baselines, "main", "damaged::b"), &other).unwrap();
+    let (code, out) = compare("other");
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(
+        out,
+        format!(
+            "error: baseline file {}: a baseline of `damaged::b`, not of `damaged::a`: a file \
+             copied from another test's would compare different inputs; save one for \
+             `damaged::a` (DUAL_DELTA_SAVE_BASELINE=other)\n",
+            other.display()
+        )
+    );
+    let compare_in_a_run = Baselines {
+        compare: Some("other".into()),
+        dir: Some(baselines.clone()),
+        ..Baselines::default()
+    };
+    let e = DualDelta::new(kahan, naive, oracle, input)
+        .test_name("damaged::a")
+        .n(300)
+        .seed(7)
+        .baselines(compare_in_a_run)
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("a baseline of `damaged::b`, not of `damaged::a`"), "{e}");
+    assert_eq!(e.matches(other.to_str().unwrap()).count(), 1, "{e}");
+
+    // Damaged: each named once, with what is wrong.
+    let edited = whole.replacen("\"delta1\": ", "\"delta1\": 1", 1);
+    for (what, text, why) in [
+        ("truncated", &whole[..whole.len() / 2], "truncated or empty ("),
+        ("empty", "", "truncated or empty ("),
+        ("garbage", "]]", "not a baseline file ("),
+        ("edited", edited.as_str(), "its trials' checksum is "),
+    ] {
+        fs::write(&file, text).unwrap();
+        let (code, out) = compare("main");
+        assert_eq!(code, Some(1), "{what}: {out}");
+        let line = format!("error: baseline file {}: {why}", file.display());
+        assert!(out.starts_with(&line), "{what}: {out}");
+        assert_eq!(out.matches(file.to_str().unwrap()).count(), 1, "{what}: {out}");
+        let (code, out) = cli(&["baseline", "list", "--baseline-dir", s(&baselines)]);
+        assert_eq!(code, Some(1), "{what}: {out}");
+        assert!(
+            out.contains(&format!("main  unreadable: {}: {why}", file.display())),
+            "{what}: {out}"
+        );
+    }
+    let cut = Baseline {
+        trial_count: Some(300),
+        ..b.clone()
+    };
+    let mut cut = serde_json::to_value(&cut).unwrap();
+    cut["trials"].as_array_mut().unwrap().truncate(19);
+    fs::write(&file, cut.to_string()).unwrap();
+    let (code, out) = compare("main");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("holds 19 trials where it records 300"), "{out}");
+    fs::write(&file, &whole).unwrap();
+
+    // A file where the name's folder should be.
+    let blocked = d.join("blocked");
+    fs::create_dir_all(&blocked).unwrap();
+    fs::write(blocked.join("main"), "").unwrap();
+    let save = Baselines {
+        save: Some("main".into()),
+        dir: Some(blocked.clone()),
+        ..Baselines::default()
+    };
+    let e = DualDelta::new(kahan, naive, oracle, input)
+        .test_name("damaged::a")
+        .n(50)
+        .baselines(save)
+        .run()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!(
+            "{} is a file, where a folder should be",
+            blocked.join("main").display()
+        )),
+        "{e}"
+    );
+    fs::remove_dir_all(&d).unwrap();
+}
