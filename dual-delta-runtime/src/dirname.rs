@@ -91,7 +91,7 @@ pub(crate) fn process_gone(pid: u32) -> bool {
 }
 
 /// How long a hidden temporary of a process that may still run is kept.
-const ABANDONED_AFTER: Duration = Duration::from_secs(3600);
+pub(crate) const ABANDONED_AFTER: Duration = Duration::from_secs(3600);
 
 /// Whether the hidden temporary `path` (named by [`unique_hidden_name`])
 /// was left by a writer that no longer writes: its process is not running

@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 use crate::decide::DecidedBy;
 #[cfg(feature = "html")]
 use crate::report::rebuild_index;
-use crate::report::{Stored, scan, write_atomically};
+use crate::report::{Stored, scan, words, write_atomically};
 
 /// The suite summary `merge` writes.
 pub const SUITE_FILE: &str = "suite.json";
@@ -210,7 +210,7 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
             Stored::Unreadable(u) => SuiteTest {
                 test: u.dir.clone(),
                 result: SuiteResult::Unreadable,
-                sentence: crate::report::words::unreadable_line(u),
+                sentence: words::unreadable_line(u),
                 alpha: None,
                 p_value: Some(0.0),
                 kept_by_suite_alpha: None,
@@ -288,7 +288,7 @@ pub fn markdown(s: &SuiteSummary) -> String {
         s.failed,
         s.regressed,
         s.skipped,
-        unreadable_count(s),
+        words::unreadable_count(s.unreadable),
         s.tests.len(),
         s.expected_false_failures,
         s.suite_alpha
@@ -300,7 +300,7 @@ pub fn markdown(s: &SuiteSummary) -> String {
             .unwrap_or_default()
     );
     for shard in &s.empty_shards {
-        out.push_str(&format!("{}\n\n", empty_shard_line(shard)));
+        out.push_str(&format!("{}\n\n", words::empty_shard_line(shard)));
     }
     out.push_str("| test | result | verdict |\n| --- | --- | --- |\n");
     for t in s.tests.iter().filter(|t| t.result != SuiteResult::Passed) {
@@ -319,20 +319,6 @@ pub fn markdown(s: &SuiteSummary) -> String {
         ));
     }
     out
-}
-
-/// `, N unreadable` where a report cannot be read, else nothing.
-pub fn unreadable_count(s: &SuiteSummary) -> String {
-    if s.unreadable == 0 {
-        String::new()
-    } else {
-        format!(", {} unreadable", s.unreadable)
-    }
-}
-
-/// What `merge` says of a shard with no report.
-pub fn empty_shard_line(shard: &str) -> String {
-    format!("shard {shard} holds no report: its tests are missing from the merge (a failure)")
 }
 
 /// Merges the report directories of each shard under `shards` into `out`,

@@ -20,7 +20,7 @@ use dual_delta_runtime::baseline::{
 };
 use dual_delta_runtime::report::summary::Summary;
 use dual_delta_runtime::report::{
-    Stored, report_root, scan, show, test_dir_name, words,
+    Stored, read_dir_record, report_root, scan, show, test_dir_name, words,
 };
 use dual_delta_runtime::suite;
 
@@ -145,7 +145,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 s.failed,
                 s.regressed,
                 s.skipped,
-                suite::unreadable_count(&s),
+                words::unreadable_count(s.unreadable),
                 dir.display()
             );
             // A report it cannot read is a failure of the listing.
@@ -237,7 +237,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let s = suite::merge(&dirs, &out, suite_alpha)
                 .map_err(|e| format!("merge into {}: {e}", out.display()))?;
             for shard in &s.empty_shards {
-                println!("{}", suite::empty_shard_line(shard));
+                println!("{}", words::empty_shard_line(shard));
             }
             for t in s
                 .tests
@@ -253,7 +253,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 s.failed,
                 s.regressed,
                 s.skipped,
-                suite::unreadable_count(&s),
+                words::unreadable_count(s.unreadable),
                 out.join("index.html").display()
             );
             if let (Some(a), Some(bar)) = (s.suite_alpha, s.bar) {
@@ -332,6 +332,23 @@ fn stored_run(dir: &Path, test: &str) -> Result<(Summary<'static>, PathBuf), Str
         return Err(format!("no stored run of `{test}` under {}", dir.display()));
     };
     let at = std::fs::canonicalize(dir.join(key)).unwrap_or_else(|_| dir.join(key));
+    // Read again from the version resolved: the record and the files
+    // beside it are of one run, even where the report was replaced since
+    // the scan.
+    let again = read_dir_record(key, &at).map(|again| match again {
+        // Named by the report's folder, as the scan names it.
+        Stored::Unreadable(mut u) => {
+            if let Ok(rest) = u.path.strip_prefix(&at).map(Path::to_path_buf) {
+                u.path = dir.join(key);
+                if !rest.as_os_str().is_empty() {
+                    u.path.push(rest);
+                }
+            }
+            Stored::Unreadable(u)
+        }
+        again => again,
+    });
+    let found = again.as_ref().unwrap_or(found);
     match found {
         Stored::Run(r) => Ok(((**r).clone(), at)),
         Stored::Unreadable(u) => Err(words::unreadable_line(u)),

@@ -28,7 +28,9 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use crate::dirname::{abandoned, hidden_kind, unique_hidden_name};
+use crate::dirname::{
+    ABANDONED_AFTER, abandoned, hidden_kind, process_gone, unique_hidden_name,
+};
 
 /// Writes `files` into a new version of `dir` and puts it in place of
 /// whatever `dir` held (see the module docs).
@@ -131,10 +133,16 @@ pub(crate) fn remove_abandoned(root: &Path) {
     for entry in entries.flatten() {
         let file = entry.file_name();
         let file = file.to_string_lossy();
+        let path = entry.path();
+        if let Some(pid) = earlier_temporary(&file) {
+            if process_gone(pid) || abandoned_by_age(&path) {
+                let _ = fs::remove_dir_all(&path).or_else(|_| fs::remove_file(&path));
+            }
+            continue;
+        }
         let Some(kind) = hidden_kind(&file) else {
             continue;
         };
-        let path = entry.path();
         // A version its link points to is the report.
         let linked = fs::read_link(root.join(kind)).is_ok_and(|t| t.as_os_str() == &*file);
         if linked || !abandoned(&path) {
@@ -147,4 +155,22 @@ pub(crate) fn remove_abandoned(root: &Path) {
             fs::remove_file(&path)
         };
     }
+}
+
+/// The writer's process id of a temporary an earlier build named
+/// (`.tmp-<pid>-<count>-<nanos>`, `.old-<pid>-…`).
+fn earlier_temporary(name: &str) -> Option<u32> {
+    let rest = name
+        .strip_prefix(".tmp-")
+        .or_else(|| name.strip_prefix(".old-"))?;
+    rest.split('-').next()?.parse().ok()
+}
+
+/// Whether `path` is older than a writer takes.
+fn abandoned_by_age(path: &Path) -> bool {
+    fs::symlink_metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > ABANDONED_AFTER)
 }

@@ -460,3 +460,94 @@ fn a_baseline_is_checked_and_refused_for_another_test() {
     );
     fs::remove_dir_all(&d).unwrap();
 }
+
+/// The id of a process that has ended.
+#[cfg(target_os = "linux")]
+fn a_dead_pid() -> u32 {
+    let mut c = Command::new("true").spawn().unwrap();
+    let pid = c.id();
+    c.wait().unwrap();
+    pid
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn what_killed_writers_left_is_removed_by_the_next_writer() {
+    let d = folder("leftovers");
+    let (reports, baselines) = (d.join("reports"), d.join("baselines"));
+    let dead = a_dead_pid();
+    // An earlier build's staging folder, this build's version never linked
+    // and temporary link, each of a process that has ended; and one of a
+    // process still running, which stays.
+    let left = [
+        format!(".tmp-{dead}-0-1"),
+        format!(".damaged.pass~{dead}~0~1"),
+        format!(".link@~{dead}~1~1"),
+    ];
+    let running = format!(".damaged.pass~{}~9~9", std::process::id());
+    fs::create_dir_all(&reports).unwrap();
+    for name in &left[..2] {
+        fs::create_dir_all(reports.join(name)).unwrap();
+        fs::write(reports.join(name).join("summary.json"), "{").unwrap();
+    }
+    fs::write(reports.join(&left[2]), "").unwrap();
+    fs::create_dir_all(reports.join(&running)).unwrap();
+    let save = Baselines {
+        save: Some("main".into()),
+        dir: Some(baselines.clone()),
+        ..Baselines::default()
+    };
+    let o = run("damaged::pass", true, 50, save.clone());
+    report::write_under(&o, &reports).unwrap();
+    let hidden = |dir: &Path| -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        v.sort();
+        v
+    };
+    let linked = fs::read_link(reports.join("damaged.pass")).unwrap();
+    let mut expected = vec![linked.to_string_lossy().into_owned(), running];
+    expected.sort();
+    assert_eq!(hidden(&reports), expected);
+    let (code, out) = cli(&["list", "--dir", s(&reports)]);
+    assert_eq!(code, Some(0), "{out}");
+
+    // A save's temporaries: an earlier build's `.json.<pid>.tmp`, this
+    // build's hidden one; both of a process that has ended.
+    let main = baselines.join("main");
+    fs::write(main.join(format!("damaged.pass.json.{dead}.tmp")), "").unwrap();
+    fs::write(main.join(format!(".damaged.pass.json~{dead}~0~0")), "").unwrap();
+    run("damaged::pass", true, 50, save);
+    let mut files: Vec<String> = fs::read_dir(&main)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["damaged.pass.json"]);
+    fs::remove_dir_all(&d).unwrap();
+}
+
+#[cfg(feature = "html")]
+#[test]
+fn the_index_lists_an_unreadable_report_as_a_failure_without_a_link() {
+    let d = folder("index");
+    let version = shard_with_a_failure(&d);
+    fs::write(version.join("summary.json"), "").unwrap();
+    // The next write rebuilds the index.
+    report::write_under(&run("damaged::other", true, 50, Baselines::default()), &d).unwrap();
+    let page = fs::read_to_string(d.join("index.html")).unwrap();
+    assert!(page.contains("UNREADABLE"), "{page}");
+    assert!(!page.contains("href=\"damaged.fail/index.html\""), "{page}");
+    assert!(page.contains("href=\"damaged.pass/index.html\""), "{page}");
+    assert!(
+        page.contains(&format!(
+            "unreadable report of `damaged.fail`: {}: truncated or empty",
+            d.join("damaged.fail").join("summary.json").display()
+        )),
+        "{page}"
+    );
+    fs::remove_dir_all(&d).unwrap();
+}

@@ -321,6 +321,21 @@ pub fn unreadable_line(u: &super::Unreadable) -> String {
     )
 }
 
+/// `, N unreadable` after a suite's counts where reports cannot be read,
+/// else nothing.
+pub fn unreadable_count(unreadable: usize) -> String {
+    if unreadable == 0 {
+        String::new()
+    } else {
+        format!(", {unreadable} unreadable")
+    }
+}
+
+/// What `merge` says of a shard with no report.
+pub fn empty_shard_line(shard: &str) -> String {
+    format!("shard {shard} holds no report: its tests are missing from the merge (a failure)")
+}
+
 /// `x < 1`, `len(x) > 2048`, `kind is subnormal`.
 pub(crate) fn side_words(feature: &str, side: &Side) -> String {
     format!("{feature} {}", side_of(side, true))
