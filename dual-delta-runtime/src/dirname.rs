@@ -120,4 +120,3 @@ pub(crate) fn abandoned(path: &Path) -> bool {
         .and_then(|t| t.elapsed().ok())
         .is_some_and(|age| age > ABANDONED_AFTER)
 }
-

@@ -380,8 +380,7 @@ pub fn merge(shards: &[PathBuf], out: &Path, suite_alpha: Option<f64>) -> io::Re
     }
     #[cfg(feature = "html")]
     rebuild_index(out)?;
-    let stored: BTreeMap<String, Stored> =
-        chosen.into_iter().map(|(d, (s, _))| (d, s)).collect();
+    let stored: BTreeMap<String, Stored> = chosen.into_iter().map(|(d, (s, _))| (d, s)).collect();
     let mut summary = summarise(&stored, suite_alpha);
     summary.empty_shards = empty;
     let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;

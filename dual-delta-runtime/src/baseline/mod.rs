@@ -71,11 +71,11 @@ mod compare;
 mod file;
 
 pub use self::checksum::checksum;
+pub use self::compare::{Regression, RegressionDecision, compare_errors};
 pub use self::file::{
     Baseline, BaselineSettings, BaselineTrial, FORMAT, FORMAT_WITHOUT_CHECKSUM, Listed, entries,
     list,
 };
-pub use self::compare::{Regression, RegressionDecision, compare_errors};
 
 use std::collections::BTreeMap;
 use std::io;

@@ -15,8 +15,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use dual_delta_runtime::baseline::{
-    Baseline, FORMAT, baseline_dir_from_env, baseline_file, checksum, compare_errors, entries,
-    list,
+    Baseline, FORMAT, baseline_dir_from_env, baseline_file, checksum, compare_errors, entries, list,
 };
 use dual_delta_runtime::report::summary::Summary;
 use dual_delta_runtime::report::{
@@ -402,7 +401,9 @@ fn deltas(report: &Path, r: &Summary<'_>) -> Result<Vec<(usize, f64, u64)>, Stri
             return Err(bad(format!("row {i}")));
         };
         trials.push((
-            index.parse::<usize>().map_err(|_| bad(format!("row {i}")))?,
+            index
+                .parse::<usize>()
+                .map_err(|_| bad(format!("row {i}")))?,
             d1.parse::<f64>().map_err(|_| bad(format!("row {i}")))?,
             u64::from_str_radix(fp, 16).map_err(|_| bad(format!("row {i}")))?,
         ));

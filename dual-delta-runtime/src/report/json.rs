@@ -27,8 +27,8 @@ use std::time::SystemTime;
 
 pub use super::summary::SCHEMA_VERSION;
 use super::summary::{
-    DeltasRecord, Estimate, Fallible, Files, Judged, Recorded, Sentences, Summary, Test, Tests, Timings,
-    WorstTrial,
+    DeltasRecord, Estimate, Fallible, Files, Judged, Recorded, Sentences, Summary, Test, Tests,
+    Timings, WorstTrial,
 };
 use crate::clock::utc;
 use crate::outcome::Outcome;

@@ -48,8 +48,8 @@ mod reporter;
 pub mod step_summary;
 mod stored;
 pub mod summary;
-mod versions;
 pub mod terminal;
+mod versions;
 pub mod words;
 
 use std::fs;
@@ -63,7 +63,9 @@ pub use self::publish::{Published, publish};
 #[cfg(feature = "html")]
 pub use self::reporter::Html;
 pub use self::reporter::{Context, Csv, Destination, Json, Reporter, StepSummary, Terminal};
-pub use self::stored::{SKIPPED_FILE, STOPPED_FILE, Stored, Unreadable, read_dir_record, scan, show};
+pub use self::stored::{
+    SKIPPED_FILE, STOPPED_FILE, Stored, Unreadable, read_dir_record, scan, show,
+};
 pub use crate::config::{report_root, report_root_with};
 pub use crate::dirname::test_dir_name;
 use crate::dirname::unique_hidden_name;

@@ -28,9 +28,7 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use crate::dirname::{
-    ABANDONED_AFTER, abandoned, hidden_kind, process_gone, unique_hidden_name,
-};
+use crate::dirname::{ABANDONED_AFTER, abandoned, hidden_kind, process_gone, unique_hidden_name};
 
 /// Writes `files` into a new version of `dir` and puts it in place of
 /// whatever `dir` held (see the module docs).
@@ -63,7 +61,9 @@ pub(super) fn replace(dir: &Path, files: &[(&'static str, String)]) -> io::Resul
 #[cfg(unix)]
 fn swap_in(parent: &Path, version: &str, dir: &Path) -> io::Result<()> {
     static SWAP: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one_at_a_time = SWAP.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one_at_a_time = SWAP
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let link = parent.join(unique_hidden_name("link@"));
     std::os::unix::fs::symlink(version, &link)?;
     let old = fs::read_link(dir).ok();

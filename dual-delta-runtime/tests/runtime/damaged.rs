@@ -294,8 +294,16 @@ fn compare_checks_deltas_csv_against_its_summary() {
     let first_19: String = whole.lines().take(20).map(|l| format!("{l}\n")).collect();
     let cut = whole[..whole.len() - 5].to_owned();
     for (what, text, why) in [
-        ("19 of 300 trials", first_19.as_str(), "damaged or cut short: 19 rows"),
-        ("5 bytes short", cut.as_str(), "damaged or cut short: 300 rows"),
+        (
+            "19 of 300 trials",
+            first_19.as_str(),
+            "damaged or cut short: 19 rows",
+        ),
+        (
+            "5 bytes short",
+            cut.as_str(),
+            "damaged or cut short: 300 rows",
+        ),
         ("empty", "", "damaged or cut short: 0 rows"),
         ("garbage", "x,y\n1,2\n", "damaged or cut short: 1 rows"),
     ] {
@@ -313,14 +321,17 @@ fn compare_checks_deltas_csv_against_its_summary() {
     fs::create_dir(&csv).unwrap();
     let (code, out) = compare("main");
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.starts_with(&format!("error: {}: ", csv.display())), "{out}");
+    assert!(
+        out.starts_with(&format!("error: {}: ", csv.display())),
+        "{out}"
+    );
     fs::remove_dir(&csv).unwrap();
     fs::write(&csv, &whole).unwrap();
 
     // A report of an earlier build records nothing of it: refused.
     let summary = version.join("summary.json");
-    let mut j: serde_json::Value = serde_json::from_str(&fs::read_to_string(&summary).unwrap())
-        .unwrap();
+    let mut j: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(j["deltas_csv"]["rows"], 300);
     j.as_object_mut().unwrap().remove("deltas_csv");
     fs::write(&summary, serde_json::to_string(&j).unwrap()).unwrap();
@@ -399,13 +410,20 @@ fn a_baseline_is_checked_and_refused_for_another_test() {
         .run()
         .unwrap_err()
         .to_string();
-    assert!(e.contains("a baseline of `damaged::b`, not of `damaged::a`"), "{e}");
+    assert!(
+        e.contains("a baseline of `damaged::b`, not of `damaged::a`"),
+        "{e}"
+    );
     assert_eq!(e.matches(other.to_str().unwrap()).count(), 1, "{e}");
 
     // Damaged: each named once, with what is wrong.
     let edited = whole.replacen("\"delta1\": ", "\"delta1\": 1", 1);
     for (what, text, why) in [
-        ("truncated", &whole[..whole.len() / 2], "truncated or empty ("),
+        (
+            "truncated",
+            &whole[..whole.len() / 2],
+            "truncated or empty (",
+        ),
         ("empty", "", "truncated or empty ("),
         ("garbage", "]]", "not a baseline file ("),
         ("edited", edited.as_str(), "its trials' checksum is "),
@@ -415,7 +433,11 @@ fn a_baseline_is_checked_and_refused_for_another_test() {
         assert_eq!(code, Some(1), "{what}: {out}");
         let line = format!("error: baseline file {}: {why}", file.display());
         assert!(out.starts_with(&line), "{what}: {out}");
-        assert_eq!(out.matches(file.to_str().unwrap()).count(), 1, "{what}: {out}");
+        assert_eq!(
+            out.matches(file.to_str().unwrap()).count(),
+            1,
+            "{what}: {out}"
+        );
         let (code, out) = cli(&["baseline", "list", "--baseline-dir", s(&baselines)]);
         assert_eq!(code, Some(1), "{what}: {out}");
         assert!(
@@ -432,7 +454,10 @@ fn a_baseline_is_checked_and_refused_for_another_test() {
     fs::write(&file, cut.to_string()).unwrap();
     let (code, out) = compare("main");
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("holds 19 trials where it records 300"), "{out}");
+    assert!(
+        out.contains("holds 19 trials where it records 300"),
+        "{out}"
+    );
     fs::write(&file, &whole).unwrap();
 
     // A file where the name's folder should be.

@@ -98,7 +98,13 @@ fn spawn(kind: &str, root: &Path, test: &str, writes: usize, ready: &Path) -> Ch
 fn spawn_n(kind: &str, root: &Path, test: &str, writes: usize, ready: &Path, n: usize) -> Child {
     let _ = fs::remove_file(ready);
     Command::new(std::env::current_exe().unwrap())
-        .args(["--ignored", "--exact", "kills::child", "--test-threads", "1"])
+        .args([
+            "--ignored",
+            "--exact",
+            "kills::child",
+            "--test-threads",
+            "1",
+        ])
         .env("KILLS_CHILD", kind)
         .env("KILLS_ROOT", root)
         .env("KILLS_TEST", test)
@@ -116,7 +122,10 @@ fn wait_for(file: &Path, child: &mut Child) {
     let start = Instant::now();
     while !file.exists() {
         assert!(child.try_wait().unwrap().is_none(), "the child ended early");
-        assert!(start.elapsed() < Duration::from_secs(60), "the child never wrote");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the child never wrote"
+        );
         std::thread::sleep(Duration::from_micros(200));
     }
 }
