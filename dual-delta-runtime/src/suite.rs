@@ -12,6 +12,14 @@
 //! instead of a report, so that a green suite shows how many tests did not
 //! run: they are counted and listed, never hidden, here and in the index.
 //!
+//! # Unreadable reports
+//!
+//! A report whose record cannot be read ([`crate::report::Stored::Unreadable`]:
+//! truncated, empty, not JSON, of another schema, a folder) is counted
+//! as `unreadable`, a failure named with its path and what is wrong, kept
+//! under any suite budget: a test never drops out of the counts because
+//! its file is damaged.
+//!
 //! # Error control over a suite
 //!
 //! Each test's false failures are at most its α, so a suite of `m` passing

@@ -36,7 +36,7 @@ pub enum Stored {
 
 /// A report directory whose record (`summary.json`, `skipped.json` or
 /// `stopped.json`) is truncated, empty, not JSON, of a schema this version
-/// does not read, not a file, or missing beside the report's other files.
+/// does not read, not a file, or missing beside the run's `deltas.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unreadable {
     /// The directory's name under the root (the test's path is unknown).
@@ -71,16 +71,18 @@ impl Stored {
     }
 }
 
-/// The files of a report besides its record: a directory holding one of
-/// them and no record has lost its record.
-const REPORT_FILES: [&str; 2] = [super::DELTAS_FILE, super::INDEX_FILE];
+/// The file of a run's report besides its record: a directory holding it
+/// and no record has lost its record. (An `index.html` alone is no sign: a
+/// shard's or a merge's folder under the root holds one.)
+const REPORT_FILE: &str = super::DELTAS_FILE;
 
 /// Every test stored directly under `root`, by directory name: the newest
 /// of a run, a skip and a stop where a directory holds more than one, or
 /// [`Stored::Unreadable`] where any record it holds cannot be read (or
-/// where it holds a report's files without a record). Hidden entries
+/// where it holds a run's `deltas.csv` without a record). Hidden entries
 /// (the writers' temporaries and versions, see [`crate::report`]) and
-/// folders that hold no report's file (`baselines/`) are passed over.
+/// folders that hold no record and no `deltas.csv` (`baselines/`, a
+/// shard's or a merge's folder) are passed over.
 ///
 /// # Errors
 ///
@@ -151,7 +153,7 @@ pub fn read_dir_record(dir: &str, path: &Path) -> Option<Stored> {
     });
     match newest {
         Some(s) => Some(s),
-        None if REPORT_FILES.iter().any(|f| path.join(f).exists()) => Some(unreadable(
+        None if path.join(REPORT_FILE).exists() => Some(unreadable(
             dir.to_owned(),
             path.to_owned(),
             words::NO_RECORD.to_owned(),

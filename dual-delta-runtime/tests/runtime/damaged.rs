@@ -131,7 +131,7 @@ fn a_damaged_record_is_an_unreadable_failure_of_list_show_and_merge() {
                 fs::remove_file(v.join("summary.json")).unwrap();
                 ""
             },
-            "holds a report's files but no summary.json, skipped.json or stopped.json",
+            "holds a deltas.csv but no summary.json, skipped.json or stopped.json",
         ),
     ];
     for (what, damage, why) in damages {
@@ -573,6 +573,30 @@ fn the_index_lists_an_unreadable_report_as_a_failure_without_a_link() {
             d.join("damaged.fail").join("summary.json").display()
         )),
         "{page}"
+    );
+    fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn folders_that_hold_no_report_are_passed_over() {
+    let d = folder("others");
+    let o = run("damaged::pass", true, 50, Baselines::default());
+    report::write_under(&o, &d).unwrap();
+    // A shard's root and a merge's folder under the root, each with an
+    // index.html of its own, and the baselines' folder.
+    let shard = d.join("shard-1");
+    report::write_under(&o, &shard).unwrap();
+    let (code, text) = cli(&["merge", s(&shard), "--out", s(&d.join("merged"))]);
+    assert_eq!(code, Some(0), "{text}");
+    fs::create_dir_all(d.join("baselines").join("main")).unwrap();
+    let (code, text) = cli(&["list", "--dir", s(&d)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.ends_with(&format!(
+            "1 passed, 0 failed, 0 regressed, 0 skipped (reports under {})\n",
+            d.display()
+        )),
+        "{text}"
     );
     fs::remove_dir_all(&d).unwrap();
 }

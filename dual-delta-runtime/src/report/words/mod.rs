@@ -287,10 +287,10 @@ pub(crate) fn stopped_lines(s: &Stopped, record: Option<&Path>) -> String {
     )
 }
 
-/// Why a report directory that holds a report's files and no record is
+/// Why a report directory that holds a run's `deltas.csv` and no record is
 /// unreadable.
 pub(crate) const NO_RECORD: &str =
-    "holds a report's files but no summary.json, skipped.json or stopped.json";
+    "holds a deltas.csv but no summary.json, skipped.json or stopped.json";
 
 /// Why a record that does not parse is unreadable: truncated, empty or not
 /// JSON.
