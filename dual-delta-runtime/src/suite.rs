@@ -336,8 +336,9 @@ pub fn markdown(s: &SuiteSummary) -> String {
 /// counts as a failure, named with its shard's path), else the newest. A
 /// shard that holds no report is named in [`SuiteSummary::empty_shards`].
 /// `out` must be new, empty, or a previous merge's folder (it holds
-/// `suite.json`), whose contents are then replaced: a merge never adds to
-/// what was there.
+/// `suite.json`, or the hidden mark `.dual-delta-merge` a merge writes
+/// first), whose contents are then replaced: a merge never adds to what was
+/// there.
 ///
 /// # Errors
 ///
@@ -405,16 +406,18 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Makes `out` an empty folder: created where missing, emptied where it
-/// holds a previous merge (its `suite.json`), refused where it holds
-/// anything else.
+/// The hidden file that marks a merge's folder from the moment a merge
+/// starts writing it, so that a merge cut short is replaced by the next.
+const MERGE_MARK: &str = ".dual-delta-merge";
+
+/// Makes `out` an empty folder marked as a merge's: created where missing,
+/// emptied where it holds a previous merge (its `suite.json`, or the mark
+/// of one cut short), refused where it holds anything else.
 fn clear_out(out: &Path) -> io::Result<()> {
     fs::create_dir_all(out)?;
     let entries: Vec<fs::DirEntry> = fs::read_dir(out)?.collect::<io::Result<_>>()?;
-    if entries.is_empty() {
-        return Ok(());
-    }
-    if !out.join(SUITE_FILE).is_file() {
+    let merged = out.join(SUITE_FILE).is_file() || out.join(MERGE_MARK).is_file();
+    if !entries.is_empty() && !merged {
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
             format!(
@@ -424,8 +427,12 @@ fn clear_out(out: &Path) -> io::Result<()> {
             ),
         ));
     }
+    fs::write(out.join(MERGE_MARK), "")?;
     for entry in entries {
         let path = entry.path();
+        if entry.file_name() == MERGE_MARK {
+            continue;
+        }
         if entry.file_type()?.is_dir() {
             fs::remove_dir_all(&path)?;
         } else {

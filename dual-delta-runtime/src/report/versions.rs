@@ -19,7 +19,11 @@
 //! A writer killed at any point leaves at most hidden entries (a version
 //! never linked, a link never renamed, an old version not yet removed),
 //! which readers pass over and the next writer under the root removes
-//! ([`remove_abandoned`]) once their process is gone. A kill between two
+//! ([`remove_abandoned`]) once their process is gone (on Linux, where
+//! `/proc` lists it; elsewhere after an hour). Writers of one root must
+//! share one process table: a writer in another container sharing the
+//! folder looks gone, and its version could be removed before it is
+//! linked (the report then reads as unreadable, never as missing). A kill between two
 //! writes of a file's bytes leaves the file whole in the page cache: what
 //! is guaranteed is against a killed process, not a lost machine (nothing
 //! is synced to disk).

@@ -210,6 +210,7 @@ fn merge_replaces_a_previous_merge_and_refuses_any_other_used_folder() {
     assert_eq!(
         left,
         [
+            ".dual-delta-merge",
             "damaged.b0",
             "damaged.b1",
             "damaged.b2",
@@ -219,6 +220,10 @@ fn merge_replaces_a_previous_merge_and_refuses_any_other_used_folder() {
             "summary.md"
         ]
     );
+    // A merge cut short (its mark, no suite.json yet) is replaced too.
+    fs::remove_file(out.join("suite.json")).unwrap();
+    let (code, text) = cli(&["merge", s(&b), "--out", s(&out)]);
+    assert_eq!(code, Some(0), "{text}");
     // A folder with other files is no merge's: refused, left as it was.
     let used = d.join("used");
     fs::create_dir_all(&used).unwrap();
