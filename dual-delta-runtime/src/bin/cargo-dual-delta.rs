@@ -167,7 +167,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let (r, at) = stored_run(&dir, &test)?;
             let bdir = baselines_at(baseline_dir, &dir)?;
             let file = baseline_file(&bdir, &baseline, &r.names.test);
-            if !file.is_file() {
+            if !file.exists() {
                 return Err(no_baseline(&bdir, &baseline, &r.names.test));
             }
             let b = Baseline::read_for(&file, &baseline, &r.names.test)

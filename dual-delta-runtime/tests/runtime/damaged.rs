@@ -73,100 +73,113 @@ fn shard_with_a_failure(root: &Path) -> PathBuf {
     fs::canonicalize(root.join("damaged.fail")).unwrap()
 }
 
+/// `list`, `show` and `merge` of the shard `root`, whose failing test's
+/// record `at` cannot be read for `why`: each names it and fails.
+fn check_unreadable(root: &Path, at: &Path, why: &str, what: &str) {
+    let line = format!("unreadable report of `damaged.fail`: {}: ", at.display());
+
+    let (code, out) = cli(&["list", "--dir", s(root)]);
+    assert_eq!(code, Some(1), "{what}: {out}");
+    assert!(out.contains(&format!("{line}{why}")), "{what}: {out}");
+    assert!(
+        out.contains("1 passed, 0 failed, 0 regressed, 0 skipped, 1 unreadable"),
+        "{what}: {out}"
+    );
+
+    let (code, out) = cli(&["show", "damaged::fail", "--dir", s(root)]);
+    assert_eq!(code, Some(1), "{what}: {out}");
+    assert!(
+        out.starts_with(&format!("error: {line}{why}")),
+        "{what}: {out}"
+    );
+
+    let merged = root.with_extension("merged");
+    let (code, out) = cli(&["merge", s(root), "--out", s(&merged)]);
+    assert_eq!(code, Some(1), "{what}: {out}");
+    assert!(out.starts_with(&format!("{line}{why}")), "{what}: {out}");
+    assert!(
+        out.contains("2 tests: 1 passed, 0 failed, 0 regressed, 0 skipped, 1 unreadable"),
+        "{what}: {out}"
+    );
+    let suite: dual_delta_runtime::suite::SuiteSummary =
+        serde_json::from_str(&fs::read_to_string(merged.join("suite.json")).unwrap()).unwrap();
+    assert_eq!((suite.unreadable, suite.failures_kept), (1, 1), "{what}");
+}
+
+/// The records a report folder may hold: each written whole for the
+/// failing test under `root`, which then holds it beside a passing test.
+fn record_of(record: &str, root: &Path) -> PathBuf {
+    let version = shard_with_a_failure(root);
+    match record {
+        "skipped.json" => {
+            report::write_skipped(root, "damaged::fail", "candidate", "no device").unwrap();
+        }
+        "stopped.json" => {
+            let stop = dual_delta_runtime::Stopped {
+                test: "damaged::fail".into(),
+                reason: "a panic".into(),
+                replay: "cargo test".into(),
+                place: None,
+                timestamp_ms: u64::MAX,
+            };
+            let text = serde_json::to_string(&stop).unwrap();
+            fs::write(version.join("stopped.json"), text).unwrap();
+        }
+        _ => {}
+    }
+    fs::canonicalize(root.join("damaged.fail")).unwrap()
+}
+
 #[test]
 fn a_damaged_record_is_an_unreadable_failure_of_list_show_and_merge() {
     let d = folder("records");
-    // Each damages the failing test's current version, and returns the
-    // file it damaged, relative to the report's folder.
-    type Damage = fn(&Path) -> &'static str;
-    let damages: [(&str, Damage, &str); 6] = [
+    type Damage = fn(&Path);
+    let damages: [(&str, Damage, &str); 4] = [
         (
             "truncated",
-            |v| {
-                let f = v.join("summary.json");
-                let text = fs::read(&f).unwrap();
-                fs::write(&f, &text[..text.len() / 2]).unwrap();
-                "summary.json"
+            |f| {
+                let text = fs::read(f).unwrap();
+                fs::write(f, &text[..text.len() / 2]).unwrap();
             },
             "truncated or empty (EOF while parsing",
         ),
         (
             "empty",
-            |v| {
-                fs::write(v.join("summary.json"), "").unwrap();
-                "summary.json"
-            },
+            |f| fs::write(f, "").unwrap(),
             "truncated or empty (EOF while parsing",
         ),
         (
             "garbage",
-            |v| {
-                fs::write(v.join("summary.json"), "\u{1}garbage{").unwrap();
-                "summary.json"
-            },
-            "not a summary.json (no schema_version)",
+            |f| fs::write(f, "\u{1}garbage{").unwrap(),
+            "not a ",
         ),
         (
             "a folder",
-            |v| {
-                let f = v.join("summary.json");
-                fs::remove_file(&f).unwrap();
-                fs::create_dir(&f).unwrap();
-                "summary.json"
+            |f| {
+                fs::remove_file(f).unwrap();
+                fs::create_dir(f).unwrap();
             },
             "Is a directory",
         ),
-        (
-            "a truncated stop beside it",
-            |v| {
-                let f = v.join("stopped.json");
-                fs::write(&f, r#"{"test": "damaged::fail", "rea"#).unwrap();
-                "stopped.json"
-            },
-            "truncated or empty (EOF while parsing",
-        ),
-        (
-            "no record",
-            |v| {
-                fs::remove_file(v.join("summary.json")).unwrap();
-                ""
-            },
-            "holds a deltas.csv but no summary.json, skipped.json or stopped.json",
-        ),
     ];
-    for (what, damage, why) in damages {
-        let root = d.join(what.replace(' ', "-"));
-        let file = damage(&shard_with_a_failure(&root));
-        let mut at = root.join("damaged.fail");
-        if !file.is_empty() {
-            at.push(file);
+    let mut cases = 0;
+    for record in ["summary.json", "skipped.json", "stopped.json"] {
+        for (what, damage, why) in damages {
+            let what = format!("{record} {what}");
+            let root = d.join(what.replace(' ', "-"));
+            damage(&record_of(record, &root).join(record));
+            let at = root.join("damaged.fail").join(record);
+            check_unreadable(&root, &at, why, &what);
+            cases += 1;
         }
-        let line = format!("unreadable report of `damaged.fail`: {}: ", at.display());
-
-        let (code, out) = cli(&["list", "--dir", s(&root)]);
-        assert_eq!(code, Some(1), "{what}: {out}");
-        assert!(out.contains(&line) && out.contains(why), "{what}: {out}");
-        assert!(
-            out.contains("1 passed, 0 failed, 0 regressed, 0 skipped, 1 unreadable"),
-            "{what}: {out}"
-        );
-
-        let (code, out) = cli(&["show", "damaged::fail", "--dir", s(&root)]);
-        assert_eq!(code, Some(1), "{what}: {out}");
-        assert!(out.starts_with(&format!("error: {line}")), "{what}: {out}");
-
-        let merged = root.with_extension("merged");
-        let (code, out) = cli(&["merge", s(&root), "--out", s(&merged)]);
-        assert_eq!(code, Some(1), "{what}: {out}");
-        assert!(out.starts_with(&line), "{what}: {out}");
-        assert!(
-            out.contains("2 tests: 1 passed, 0 failed, 0 regressed, 0 skipped, 1 unreadable"),
-            "{what}: {out}"
-        );
-        let suite: dual_delta_runtime::suite::SuiteSummary =
-            serde_json::from_str(&fs::read_to_string(merged.join("suite.json")).unwrap()).unwrap();
-        assert_eq!((suite.unreadable, suite.failures_kept), (1, 1), "{what}");
     }
+    // A run's report without its record.
+    let root = d.join("no-record");
+    let version = record_of("summary.json", &root);
+    fs::remove_file(version.join("summary.json")).unwrap();
+    let why = "holds a deltas.csv but no summary.json, skipped.json or stopped.json";
+    check_unreadable(&root, &root.join("damaged.fail"), why, "no record");
+    assert_eq!(cases, 12);
     // A report link whose version is gone.
     let root = d.join("dangling");
     let version = shard_with_a_failure(&root);
@@ -450,6 +463,18 @@ fn a_baseline_is_checked_and_refused_for_another_test() {
             "{what}: {out}"
         );
     }
+    fs::remove_file(&file).unwrap();
+    fs::create_dir(&file).unwrap();
+    let (code, out) = compare("main");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.starts_with(&format!(
+            "error: baseline file {}: Is a directory",
+            file.display()
+        )),
+        "{out}"
+    );
+    fs::remove_dir(&file).unwrap();
     let cut = Baseline {
         trial_count: Some(300),
         ..b.clone()
