@@ -7,7 +7,8 @@
 //! ```text
 //! <root>/                      see report_root()
 //!   index.html                 every report under <root>, newest first
-//!   <test dir>/                see test_dir_name()
+//!   <test dir>/                see test_dir_name(); on Unix a link to its version,
+//!                              .<test dir>~<pid>~<count>~<nanos>/ beside it
 //!     index.html               the tables, the verdict and the plots
 //!     summary.json             every number of the run (see json, summary)
 //!     deltas.csv               one row per trial: index,seed,delta1,delta2,fingerprint
