@@ -218,7 +218,7 @@ fn a_save_killed_at_any_point_leaves_the_old_baseline_or_the_new() {
     let saved = Baseline::read(&file).unwrap();
     let ready = dir.with_extension("ready");
     let mut delays = Delays(0x5eed_0002);
-    let (kills, mut caught_writing) = (20 * soak(), 0);
+    let (kills, mut caught_writing) = (40 * soak(), 0);
     for k in 0..kills {
         let mut c = spawn("baseline", &dir, test, 0, &ready);
         wait_for(&ready, &mut c);
