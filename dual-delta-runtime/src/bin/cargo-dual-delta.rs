@@ -15,11 +15,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use dual_delta_runtime::baseline::{
-    Baseline, FORMAT, baseline_dir_from_env, baseline_file, checksum, compare_errors, entries, list,
+    Baseline, FORMAT, baseline_dir_from_env, baseline_file, compare_errors, entries, list,
 };
 use dual_delta_runtime::report::summary::Summary;
 use dual_delta_runtime::report::{
-    Stored, read_dir_record, report_root, scan, show, test_dir_name, words,
+    DELTAS_FILE, Stored, csv, read_dir_record, report_root, scan, show, test_dir_name, words,
 };
 use dual_delta_runtime::suite;
 
@@ -180,7 +180,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     b.format
                 );
             }
-            let trials = deltas(&at, &r)?;
+            let trials = csv::read_checked(&at.join(DELTAS_FILE), r.deltas_csv.as_ref())?;
             let g = compare_errors(&b, &r.settings.settings, &trials).map_err(|e| e.to_string())?;
             println!("{}: {}", r.names.test, g.sentence());
             let screen = &r.screen;
@@ -357,63 +357,4 @@ fn stored_run(dir: &Path, test: &str) -> Result<(Summary<'static>, PathBuf), Str
             k.test, k.reason, k.replay
         )),
     }
-}
-
-/// The candidate's error and the oracle fingerprint of each trial, from the
-/// `deltas.csv` of the report folder `report`, checked against what its
-/// `summary.json` (`r`) records of it: its rows and its checksum. A file
-/// cut short, edited or damaged is an error naming it, never fewer trials.
-fn deltas(report: &Path, r: &Summary<'_>) -> Result<Vec<(usize, f64, u64)>, String> {
-    let path = report.join("deltas.csv");
-    let Some(record) = &r.deltas_csv else {
-        return Err(format!(
-            "{}: its summary.json records no row count or checksum of it (a report of an \
-             earlier build), so it cannot be checked: run the test again",
-            path.display()
-        ));
-    };
-    let (rows, sum) = (record.rows, record.checksum.as_str());
-    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let found = text.lines().count().saturating_sub(1);
-    let now = checksum(&bytes);
-    if now != sum {
-        return Err(format!(
-            "{}: damaged or cut short: {found} rows and checksum {now} where its summary.json \
-             records {rows} rows and checksum {sum}; run the test again",
-            path.display()
-        ));
-    }
-    let mut lines = text.lines();
-    let bad = |row: String| {
-        format!(
-            "{}: {row} is not index,seed,delta1,delta2,fingerprint",
-            path.display()
-        )
-    };
-    if lines.next() != Some("index,seed,delta1,delta2,fingerprint") {
-        return Err(bad("the header".to_owned()));
-    }
-    let mut trials = Vec::with_capacity(rows);
-    for (i, line) in lines.enumerate() {
-        let cells: Vec<&str> = line.split(',').collect();
-        let [index, _, d1, _, fp] = cells[..] else {
-            return Err(bad(format!("row {i}")));
-        };
-        trials.push((
-            index
-                .parse::<usize>()
-                .map_err(|_| bad(format!("row {i}")))?,
-            d1.parse::<f64>().map_err(|_| bad(format!("row {i}")))?,
-            u64::from_str_radix(fp, 16).map_err(|_| bad(format!("row {i}")))?,
-        ));
-    }
-    if trials.len() != rows {
-        return Err(format!(
-            "{}: {} rows where its summary.json records {rows}; run the test again",
-            path.display(),
-            trials.len()
-        ));
-    }
-    Ok(trials)
 }
