@@ -159,7 +159,8 @@ pub(crate) fn write_ended_under(ended: &Ended, root: &Path) -> io::Result<PathBu
 /// path of its `index.html`. The top-level index is not touched.
 ///
 /// If `dir` is empty, missing, or holds a previous report (a
-/// `summary.json`, `skipped.json` or `stopped.json`), it is replaced whole
+/// `summary.json`, `skipped.json` or `stopped.json`, whole or damaged, or a
+/// `deltas.csv`), it is replaced whole
 /// by the new report, by one rename (on Unix a link to its new version, renamed over the old). Otherwise (a directory holding other files) the
 /// report's files are written into it one by one, each through a temporary
 /// file, and nothing else is removed.
@@ -174,10 +175,17 @@ fn write_dir(ended: &Ended, dir: &Path, back_link: bool) -> io::Result<PathBuf> 
     let page = publish::front_page(ended, dir);
     let files = render(ended, written, &page, back_link);
     let records = [SUMMARY_FILE, SKIPPED_FILE, STOPPED_FILE];
+    // A report, whole or damaged (a record in any shape, a run's table, a
+    // link to a version) is replaced whole.
+    let report = || {
+        fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink())
+            || records
+                .iter()
+                .chain(&[DELTAS_FILE])
+                .any(|r| fs::symlink_metadata(dir.join(r)).is_ok())
+    };
     let replaceable = match fs::read_dir(dir) {
-        Ok(mut entries) => {
-            entries.next().is_none() || records.iter().any(|r| dir.join(r).is_file())
-        }
+        Ok(mut entries) => entries.next().is_none() || report(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => true,
         Err(e) => return Err(e),
     };
