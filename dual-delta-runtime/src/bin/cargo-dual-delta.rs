@@ -180,7 +180,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     b.format
                 );
             }
-            let trials = csv::read_checked(&at.join(DELTAS_FILE), r.deltas_csv.as_ref())?;
+            let trials = csv::read_checked(&at.join(DELTAS_FILE), r.deltas_csv.as_ref())
+                .map_err(|e| e.to_string())?;
             let g = compare_errors(&b, &r.settings.settings, &trials).map_err(|e| e.to_string())?;
             println!("{}: {}", r.names.test, g.sentence());
             let screen = &r.screen;

@@ -215,7 +215,9 @@ impl From<BaselineError> for RunError {
 }
 
 mod baseline;
+mod deltas;
 mod trial;
 
 pub use self::baseline::BaselineError;
+pub use self::deltas::{DeltasError, DeltasFault};
 pub use self::trial::{Fault, TrialFault};

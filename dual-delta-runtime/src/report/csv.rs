@@ -26,6 +26,7 @@ use std::path::Path;
 
 use super::summary::DeltasRecord;
 use crate::baseline::checksum;
+use crate::error::{DeltasError, DeltasFault};
 use crate::outcome::Outcome;
 
 /// The header row.
@@ -74,55 +75,49 @@ pub fn float(v: f64) -> String {
 ///
 /// # Errors
 ///
-/// A sentence naming the file and what is wrong with it.
+/// [`DeltasError`]: the file and what is wrong with it.
 pub fn read_checked(
     path: &Path,
     record: Option<&DeltasRecord>,
-) -> Result<Vec<(usize, f64, u64)>, String> {
-    let Some(record) = record else {
-        return Err(format!(
-            "{}: its summary.json records no row count or checksum of it (a report of an \
-             earlier build), so it cannot be checked: run the test again",
-            path.display()
-        ));
+) -> Result<Vec<(usize, f64, u64)>, DeltasError> {
+    let fail = |fault| DeltasError {
+        path: path.to_owned(),
+        fault,
     };
-    let (rows, sum) = (record.rows, record.checksum.as_str());
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let record = record.ok_or_else(|| fail(DeltasFault::Unrecorded))?;
+    let bytes = std::fs::read(path).map_err(|e| fail(DeltasFault::Io(e.to_string())))?;
     let text = String::from_utf8_lossy(&bytes);
-    let found = text.lines().count().saturating_sub(1);
     let now = checksum(&bytes);
-    if now != sum {
-        return Err(format!(
-            "{}: damaged or cut short: {found} rows and checksum {now} where its summary.json \
-             records {rows} rows and checksum {sum}; run the test again",
-            path.display()
-        ));
+    if now != record.checksum {
+        return Err(fail(DeltasFault::Damaged {
+            rows: text.lines().count().saturating_sub(1),
+            checksum: now,
+            recorded_rows: record.rows,
+            recorded_checksum: record.checksum.clone(),
+        }));
     }
-    let bad = |row: String| format!("{}: {row} is not {HEADER}", path.display());
     let mut lines = text.lines();
     if lines.next() != Some(HEADER) {
-        return Err(bad("the header".to_owned()));
+        return Err(fail(DeltasFault::Row(None)));
     }
-    let mut trials = Vec::with_capacity(rows);
+    let mut trials = Vec::with_capacity(record.rows);
     for (i, line) in lines.enumerate() {
+        let bad = || fail(DeltasFault::Row(Some(i)));
         let cells: Vec<&str> = line.split(',').collect();
         let [index, _, d1, _, fp] = cells[..] else {
-            return Err(bad(format!("row {i}")));
+            return Err(bad());
         };
         trials.push((
-            index
-                .parse::<usize>()
-                .map_err(|_| bad(format!("row {i}")))?,
-            d1.parse::<f64>().map_err(|_| bad(format!("row {i}")))?,
-            u64::from_str_radix(fp, 16).map_err(|_| bad(format!("row {i}")))?,
+            index.parse::<usize>().map_err(|_| bad())?,
+            d1.parse::<f64>().map_err(|_| bad())?,
+            u64::from_str_radix(fp, 16).map_err(|_| bad())?,
         ));
     }
-    if trials.len() != rows {
-        return Err(format!(
-            "{}: {} rows where its summary.json records {rows}; run the test again",
-            path.display(),
-            trials.len()
-        ));
+    if trials.len() != record.rows {
+        return Err(fail(DeltasFault::Rows {
+            found: trials.len(),
+            recorded: record.rows,
+        }));
     }
     Ok(trials)
 }
@@ -147,11 +142,22 @@ mod tests {
         std::fs::write(&path, &text[..text.len() - 3]).unwrap();
         let e = read_checked(&path, Some(&record)).unwrap_err();
         assert!(
-            e.contains("damaged or cut short: 2 rows and checksum"),
+            matches!(
+                e.fault,
+                DeltasFault::Damaged {
+                    rows: 2,
+                    recorded_rows: 2,
+                    ..
+                }
+            ),
             "{e}"
         );
+        assert!(
+            e.to_string()
+                .contains("damaged or cut short: 2 rows and checksum")
+        );
         let e = read_checked(&path, None).unwrap_err();
-        assert!(e.contains("records no row count or checksum"), "{e}");
+        assert_eq!(e.fault, DeltasFault::Unrecorded);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
