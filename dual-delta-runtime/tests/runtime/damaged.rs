@@ -405,6 +405,24 @@ fn a_baseline_is_checked_and_refused_for_another_test() {
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("baseline `other`"), "{out}");
 
+    // Saved as `main` with another n, copied as `other`: the error names
+    // `other`, the baseline asked for.
+    let elsewhere = d.join("elsewhere");
+    let save = Baselines {
+        save: Some("main".into()),
+        dir: Some(elsewhere.clone()),
+        ..Baselines::default()
+    };
+    run("damaged::a", true, 100, save);
+    fs::copy(baseline_file(&elsewhere, "main", "damaged::a"), &other).unwrap();
+    let (code, out) = compare("other");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.starts_with("error: baseline `other` was saved with n = 100, and this run has n = 300"),
+        "{out}"
+    );
+    assert!(!out.contains("`main`"), "{out}");
+
     // Another test's, with the same seed: refused, not a false regression.
     let save = Baselines {
         save: Some("main".into()),
