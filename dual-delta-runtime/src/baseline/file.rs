@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::checksum;
 use crate::config::Settings;
 use crate::dirname::{abandoned, hidden_kind, process_gone, unique_hidden_name};
+use crate::error::BaselineFault;
 use crate::rng::seed_hex;
 
 /// The version of the file format documented in this module.
@@ -105,48 +106,41 @@ impl Baseline {
     ///
     /// # Errors
     ///
-    /// [`io::ErrorKind::NotFound`] where there is no file; otherwise an
-    /// error that says what is wrong with it (the caller names the file).
-    pub fn read(path: &Path) -> io::Result<Baseline> {
-        let invalid = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
-        let text = std::fs::read_to_string(path)?;
+    /// [`BaselineFault`]: what is wrong with it (`Io` of kind `NotFound`
+    /// where there is no file); the caller names the file.
+    pub fn read(path: &Path) -> Result<Baseline, BaselineFault> {
+        let text = std::fs::read_to_string(path).map_err(|e| BaselineFault::Io {
+            kind: e.kind(),
+            message: e.to_string(),
+        })?;
         let b: Baseline = serde_json::from_str(&text).map_err(|e| {
-            invalid(if e.is_eof() {
-                format!("truncated or empty ({e})")
+            if e.is_eof() {
+                BaselineFault::Truncated(e.to_string())
             } else {
-                format!("not a baseline file ({e})")
-            })
+                BaselineFault::NotBaseline(e.to_string())
+            }
         })?;
         match b.format {
             FORMAT => {
                 let (Some(count), Some(sum)) = (b.trial_count, b.checksum.as_deref()) else {
-                    return Err(invalid(format!(
-                        "format {FORMAT} without its trials' trial_count and checksum: edited \
-                         or damaged; save it again"
-                    )));
+                    return Err(BaselineFault::Unrecorded);
                 };
                 if count != b.trials.len() {
-                    return Err(invalid(format!(
-                        "holds {} trials where it records {count}: edited or damaged; save it \
-                         again",
-                        b.trials.len()
-                    )));
+                    return Err(BaselineFault::Count {
+                        holds: b.trials.len(),
+                        records: count,
+                    });
                 }
                 let now = b.trials_checksum();
                 if now != sum {
-                    return Err(invalid(format!(
-                        "its trials' checksum is {now} where it records {sum}: edited or \
-                         damaged; save it again"
-                    )));
+                    return Err(BaselineFault::Checksum {
+                        now,
+                        recorded: sum.to_owned(),
+                    });
                 }
             }
             FORMAT_WITHOUT_CHECKSUM => {}
-            other => {
-                return Err(invalid(format!(
-                    "baseline format {other} (this version reads {FORMAT_WITHOUT_CHECKSUM} and \
-                     {FORMAT})"
-                )));
-            }
+            other => return Err(BaselineFault::Format(other)),
         }
         Ok(b)
     }
@@ -159,19 +153,16 @@ impl Baseline {
     ///
     /// # Errors
     ///
-    /// As [`Baseline::read`], and where the file records another test.
-    pub fn read_for(path: &Path, name: &str, test: &str) -> io::Result<Baseline> {
+    /// As [`Baseline::read`], and [`BaselineFault::OtherTest`] where the
+    /// file records another test.
+    pub fn read_for(path: &Path, name: &str, test: &str) -> Result<Baseline, BaselineFault> {
         let mut b = Baseline::read(path)?;
         if b.test != test {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "a baseline of `{}`, not of `{test}`: a file copied from another test's \
-                     would compare different inputs; save one for `{test}` \
-                     (DUAL_DELTA_SAVE_BASELINE={name})",
-                    b.test
-                ),
-            ));
+            return Err(BaselineFault::OtherTest {
+                recorded: b.test,
+                test: test.to_owned(),
+                name: name.to_owned(),
+            });
         }
         b.name = name.to_owned();
         Ok(b)
@@ -237,10 +228,11 @@ pub struct Listed {
     pub file: PathBuf,
     /// The test's path as the file records it, or what is wrong with the
     /// file ([`Baseline::read`]).
-    pub test: Result<String, String>,
+    pub test: Result<String, BaselineFault>,
 }
 
-/// Every baseline file under `dir`, sorted by name and test, each with the
+/// Every baseline file under `dir`, sorted by name and test (unreadable
+/// files first), each with the
 /// test it records or what is wrong with it. Hidden files (a save's
 /// temporaries) are passed over.
 ///
@@ -267,15 +259,20 @@ pub fn entries(dir: &Path) -> io::Result<Vec<Listed>> {
             if !hidden && file.extension().is_some_and(|e| e == "json") {
                 out.push(Listed {
                     name: name.file_name().to_string_lossy().into_owned(),
-                    test: Baseline::read(&file)
-                        .map(|b| b.test)
-                        .map_err(|e| e.to_string()),
+                    test: Baseline::read(&file).map(|b| b.test),
                     file,
                 });
             }
         }
     }
-    out.sort_by(|a, b| (&a.name, &a.test, &a.file).cmp(&(&b.name, &b.test, &b.file)));
+    let key = |l: &Listed| {
+        (
+            l.name.clone(),
+            l.test.as_ref().ok().cloned(),
+            l.file.clone(),
+        )
+    };
+    out.sort_by_key(key);
     Ok(out)
 }
 

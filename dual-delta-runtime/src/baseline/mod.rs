@@ -83,7 +83,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Settings;
 use crate::dirname::test_dir_name;
-use crate::error::{BaselineError, RunError};
+use crate::error::{BaselineError, BaselineFault, RunError};
 use crate::rng::seed_hex;
 
 /// The directory of the baselines: `DUAL_DELTA_BASELINE_DIR`, or
@@ -123,7 +123,8 @@ pub fn baseline_file(dir: &Path, name: &str, test: &str) -> PathBuf {
 ///
 /// # Errors
 ///
-/// [`BaselineError::File`] when the file exists but cannot be read.
+/// [`BaselineError::Damaged`] when the file exists but cannot be read or
+/// compared with.
 pub(crate) fn load(settings: &Settings, test: &str) -> Result<Option<Baseline>, RunError> {
     let Some(name) = &settings.baselines.compare else {
         return Ok(None);
@@ -132,8 +133,15 @@ pub(crate) fn load(settings: &Settings, test: &str) -> Result<Option<Baseline>, 
     let path = baseline_file(&dir, name, test);
     match Baseline::read_for(&path, name, test) {
         Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(baseline_error(&path, &e)),
+        Err(BaselineFault::Io {
+            kind: io::ErrorKind::NotFound,
+            ..
+        }) => Ok(None),
+        Err(fault) => Err(BaselineError::Damaged {
+            path: path.display().to_string(),
+            fault,
+        }
+        .into()),
     }
 }
 

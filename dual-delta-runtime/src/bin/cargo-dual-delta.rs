@@ -171,7 +171,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 return Err(no_baseline(&bdir, &baseline, &r.names.test));
             }
             let b = Baseline::read_for(&file, &baseline, &r.names.test)
-                .map_err(|e| format!("baseline file {}: {e}", file.display()))?;
+                .map_err(|fault| format!("baseline file {}: {fault}", file.display()))?;
             if b.format < FORMAT {
                 eprintln!(
                     "note: baseline file {} is of format {}, which records no checksum of its \

@@ -218,6 +218,6 @@ mod baseline;
 mod deltas;
 mod trial;
 
-pub use self::baseline::BaselineError;
+pub use self::baseline::{BaselineError, BaselineFault};
 pub use self::deltas::{DeltasError, DeltasFault};
 pub use self::trial::{Fault, TrialFault};
