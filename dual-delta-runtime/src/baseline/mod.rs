@@ -35,106 +35,56 @@
 //! that name (a test new since the baseline) is reported as such and not
 //! compared.
 //!
-//! # The file, format 1
+//! # The file, format 2
 //!
-//! One JSON object: `format` (`1`), `name`, `test`, `commit` (the
+//! One JSON object: `format` (`2`), `name`, `test`, `commit` (the
 //! `GITHUB_SHA` or `git rev-parse HEAD` of the run that saved it, or
 //! `null`), `time_utc`, `crate_version`, `settings` (`n`, `seed_hex`,
 //! `alpha`, `metric`, `margin`, `expect`), `environment` (the facts the
 //! process recorded, such as `gpu.adapter`), and `trials`: one object per
 //! trial run, in trial order, with `index`, `seed_hex` (the trial's seed),
 //! `delta1` and `delta2` (the candidate's and the baseline's errors; `"inf"`
-//! where infinite) and `fingerprint` (16 hexadecimal digits).
+//! where infinite) and `fingerprint` (16 hexadecimal digits); then
+//! `trial_count`, the number of trials, and `checksum`, FNV-1a (64 bits,
+//! 16 hexadecimal digits, [`checksum`]) over `trials` written as compact
+//! JSON. Format 1 had neither.
+//!
+//! # Reading it
+//!
+//! A file is checked when it is read ([`Baseline::read`]): one cut short,
+//! empty or not JSON, of another format, or whose trials differ from its
+//! own `trial_count` and `checksum` is an error naming the file and what
+//! is wrong, never a smaller comparison. A file of format 1 is read
+//! without those two checks (it has no record of them; a cut makes its
+//! JSON unreadable all the same). A baseline is of one test: read for
+//! another (a file copied from another test's), it is refused
+//! ([`Baseline::read_for`]); its name is the folder it is found in, so a
+//! file copied to another name's folder is that name's.
+//!
+//! A save writes a hidden temporary file beside the baseline and renames
+//! it over the file: a reader sees the old baseline or the new one. A save
+//! killed on the way leaves the temporary, which the next save in that
+//! folder removes once the process that wrote it is gone.
 
+mod checksum;
 mod compare;
+mod file;
 
+pub use self::checksum::checksum;
 pub use self::compare::{Regression, RegressionDecision, compare_errors};
+pub use self::file::{
+    Baseline, BaselineSettings, BaselineTrial, FORMAT, FORMAT_WITHOUT_CHECKSUM, Listed, entries,
+    list,
+};
 
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use crate::config::Settings;
 use crate::dirname::test_dir_name;
-use crate::error::{BaselineError, RunError};
+use crate::error::{BaselineError, BaselineFault, RunError};
 use crate::rng::seed_hex;
-
-/// The version of the file format documented in this module.
-pub const FORMAT: u32 = 1;
-
-/// A saved baseline: one test's trials under one name.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Baseline {
-    /// The file format ([`FORMAT`]).
-    pub format: u32,
-    /// The baseline's name (`main`).
-    pub name: String,
-    /// The test's path.
-    pub test: String,
-    /// The commit of the run that saved it, when known.
-    pub commit: Option<String>,
-    /// When it was saved, `YYYY-MM-DDTHH:MM:SSZ`.
-    pub time_utc: String,
-    /// The version of `dual-delta-runtime` that saved it.
-    pub crate_version: String,
-    /// The settings of the run that saved it.
-    pub settings: BaselineSettings,
-    /// The facts the process recorded (`gpu.adapter`, ...).
-    pub environment: BTreeMap<String, String>,
-    /// The trials, in trial order.
-    pub trials: Vec<BaselineTrial>,
-}
-
-/// The settings a baseline was saved with.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BaselineSettings {
-    /// The cap on trials.
-    pub n: usize,
-    /// The base seed, `0x` and 16 hexadecimal digits.
-    pub seed_hex: String,
-    /// The significance level.
-    pub alpha: f64,
-    /// The metric's name.
-    pub metric: String,
-    /// The margin.
-    pub margin: f64,
-    /// The accuracy expectation.
-    pub expect: crate::expect::Expect,
-}
-
-impl BaselineSettings {
-    /// The settings of `s` that a baseline records: the rows of the table
-    /// ([`crate::SETTINGS`]) marked `baseline`, the seed in hexadecimal.
-    pub(crate) fn of(s: &Settings) -> Self {
-        BaselineSettings {
-            n: s.n,
-            seed_hex: seed_hex(s.seed),
-            alpha: s.alpha,
-            metric: s.metric.name().to_owned(),
-            margin: s.margin,
-            expect: s.expect,
-        }
-    }
-}
-
-/// One trial of a baseline.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BaselineTrial {
-    /// The trial's index.
-    pub index: usize,
-    /// The trial's seed, `0x` and 16 hexadecimal digits.
-    pub seed_hex: String,
-    /// The candidate's error.
-    #[serde(with = "crate::json_number")]
-    pub delta1: f64,
-    /// The baseline implementation's error.
-    #[serde(with = "crate::json_number")]
-    pub delta2: f64,
-    /// The oracle output's fingerprint, 16 hexadecimal digits.
-    pub fingerprint: String,
-}
 
 /// The directory of the baselines: `DUAL_DELTA_BASELINE_DIR`, or
 /// `baselines/` under the report directory.
@@ -167,72 +117,31 @@ pub fn baseline_file(dir: &Path, name: &str, test: &str) -> PathBuf {
     dir.join(name).join(format!("{}.json", test_dir_name(test)))
 }
 
-impl Baseline {
-    /// Reads a baseline file.
-    ///
-    /// # Errors
-    ///
-    /// When it cannot be read or is not a baseline of [`FORMAT`].
-    pub fn read(path: &Path) -> io::Result<Baseline> {
-        let text = std::fs::read_to_string(path)?;
-        let b: Baseline = serde_json::from_str(&text).map_err(|e| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{}: {e}", path.display()),
-            )
-        })?;
-        if b.format != FORMAT {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "{}: baseline format {} (this version reads {FORMAT})",
-                    path.display(),
-                    b.format
-                ),
-            ));
-        }
-        Ok(b)
-    }
-
-    /// Writes the baseline to `path` atomically (a temporary file renamed
-    /// over it), creating its directory.
-    ///
-    /// # Errors
-    ///
-    /// When the directory or the file cannot be written.
-    pub fn write(&self, path: &Path) -> io::Result<()> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
-        let tmp = path.with_extension(format!("json.{}.tmp", std::process::id()));
-        std::fs::write(&tmp, text + "\n")?;
-        std::fs::rename(&tmp, path)
-    }
-
-    /// The GPU adapter the baseline was saved on, if a GPU ran.
-    pub fn adapter(&self) -> Option<&str> {
-        self.environment.get("gpu.adapter").map(String::as_str)
-    }
-}
-
 /// The baseline a run with `settings` of test `test` compares with: `None`
 /// when none is asked for, or when no file of that name exists for this
 /// test (a test new since the baseline).
 ///
 /// # Errors
 ///
-/// [`BaselineError::File`] when the file exists but cannot be read.
+/// [`BaselineError::Damaged`] when the file exists but cannot be read or
+/// compared with.
 pub(crate) fn load(settings: &Settings, test: &str) -> Result<Option<Baseline>, RunError> {
     let Some(name) = &settings.baselines.compare else {
         return Ok(None);
     };
     let dir = baseline_dir(settings).map_err(|e| baseline_error(Path::new("."), &e))?;
     let path = baseline_file(&dir, name, test);
-    match Baseline::read(&path) {
+    match Baseline::read_for(&path, name, test) {
         Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(baseline_error(&path, &e)),
+        Err(BaselineFault::Io {
+            kind: io::ErrorKind::NotFound,
+            ..
+        }) => Ok(None),
+        Err(fault) => Err(BaselineError::Damaged {
+            path: path.display().to_string(),
+            fault,
+        }
+        .into()),
     }
 }
 
@@ -298,6 +207,8 @@ pub(crate) fn save_if_asked(
         crate_version: env!("CARGO_PKG_VERSION").to_owned(),
         settings: BaselineSettings::of(s),
         environment: environment.clone(),
+        trial_count: None,
+        checksum: None,
         trials: (0..delta1.len())
             .map(|i| BaselineTrial {
                 index: i,
@@ -317,40 +228,4 @@ fn baseline_error(path: &Path, e: &io::Error) -> RunError {
         message: e.to_string(),
     }
     .into()
-}
-
-/// Every baseline under `dir`: `(name, test)` pairs, sorted, with the
-/// test's path as the baseline records it (`module::function`, as every
-/// command writes it); a file that is not a readable baseline is listed
-/// by its file name.
-///
-/// # Errors
-///
-/// When `dir` exists but cannot be read.
-pub fn list(dir: &Path) -> io::Result<Vec<(String, String)>> {
-    let mut out = Vec::new();
-    let names = match std::fs::read_dir(dir) {
-        Ok(r) => r,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(e),
-    };
-    for name in names {
-        let name = name?;
-        if !name.file_type()?.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(name.path())? {
-            let file = file?.path();
-            if file.extension().is_some_and(|e| e == "json") {
-                let test = Baseline::read(&file).map(|b| b.test).unwrap_or_else(|_| {
-                    file.file_name()
-                        .map(|s| s.to_string_lossy().into_owned())
-                        .unwrap_or_default()
-                });
-                out.push((name.file_name().to_string_lossy().into_owned(), test));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
 }

@@ -15,10 +15,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use dual_delta_runtime::baseline::{
-    Baseline, baseline_dir_from_env, baseline_file, compare_errors, list,
+    Baseline, FORMAT, baseline_dir_from_env, baseline_file, compare_errors, entries, list,
 };
 use dual_delta_runtime::report::summary::Summary;
-use dual_delta_runtime::report::{SUMMARY_FILE, Stored, report_root, scan, show, test_dir_name};
+use dual_delta_runtime::report::{
+    DELTAS_FILE, Stored, csv, read_dir_record, report_root, scan, show, test_dir_name, words,
+};
 use dual_delta_runtime::suite;
 
 /// Cargo calls `cargo-dual-delta dual-delta <args>`.
@@ -42,7 +44,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Every stored run with its verdict, and every skipped test.
+    /// Every stored run with its verdict, every skipped test, and every
+    /// report it cannot read (then it exits non-zero).
     List,
     /// The verdict, distributions and replay command of a stored run.
     Show {
@@ -72,7 +75,8 @@ enum Command {
         /// The shards' report directories.
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
-        /// Where the merged reports go.
+        /// Where the merged reports go: a new or empty folder, or a previous
+        /// merge's, whose contents are replaced.
         #[arg(long)]
         out: PathBuf,
         /// A suite-level budget: failures are sifted by Benjamini-Hochberg at this level
@@ -135,17 +139,23 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 println!("{:<9} {}  {}", t.result, t.test, t.sentence);
             }
             println!(
-                "{} passed, {} failed, {} regressed, {} skipped (reports under {})",
+                "{} passed, {} failed, {} regressed, {} skipped{} (reports under {})",
                 s.passed,
                 s.failed,
                 s.regressed,
                 s.skipped,
+                words::unreadable_count(s.unreadable),
                 dir.display()
             );
-            Ok(ExitCode::SUCCESS)
+            // A report it cannot read is a failure of the listing.
+            Ok(if s.unreadable == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Command::Show { test } => {
-            let r = stored_run(&dir, &test)?;
+            let (r, _) = stored_run(&dir, &test)?;
             print!("{}", show(&r));
             Ok(ExitCode::SUCCESS)
         }
@@ -154,14 +164,24 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             baseline,
             baseline_dir,
         } => {
-            let r = stored_run(&dir, &test)?;
+            let (r, at) = stored_run(&dir, &test)?;
             let bdir = baselines_at(baseline_dir, &dir)?;
             let file = baseline_file(&bdir, &baseline, &r.names.test);
-            if !file.is_file() {
+            if !file.exists() {
                 return Err(no_baseline(&bdir, &baseline, &r.names.test));
             }
-            let b = Baseline::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let trials = deltas(&dir.join(test_dir_name(&r.names.test)))?;
+            let b = Baseline::read_for(&file, &baseline, &r.names.test)
+                .map_err(|fault| format!("baseline file {}: {fault}", file.display()))?;
+            if b.format < FORMAT {
+                eprintln!(
+                    "note: baseline file {} is of format {}, which records no checksum of its \
+                     trials: it is read unchecked; save it again to have it checked",
+                    file.display(),
+                    b.format
+                );
+            }
+            let trials = csv::read_checked(&at.join(DELTAS_FILE), r.deltas_csv.as_ref())
+                .map_err(|e| e.to_string())?;
             let g = compare_errors(&b, &r.settings.settings, &trials).map_err(|e| e.to_string())?;
             println!("{}: {}", r.names.test, g.sentence());
             let screen = &r.screen;
@@ -189,17 +209,25 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             command: BaselineCommand::List { baseline_dir },
         } => {
             let bdir = baselines_at(baseline_dir, &dir)?;
-            let found = list(&bdir).map_err(|e| format!("{}: {e}", bdir.display()))?;
+            let found = entries(&bdir).map_err(|e| format!("{}: {e}", bdir.display()))?;
             if found.is_empty() {
                 println!(
                     "no baselines in {}: save one with DUAL_DELTA_SAVE_BASELINE=<name> cargo test",
                     bdir.display()
                 );
             }
-            for (name, test) in &found {
-                println!("{name}  {test}");
+            for l in &found {
+                match &l.test {
+                    Ok(test) => println!("{}  {test}", l.name),
+                    Err(why) => println!("{}  unreadable: {}: {why}", l.name, l.file.display()),
+                }
             }
-            Ok(ExitCode::SUCCESS)
+            // A baseline it cannot read is a failure of the listing.
+            Ok(if found.iter().all(|l| l.test.is_ok()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Command::Merge {
             dirs,
@@ -208,20 +236,31 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         } => {
             let s = suite::merge(&dirs, &out, suite_alpha)
                 .map_err(|e| format!("merge into {}: {e}", out.display()))?;
+            for shard in &s.empty_shards {
+                println!("{}", words::empty_shard_line(shard));
+            }
+            for t in s
+                .tests
+                .iter()
+                .filter(|t| t.result == suite::SuiteResult::Unreadable)
+            {
+                println!("{}", t.sentence);
+            }
             println!(
-                "{} tests: {} passed, {} failed, {} regressed, {} skipped; index {}",
+                "{} tests: {} passed, {} failed, {} regressed, {} skipped{}; index {}",
                 s.tests.len(),
                 s.passed,
                 s.failed,
                 s.regressed,
                 s.skipped,
+                words::unreadable_count(s.unreadable),
                 out.join("index.html").display()
             );
             if let (Some(a), Some(bar)) = (s.suite_alpha, s.bar) {
                 println!(
                     "suite α = {a}: {} of {} failures kept (Benjamini-Hochberg bar p ≤ {bar:.2e})",
                     s.failures_kept,
-                    s.failed + s.regressed
+                    s.failed + s.regressed + s.unreadable
                 );
                 for t in s
                     .tests
@@ -236,7 +275,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     );
                 }
             }
-            Ok(if s.failures_kept == 0 {
+            Ok(if s.failures_kept == 0 && s.empty_shards.is_empty() {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
@@ -278,64 +317,45 @@ fn no_baseline(dir: &Path, name: &str, test: &str) -> String {
     )
 }
 
-/// The stored run of `test` (a path or a directory name) under `dir`.
-fn stored_run(dir: &Path, test: &str) -> Result<Summary<'static>, String> {
+/// The stored run of `test` (a path or a directory name) under `dir`, and
+/// the folder it was read from: the report's version, resolved once, so
+/// that its other files are read from the same run while another process
+/// replaces it.
+fn stored_run(dir: &Path, test: &str) -> Result<(Summary<'static>, PathBuf), String> {
     let stored = scan(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let found = stored
-        .get(&test_dir_name(test))
-        .or_else(|| stored.get(test))
-        .or_else(|| stored.values().find(|s| s.test() == test));
+    let name = test_dir_name(test);
+    let found = [name.as_str(), test]
+        .into_iter()
+        .find_map(|k| stored.get_key_value(k))
+        .or_else(|| stored.iter().find(|(_, s)| s.test() == test));
+    let Some((key, found)) = found else {
+        return Err(format!("no stored run of `{test}` under {}", dir.display()));
+    };
+    let at = std::fs::canonicalize(dir.join(key)).unwrap_or_else(|_| dir.join(key));
+    // Read again from the version resolved: the record and the files
+    // beside it are of one run, even where the report was replaced since
+    // the scan.
+    let again = read_dir_record(key, &at).map(|again| match again {
+        // Named by the report's folder, as the scan names it.
+        Stored::Unreadable(mut u) => {
+            if let Ok(rest) = u.path.strip_prefix(&at).map(Path::to_path_buf) {
+                u.path = dir.join(key);
+                if !rest.as_os_str().is_empty() {
+                    u.path.push(rest);
+                }
+            }
+            Stored::Unreadable(u)
+        }
+        again => again,
+    });
+    let found = again.as_ref().unwrap_or(found);
     match found {
-        Some(Stored::Run(r)) => Ok((**r).clone()),
-        Some(Stored::Skipped(k)) => Err(format!("`{test}` was skipped: {}", k.reason)),
-        Some(Stored::Stopped(k)) => Err(format!(
+        Stored::Run(r) => Ok(((**r).clone(), at)),
+        Stored::Unreadable(u) => Err(words::unreadable_line(u)),
+        Stored::Skipped(k) => Err(format!("`{test}` was skipped: {}", k.reason)),
+        Stored::Stopped(k) => Err(format!(
             "`{}` could not finish: {}\n  replay: {}",
             k.test, k.reason, k.replay
         )),
-        None => {
-            // A summary of another schema version is passed over by the
-            // scan: say why.
-            let file = dir.join(test_dir_name(test)).join(SUMMARY_FILE);
-            match std::fs::read_to_string(&file) {
-                Ok(text) => Err(Summary::read(&text)
-                    .err()
-                    .map(|e| format!("{}: {e}", file.display()))
-                    .unwrap_or_else(|| format!("{}: unreadable", file.display()))),
-                Err(_) => Err(format!("no stored run of `{test}` under {}", dir.display())),
-            }
-        }
     }
-}
-
-/// The candidate's error and the oracle fingerprint of each trial, from a
-/// report's `deltas.csv`.
-fn deltas(report: &Path) -> Result<Vec<(usize, f64, u64)>, String> {
-    let path = report.join("deltas.csv");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = text.lines();
-    if lines.next() != Some("index,seed,delta1,delta2,fingerprint") {
-        return Err(format!(
-            "{}: no fingerprint column (written by an older version: run the test again)",
-            path.display()
-        ));
-    }
-    let mut trials = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let cells: Vec<&str> = line.split(',').collect();
-        let bad = || {
-            format!(
-                "{}: row {i} is not index,seed,delta1,delta2,fingerprint",
-                path.display()
-            )
-        };
-        let [index, _, d1, _, fp] = cells[..] else {
-            return Err(bad());
-        };
-        trials.push((
-            index.parse::<usize>().map_err(|_| bad())?,
-            d1.parse::<f64>().map_err(|_| bad())?,
-            u64::from_str_radix(fp, 16).map_err(|_| bad())?,
-        ));
-    }
-    Ok(trials)
 }

@@ -209,8 +209,10 @@ impl From<BaselineError> for RunError {
 }
 
 mod baseline;
+mod deltas;
 mod trial;
 
-pub use self::baseline::BaselineError;
+pub use self::baseline::{BaselineError, BaselineFault};
+pub use self::deltas::{DeltasError, DeltasFault};
 pub(crate) use self::trial::values;
 pub use self::trial::{Fault, TrialFault};

@@ -27,8 +27,8 @@ use std::time::SystemTime;
 
 pub use super::summary::SCHEMA_VERSION;
 use super::summary::{
-    Estimate, Fallible, Files, Judged, Recorded, Sentences, Summary, Test, Tests, Timings,
-    WorstTrial,
+    DeltasRecord, Estimate, Fallible, Files, Judged, Recorded, Sentences, Summary, Test, Tests,
+    Timings, WorstTrial,
 };
 use crate::clock::utc;
 use crate::outcome::Outcome;
@@ -162,6 +162,10 @@ impl<'a> Summary<'a> {
                 scatter: super::PLOT_FILES[3].to_owned(),
                 evidence: super::EVIDENCE_FILE.to_owned(),
             },
+            deltas_csv: Some(DeltasRecord {
+                rows: o.delta1.len().min(o.delta2.len()),
+                checksum: crate::baseline::checksum(super::csv::to_string(o).as_bytes()),
+            }),
         }
     }
 }

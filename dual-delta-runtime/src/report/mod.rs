@@ -7,7 +7,8 @@
 //! ```text
 //! <root>/                      see report_root()
 //!   index.html                 every report under <root>, newest first
-//!   <test dir>/                see test_dir_name()
+//!   <test dir>/                see test_dir_name(); on Unix a link to its version,
+//!                              .<test dir>~<pid>~<count>~<nanos>/ beside it
 //!     index.html               the tables, the verdict and the plots
 //!     summary.json             every number of the run (see json, summary)
 //!     deltas.csv               one row per trial: index,seed,delta1,delta2,fingerprint
@@ -20,16 +21,20 @@
 //!
 //! # Writing from parallel tests
 //!
-//! Test threads and test binaries write reports at the same time. A test's
-//! files are written into a fresh hidden directory next to its final place
-//! and moved there whole, replacing the previous report of the same test, so
-//! a report never mixes files of two runs. The top-level `index.html` is not
-//! edited in place: it is regenerated from the `*/summary.json` files found
-//! under the root, written to a temporary file and renamed over the old one,
-//! and the writer checks afterwards that what it wrote still matches the
-//! directory (rebuilding it if another process changed the reports in
-//! between). Whoever writes last therefore leaves an index listing every
-//! report present.
+//! Test threads and test binaries (one process per test, as cargo-nextest
+//! runs them) write reports at the same time. A test's files are written
+//! whole into a new hidden version of its directory and put in place by one
+//! rename (on Unix the directory is a link to its current
+//! version), so a reader sees the previous report or the new one, never
+//! neither and never a mix of two runs, and a writer killed at any point
+//! leaves only hidden entries that readers pass over and later writers
+//! remove. The top-level `index.html` is not edited in place: it is
+//! regenerated from the reports found under the root, written to a
+//! temporary file and renamed over the old one, and the writer checks
+//! afterwards that what it wrote still matches the directory (rebuilding it
+//! if another process changed the reports in between). Whoever writes last
+//! therefore leaves an index listing every report present, and every
+//! link in it leads to a report.
 
 pub mod csv;
 #[cfg(feature = "html")]
@@ -45,13 +50,13 @@ pub mod step_summary;
 mod stored;
 pub mod summary;
 pub mod terminal;
+mod versions;
 pub mod words;
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 #[cfg(feature = "html")]
 pub use self::plots::Plot;
@@ -59,9 +64,12 @@ pub use self::publish::{Published, publish};
 #[cfg(feature = "html")]
 pub use self::reporter::Html;
 pub use self::reporter::{Context, Csv, Destination, Json, Reporter, StepSummary, Terminal};
-pub use self::stored::{SKIPPED_FILE, STOPPED_FILE, Stored, scan, show};
+pub use self::stored::{
+    SKIPPED_FILE, STOPPED_FILE, Stored, Unreadable, read_dir_record, scan, show,
+};
 pub use crate::config::{report_root, report_root_with};
 pub use crate::dirname::test_dir_name;
+use crate::dirname::unique_hidden_name;
 use crate::ended::Ended;
 use crate::outcome::Outcome;
 
@@ -140,6 +148,7 @@ pub fn write_skipped(root: &Path, test: &str, role: &str, reason: &str) -> io::R
 /// path.
 pub(crate) fn write_ended_under(ended: &Ended, root: &Path) -> io::Result<PathBuf> {
     let dir = root.join(test_dir_name(ended.test()));
+    versions::remove_abandoned(root);
     let page = write_dir(ended, &dir, true)?;
     #[cfg(feature = "html")]
     rebuild_index(root)?;
@@ -150,8 +159,9 @@ pub(crate) fn write_ended_under(ended: &Ended, root: &Path) -> io::Result<PathBu
 /// path of its `index.html`. The top-level index is not touched.
 ///
 /// If `dir` is empty, missing, or holds a previous report (a
-/// `summary.json`, `skipped.json` or `stopped.json`), it is replaced whole
-/// by the new report. Otherwise (a directory holding other files) the
+/// `summary.json`, `skipped.json` or `stopped.json`, whole or damaged, or a
+/// `deltas.csv`), it is replaced whole
+/// by the new report, by one rename (on Unix a link to its new version, renamed over the old). Otherwise (a directory holding other files) the
 /// report's files are written into it one by one, each through a temporary
 /// file, and nothing else is removed.
 pub fn write_to(outcome: &Outcome, dir: &Path) -> io::Result<PathBuf> {
@@ -165,25 +175,22 @@ fn write_dir(ended: &Ended, dir: &Path, back_link: bool) -> io::Result<PathBuf> 
     let page = publish::front_page(ended, dir);
     let files = render(ended, written, &page, back_link);
     let records = [SUMMARY_FILE, SKIPPED_FILE, STOPPED_FILE];
+    // A report, whole or damaged (a record in any shape, a run's table, a
+    // link to a version) is replaced whole.
+    let report = || {
+        fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink())
+            || records
+                .iter()
+                .chain(&[DELTAS_FILE])
+                .any(|r| fs::symlink_metadata(dir.join(r)).is_ok())
+    };
     let replaceable = match fs::read_dir(dir) {
-        Ok(mut entries) => {
-            entries.next().is_none() || records.iter().any(|r| dir.join(r).is_file())
-        }
+        Ok(mut entries) => entries.next().is_none() || report(),
         Err(e) if e.kind() == io::ErrorKind::NotFound => true,
         Err(e) => return Err(e),
     };
-    let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
-    match parent {
-        Some(parent) if replaceable => {
-            fs::create_dir_all(parent)?;
-            let staging = parent.join(unique_hidden_name("tmp"));
-            fs::create_dir(&staging)?;
-            let result = write_files(&staging, &files).and_then(|()| swap_in(&staging, dir));
-            if result.is_err() {
-                let _ = fs::remove_dir_all(&staging);
-            }
-            result?;
-        }
+    match dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(_) if replaceable => versions::replace(dir, &files)?,
         _ => {
             fs::create_dir_all(dir)?;
             for (name, contents) in &files {
@@ -222,61 +229,11 @@ fn render(
         .collect()
 }
 
-fn write_files(dir: &Path, files: &[(&'static str, String)]) -> io::Result<()> {
-    for (name, contents) in files {
-        fs::write(dir.join(name), contents)?;
-    }
-    Ok(())
-}
-
-/// Moves the complete directory `staging` to `dir`, replacing a previous
-/// report there.
-fn swap_in(staging: &Path, dir: &Path) -> io::Result<()> {
-    let parent = dir.parent().unwrap_or(Path::new("."));
-    let mut last = None;
-    for attempt in 0..100u64 {
-        match fs::rename(staging, dir) {
-            Ok(()) => return Ok(()),
-            Err(e) => {
-                if !dir.exists() {
-                    // Someone else moved it away in between: try again.
-                    last = Some(e);
-                    continue;
-                }
-                let old = parent.join(unique_hidden_name("old"));
-                if fs::rename(dir, &old).is_ok() {
-                    let _ = fs::remove_dir_all(&old);
-                }
-                last = Some(e);
-                if attempt > 10 {
-                    std::thread::sleep(Duration::from_millis(attempt.min(50)));
-                }
-            }
-        }
-    }
-    Err(last.unwrap_or_else(|| io::Error::other("could not move the report into place")))
-}
-
-/// A name for a hidden temporary file or directory, unique across threads
-/// and processes.
-fn unique_hidden_name(kind: &str) -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    format!(
-        ".{kind}-{}-{}-{nanos}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    )
-}
-
 /// Writes `contents` to a temporary file beside `path` and renames it over
 /// `path`, so readers see the old file or the new one, never a part.
 pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     let parent = path.parent().unwrap_or(Path::new("."));
-    let tmp = parent.join(unique_hidden_name("tmp"));
+    let tmp = parent.join(unique_hidden_name("tmp@"));
     fs::write(&tmp, contents)?;
     fs::rename(&tmp, path).inspect_err(|_| {
         let _ = fs::remove_file(&tmp);
@@ -293,7 +250,7 @@ pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
 pub fn rebuild_index(root: &Path) -> io::Result<PathBuf> {
     fs::create_dir_all(root)?;
     let path = root.join(INDEX_FILE);
-    remove_stale_temporaries(root);
+    versions::remove_abandoned(root);
     let mut page = html::index_page(&html::scan_reports(root));
     for _ in 0..20 {
         write_atomically(&path, page.as_bytes())?;
@@ -304,32 +261,6 @@ pub fn rebuild_index(root: &Path) -> io::Result<PathBuf> {
         page = again;
     }
     Ok(path)
-}
-
-/// Removes hidden temporaries left under `root` by processes that died while
-/// writing (older than an hour).
-#[cfg(feature = "html")]
-fn remove_stale_temporaries(root: &Path) {
-    let Ok(entries) = fs::read_dir(root) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if !(name.starts_with(".tmp-") || name.starts_with(".old-")) {
-            continue;
-        }
-        let old = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > Duration::from_secs(3600));
-        if old {
-            let path = entry.path();
-            let _ = fs::remove_dir_all(&path).or_else(|_| fs::remove_file(&path));
-        }
-    }
 }
 
 /// The report of an outcome, on request (an annotated test writes it

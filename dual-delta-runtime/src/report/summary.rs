@@ -151,6 +151,10 @@ pub struct Summary<'a> {
     pub timings: Timings,
     /// The report's other files, relative to `summary.json`.
     pub files: Files,
+    /// What it records of `deltas.csv` ([`DeltasRecord`]: its rows and
+    /// checksum); absent from reports of earlier builds.
+    #[serde(default)]
+    pub deltas_csv: Option<DeltasRecord>,
 }
 
 impl Summary<'_> {
@@ -176,8 +180,13 @@ impl Summary<'static> {
         struct Version {
             schema_version: u32,
         }
-        let v: Version = serde_json::from_str(text)
-            .map_err(|e| format!("not a summary.json (no schema_version): {e}"))?;
+        let v: Version = serde_json::from_str(text).map_err(|e| {
+            if e.is_eof() {
+                format!("truncated or empty ({e})")
+            } else {
+                format!("not a summary.json (no schema_version): {e}")
+            }
+        })?;
         if v.schema_version != SCHEMA_VERSION {
             return Err(format!(
                 "summary.json has schema version {}; this version of dual-delta reads version \
@@ -384,4 +393,16 @@ pub struct Files {
     pub scatter: String,
     /// The evidence of the sequential test.
     pub evidence: String,
+}
+
+/// What `summary.json` records of `deltas.csv`, so that whoever reads it
+/// (`cargo dual-delta compare`) can tell a whole file from one cut short,
+/// edited or damaged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeltasRecord {
+    /// Its rows below the header, one per trial run.
+    pub rows: usize,
+    /// FNV-1a (64 bits) over its bytes, 16 hexadecimal digits
+    /// ([`crate::baseline::checksum`]).
+    pub checksum: String,
 }

@@ -18,12 +18,14 @@ mod bound;
 mod cases;
 mod claim;
 mod cli;
+mod damaged;
 mod e2e;
 mod early;
 #[cfg(all(feature = "num-complex", feature = "ndarray", feature = "nalgebra"))]
 mod ecosystem;
 mod generators;
 mod harness;
+mod kills;
 mod magnitudes;
 mod outcome;
 mod readme;

@@ -563,13 +563,25 @@ fn check_links(page: &Path) -> Vec<PathBuf> {
     links
 }
 
+/// The report folders under `root`, after checking that every hidden
+/// entry there is the version one of them points to: no temporary is left.
 fn report_dirs(root: &Path) -> BTreeSet<String> {
-    fs::read_dir(root)
+    let (hidden, shown): (Vec<_>, Vec<_>) = fs::read_dir(root)
         .unwrap()
         .flatten()
-        .filter(|e| e.path().is_dir())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect()
+        .partition(|name| name.starts_with('.'));
+    let shown: BTreeSet<String> = shown
+        .into_iter()
+        .filter(|name| root.join(name).is_dir())
+        .collect();
+    let linked: BTreeSet<String> = shown
+        .iter()
+        .filter_map(|d| fs::read_link(root.join(d)).ok())
+        .map(|t| t.to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(hidden.into_iter().collect::<BTreeSet<_>>(), linked);
+    shown
 }
 
 // ---------------------------------------------------------------------------

@@ -26,6 +26,8 @@ pub(crate) struct ReportEntry {
     pub(crate) passed: bool,
     /// The test did not run (its directory holds a `skipped.json`).
     pub(crate) skipped: bool,
+    /// Its record cannot be read: a failure, with no page to link to.
+    pub(crate) unreadable: bool,
     pub(crate) sentence: String,
 }
 
@@ -41,6 +43,7 @@ impl ReportEntry {
             n: s.settings.settings.n,
             passed: s.judgement.passed,
             skipped: false,
+            unreadable: false,
             // A failure leads with its reason, not the statistics.
             sentence: s.sentences.failure.unwrap_or(s.sentences.accuracy),
             test: names.test,
@@ -62,6 +65,14 @@ impl ReportEntry {
         Self::without_run(dir, s.test, s.timestamp_ms, false, sentence)
     }
 
+    /// The entry of a report that cannot be read: a failure.
+    fn unreadable(dir: String, sentence: String) -> Self {
+        ReportEntry {
+            unreadable: true,
+            ..Self::without_run(dir, String::new(), 0, false, sentence)
+        }
+    }
+
     /// The entry of a test with no run to show, written at `timestamp_ms`.
     fn without_run(
         dir: String,
@@ -81,6 +92,7 @@ impl ReportEntry {
             n: 0,
             passed: false,
             skipped,
+            unreadable: false,
             sentence,
         }
     }
@@ -122,6 +134,10 @@ pub(crate) fn scan_reports(root: &Path) -> Vec<ReportEntry> {
             Stored::Run(r) => ReportEntry::new(dir, *r),
             Stored::Skipped(k) => ReportEntry::skipped(dir, k),
             Stored::Stopped(k) => ReportEntry::stopped(dir, k),
+            Stored::Unreadable(u) => {
+                let sentence = crate::report::words::unreadable_line(&u);
+                ReportEntry::unreadable(dir, sentence)
+            }
         })
         .collect();
     out.sort_by(|a, b| {
@@ -168,6 +184,7 @@ mod tests {
             n: 10,
             passed,
             skipped: false,
+            unreadable: false,
             sentence: "s".to_owned(),
         };
         let page = index_page(&[e("new", 2, false), e("old", 1, true)]);

@@ -289,6 +289,55 @@ pub(crate) fn stopped_lines(s: &Stopped, record: Option<&Path>) -> String {
     )
 }
 
+/// Why a report directory that holds a run's `deltas.csv` and no record is
+/// unreadable.
+pub(crate) const NO_RECORD: &str =
+    "holds a deltas.csv but no summary.json, skipped.json or stopped.json";
+
+/// Why a record that does not parse is unreadable: truncated, empty or not
+/// JSON.
+pub(crate) fn not_json(e: &serde_json::Error) -> String {
+    if e.is_eof() {
+        format!("truncated or empty ({e})")
+    } else {
+        format!("not a record of this version ({e})")
+    }
+}
+
+/// Why a report's link is unreadable: the version it points to is gone.
+pub(crate) fn dangling_link(target: Option<&Path>) -> String {
+    match target {
+        Some(t) => format!("a link to {}, which is missing", t.display()),
+        None => "a link that cannot be read".to_owned(),
+    }
+}
+
+/// The line a reader prints for a report it cannot read: counted as a
+/// failure.
+pub fn unreadable_line(u: &super::Unreadable) -> String {
+    format!(
+        "unreadable report of `{}`: {}: {}",
+        u.dir,
+        u.path.display(),
+        u.why
+    )
+}
+
+/// `, N unreadable` after a suite's counts where reports cannot be read,
+/// else nothing.
+pub fn unreadable_count(unreadable: usize) -> String {
+    if unreadable == 0 {
+        String::new()
+    } else {
+        format!(", {unreadable} unreadable")
+    }
+}
+
+/// What `merge` says of a shard with no report.
+pub fn empty_shard_line(shard: &str) -> String {
+    format!("shard {shard} holds no report: its tests are missing from the merge (a failure)")
+}
+
 /// `x < 1`, `len(x) > 2048`, `kind is subnormal`.
 pub(crate) fn side_words(feature: &str, side: &Side) -> String {
     format!("{feature} {}", side_of(side, true))

@@ -12,6 +12,14 @@
 //! instead of a report, so that a green suite shows how many tests did not
 //! run: they are counted and listed, never hidden, here and in the index.
 //!
+//! # Unreadable reports
+//!
+//! A report whose record cannot be read ([`crate::report::Stored::Unreadable`]:
+//! truncated, empty, not JSON, of another schema, a folder) is counted
+//! as `unreadable`, a failure named with its path and what is wrong, kept
+//! under any suite budget: a test never drops out of the counts because
+//! its file is damaged.
+//!
 //! # Error control over a suite
 //!
 //! Each test's false failures are at most its α, so a suite of `m` passing
@@ -37,17 +45,16 @@
 //! `no_worse`). What is dropped is listed, with its p-value and the bar it
 //! missed.
 
+mod merge;
+
+pub use self::merge::merge;
+
 use std::collections::BTreeMap;
-use std::fs;
-use std::io;
-use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::decide::DecidedBy;
-#[cfg(feature = "html")]
-use crate::report::rebuild_index;
-use crate::report::{Stored, scan};
+use crate::report::{Stored, words};
 
 /// The suite summary `merge` writes.
 pub const SUITE_FILE: &str = "suite.json";
@@ -66,6 +73,9 @@ pub enum SuiteResult {
     Regressed,
     /// The test did not run.
     Skipped,
+    /// Its report cannot be read (truncated, empty, not a record of this
+    /// version, not a file): a failure, never left out.
+    Unreadable,
 }
 
 impl SuiteResult {
@@ -76,12 +86,17 @@ impl SuiteResult {
             SuiteResult::Failed => "failed",
             SuiteResult::Regressed => "regressed",
             SuiteResult::Skipped => "skipped",
+            SuiteResult::Unreadable => "unreadable",
         }
     }
 
-    /// Whether the test failed (a regression included).
+    /// Whether the test failed (a regression and an unreadable report
+    /// included).
     pub fn failing(self) -> bool {
-        matches!(self, SuiteResult::Failed | SuiteResult::Regressed)
+        matches!(
+            self,
+            SuiteResult::Failed | SuiteResult::Regressed | SuiteResult::Unreadable
+        )
     }
 }
 
@@ -123,12 +138,19 @@ pub struct SuiteSummary {
     pub regressed: usize,
     /// Tests skipped for want of a device or feature.
     pub skipped: usize,
+    /// Reports that cannot be read, each a failure kept under any budget.
+    #[serde(default)]
+    pub unreadable: usize,
+    /// The shards that hold no report (`merge`): their tests are missing.
+    #[serde(default)]
+    pub empty_shards: Vec<String>,
     /// False failures expected when nothing is wrong: the sum of the α of
     /// the tests that ran.
     pub expected_false_failures: f64,
     /// The suite-level budget, if one was given.
     pub suite_alpha: Option<f64>,
-    /// Failures that survive the budget (all failures without one).
+    /// Failures that survive the budget (all failures without one,
+    /// unreadable reports included).
     pub failures_kept: usize,
     /// The Benjamini-Hochberg bar: failures with a p-value at or below it
     /// are kept (`None` without a budget; 0 when no statistical failure
@@ -194,6 +216,15 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
                 kept_by_suite_alpha: None,
                 dir: dir.clone(),
             },
+            Stored::Unreadable(u) => SuiteTest {
+                test: u.dir.clone(),
+                result: SuiteResult::Unreadable,
+                sentence: words::unreadable_line(u),
+                alpha: None,
+                p_value: Some(0.0),
+                kept_by_suite_alpha: None,
+                dir: dir.clone(),
+            },
             Stored::Skipped(k) => SuiteTest {
                 test: k.test.clone(),
                 result: SuiteResult::Skipped,
@@ -209,11 +240,12 @@ pub fn summarise(stored: &BTreeMap<String, Stored>, suite_alpha: Option<f64>) ->
             SuiteResult::Failed => &mut summary.failed,
             SuiteResult::Regressed => &mut summary.regressed,
             SuiteResult::Skipped => &mut summary.skipped,
+            SuiteResult::Unreadable => &mut summary.unreadable,
         } += 1;
         summary.tests.push(t);
     }
     summary.tests.sort_by(|a, b| a.test.cmp(&b.test));
-    summary.failures_kept = summary.failed + summary.regressed;
+    summary.failures_kept = summary.failed + summary.regressed + summary.unreadable;
     if let Some(a) = suite_alpha {
         // A failure without a p-value is kept: it counts as 0.
         let p = |t: &SuiteTest| {
@@ -259,22 +291,26 @@ pub fn bh(p: &[f64], a: f64) -> Option<(usize, f64)> {
 /// one row per test that did not pass (a dropped failure says why).
 pub fn markdown(s: &SuiteSummary) -> String {
     let mut out = format!(
-        "### dual-delta suite\n\n{} passed, {} failed, {} regressed, {} skipped ({} tests); up \
-         to {:.2} false failures expected at the tests' α{}\n\n",
+        "### dual-delta suite\n\n{} passed, {} failed, {} regressed, {} skipped{} ({} tests); \
+         up to {:.2} false failures expected at the tests' α{}\n\n",
         s.passed,
         s.failed,
         s.regressed,
         s.skipped,
+        words::unreadable_count(s.unreadable),
         s.tests.len(),
         s.expected_false_failures,
         s.suite_alpha
             .map(|a| format!(
                 "; {} of {} failures kept by Benjamini-Hochberg at suite α = {a}",
                 s.failures_kept,
-                s.failed + s.regressed
+                s.failed + s.regressed + s.unreadable
             ))
             .unwrap_or_default()
     );
+    for shard in &s.empty_shards {
+        out.push_str(&format!("{}\n\n", words::empty_shard_line(shard)));
+    }
     out.push_str("| test | result | verdict |\n| --- | --- | --- |\n");
     for t in s.tests.iter().filter(|t| t.result != SuiteResult::Passed) {
         let result = match (t.kept_by_suite_alpha, t.p_value, s.bar) {
@@ -292,58 +328,4 @@ pub fn markdown(s: &SuiteSummary) -> String {
         ));
     }
     out
-}
-
-/// Copies the report directories of each shard under `shards` into `out`
-/// (the newest where a test appears in several), then writes one index,
-/// `suite.json` and `summary.md` there.
-///
-/// # Errors
-///
-/// When a shard cannot be read or `out` cannot be written.
-pub fn merge(shards: &[PathBuf], out: &Path, suite_alpha: Option<f64>) -> io::Result<SuiteSummary> {
-    fs::create_dir_all(out)?;
-    let mut chosen: BTreeMap<String, (u64, PathBuf)> = BTreeMap::new();
-    for shard in shards {
-        if !shard.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::NotFound,
-                format!("{} is not a report directory", shard.display()),
-            ));
-        }
-        for (dir, s) in scan(shard)? {
-            let stamp = s.timestamp_ms();
-            if chosen.get(&dir).is_none_or(|(t, _)| stamp > *t) {
-                chosen.insert(dir.clone(), (stamp, shard.join(&dir)));
-            }
-        }
-    }
-    for (dir, (_, from)) in &chosen {
-        let to = out.join(dir);
-        if to != *from {
-            let _ = fs::remove_dir_all(&to);
-            copy_dir(from, &to)?;
-        }
-    }
-    #[cfg(feature = "html")]
-    rebuild_index(out)?;
-    let summary = summarise(&scan(out)?, suite_alpha);
-    let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
-    fs::write(out.join(SUITE_FILE), text + "\n")?;
-    fs::write(out.join(MARKDOWN_FILE), markdown(&summary))?;
-    Ok(summary)
-}
-
-fn copy_dir(from: &Path, to: &Path) -> io::Result<()> {
-    fs::create_dir_all(to)?;
-    for entry in fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            fs::copy(entry.path(), target)?;
-        }
-    }
-    Ok(())
 }
