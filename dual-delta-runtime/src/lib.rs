@@ -108,8 +108,8 @@ pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, OverBound};
 pub use crate::ended::{Ended, Skipped, Stopped};
 pub use crate::environment::{environment, note_device_use, record_device, record_environment};
 pub use crate::error::{
-    BaselineError, BaselineFault, DeltasError, DeltasFault, Fault, Role, RunError, Skip,
-    TooFewTrials, TrialFault, TrialId, skip,
+    BaselineError, BaselineFault, DeltasError, DeltasFault, Fault, NothingCompared, Role, RunError,
+    Skip, TooFewTrials, TrialFault, TrialId, skip,
 };
 pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 pub use crate::expect::Expect;

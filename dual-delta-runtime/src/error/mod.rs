@@ -67,8 +67,10 @@ impl fmt::Display for TrialId {
 }
 
 /// Why a run produced no verdict, by cause. Each variant holds the error
-/// of its cause, which [`std::error::Error::source`] returns: match on the
-/// cause, and read the detail there.
+/// of its cause: match on the variant, and read the detail there. Its
+/// message is the cause's own, and its [`std::error::Error::source`] the
+/// cause's source (as `#[error(transparent)]` would make them), so that a
+/// printer of the error chain says each message once.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum RunError {
@@ -76,6 +78,10 @@ pub enum RunError {
     Config(ConfigError),
     /// The run could never decide: `n` is below what its tests need.
     TooFewTrials(TooFewTrials),
+    /// No output element was compared on any input: the outputs were
+    /// empty, or the metric was undefined for both on every element. A
+    /// test that compared nothing has no verdict to give.
+    NothingCompared(NothingCompared),
     /// A function failed on a trial: which, on which trial and seed, how.
     Trial(TrialFault),
     /// A saved baseline cannot be compared with, read or written.
@@ -102,6 +108,28 @@ pub struct TooFewTrials {
     /// The level the test is held to.
     pub alpha: f64,
 }
+
+/// A run that compared no output element on any of its inputs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NothingCompared {
+    /// The inputs whose outputs the oracle measured.
+    pub measured: usize,
+}
+
+impl fmt::Display for NothingCompared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no output element was compared on any of the {} inputs measured: the outputs were \
+             empty, or the metric was undefined for both implementations on every element; a \
+             test that compares nothing has no verdict (check the input generator and the \
+             outputs' lengths)",
+            self.measured
+        )
+    }
+}
+
+impl std::error::Error for NothingCompared {}
 
 /// A run skipped by one of its functions, and why.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,6 +173,7 @@ impl fmt::Display for RunError {
         match self {
             RunError::Config(e) => write!(f, "{e}"),
             RunError::TooFewTrials(e) => write!(f, "{e}"),
+            RunError::NothingCompared(e) => write!(f, "{e}"),
             RunError::Trial(e) => write!(f, "{e}"),
             RunError::Baseline(e) => write!(f, "{e}"),
             RunError::Stats(e) => write!(f, "{e}"),
@@ -155,14 +184,15 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(match self {
-            RunError::Config(e) => e,
-            RunError::TooFewTrials(e) => e,
-            RunError::Trial(e) => e,
-            RunError::Baseline(e) => e,
-            RunError::Stats(e) => e,
-            RunError::Skipped(e) => e,
-        })
+        match self {
+            RunError::Config(e) => e.source(),
+            RunError::TooFewTrials(e) => e.source(),
+            RunError::NothingCompared(e) => e.source(),
+            RunError::Trial(e) => e.source(),
+            RunError::Baseline(e) => e.source(),
+            RunError::Stats(e) => e.source(),
+            RunError::Skipped(e) => e.source(),
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use crate::decide::claim::{self, Claim, Errors};
 use crate::decide::{self, Evidence, Judgement, Levels, Monitor};
 use crate::decide::{GrossError, OverBound};
 use crate::error::TrialId;
-use crate::error::{RunError, TooFewTrials};
+use crate::error::{NothingCompared, RunError, TooFewTrials};
 use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 use crate::outcome::{Names, Outcome};
 use crate::output::NumberFormat;
@@ -200,6 +200,12 @@ impl Collected {
         let s = &plan.settings;
         let screen = Screen::of(plan.mode, checked, s.n);
         let trials: Vec<&TrialErrors> = checked.iter().filter_map(Checked::full).collect();
+        // Nothing compared is no pass.
+        if !trials.is_empty() && trials.iter().all(|t| t.compared() == 0) {
+            return Err(RunError::NothingCompared(NothingCompared {
+                measured: trials.len(),
+            }));
+        }
         let (delta1, delta2): (Vec<f64>, Vec<f64>) =
             trials.iter().map(|t| (t.candidate, t.baseline)).unzip();
         let reference_scale = decide::reference_scale(trials.iter().copied());

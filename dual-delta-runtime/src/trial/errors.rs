@@ -56,6 +56,14 @@ pub(crate) struct TrialErrors {
     pub(crate) relative: Option<(f64, f64, bool)>,
 }
 
+impl TrialErrors {
+    /// The output elements the metric compared: every element but those
+    /// undefined for both outputs (0 for empty outputs).
+    pub(crate) fn compared(&self) -> usize {
+        self.worst.1 - self.shared_undefined
+    }
+}
+
 #[cfg(test)]
 impl TrialErrors {
     /// A trial with these errors and finite outputs.

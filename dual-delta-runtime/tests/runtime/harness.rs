@@ -210,3 +210,47 @@ fn an_implementation_can_skip_the_run() {
         })
     );
 }
+
+#[test]
+fn a_run_that_compared_nothing_is_an_error_not_a_pass() {
+    // An input generator returning empty vectors: every output empty,
+    // every input a tie, and not one element compared.
+    let empty = |_: &mut TrialRng| Vec::<f32>::new();
+    let copy = |x: &Vec<f32>| x.clone();
+    let exact = |x: &Vec<f32>| x.iter().map(|&v| f64::from(v)).collect::<Vec<f64>>();
+    let err = DualDelta::new(copy, copy, exact, empty)
+        .test_name("harness::compared_nothing")
+        .run()
+        .unwrap_err();
+    assert!(matches!(err, RunError::NothingCompared(_)), "{err:?}");
+    assert!(
+        err.to_string()
+            .starts_with("no output element was compared on any of the "),
+        "{err}"
+    );
+    // The message is said once along the chain: the cause's source is the
+    // error's.
+    assert!(std::error::Error::source(&err).is_none());
+    // Some inputs empty and others not: those are counted as not judged.
+    let some_empty = |rng: &mut TrialRng| {
+        let n = if rng.random_range(0.0..1.0) < 0.5 {
+            0
+        } else {
+            4
+        };
+        (0..n)
+            .map(|_| rng.random_range(0.0f32..1.0))
+            .collect::<Vec<f32>>()
+    };
+    let o = DualDelta::new(copy, copy, exact, some_empty)
+        .test_name("harness::some_empty")
+        .stop_early(false)
+        .n(200)
+        .run()
+        .unwrap();
+    assert!(
+        o.claim.not_judged > 50 && o.claim.not_judged < 150,
+        "{}",
+        o.claim.not_judged
+    );
+}

@@ -46,6 +46,12 @@ impl Errors {
         for c in checked {
             match c {
                 Checked::Tie => e.unmeasured += 1,
+                // No element compared (empty outputs, or every element
+                // undefined for both): a tie the metric could not judge.
+                Checked::Full(t) if t.compared() == 0 => {
+                    e.undefined_elements += t.shared_undefined;
+                    e.not_judged += 1;
+                }
                 Checked::Full(t) => {
                     e.undefined_elements += t.shared_undefined;
                     e.push(t.candidate, t.baseline, t.identical_outputs);
