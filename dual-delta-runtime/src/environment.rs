@@ -2,18 +2,26 @@
 //! device (the GPU adapter a backend selected) that a report records only
 //! where the run's own functions used it.
 
-use std::cell::Cell;
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 static ENVIRONMENT: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
 static DEVICE: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
-/// The base seeds of the runs whose functions used a device.
-static USED_A_DEVICE: Mutex<BTreeSet<u64>> = Mutex::new(BTreeSet::new());
+/// The facts of one device, as a context holds them
+/// ([`note_device_use_of`]).
+pub type DeviceFacts = Arc<BTreeMap<String, String>>;
+
+/// The base seeds of the runs whose functions used a device, with the
+/// facts of the device they used where its context gave them.
+static USED_A_DEVICE: Mutex<BTreeMap<u64, Option<DeviceFacts>>> = Mutex::new(BTreeMap::new());
 
 thread_local! {
     /// How many times this thread used a device ([`note_device_use`]).
     static DEVICE_USES: Cell<u64> = const { Cell::new(0) };
+    /// The facts of the device this thread used last, where its context
+    /// gave them ([`note_device_use_of`]).
+    static LAST_DEVICE: RefCell<Option<DeviceFacts>> = const { RefCell::new(None) };
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -39,7 +47,23 @@ pub fn record_device(key: impl Into<String>, value: impl Into<String>) {
 /// on each dispatch, so that the run whose function made the call records
 /// the device's facts ([`record_device`]).
 pub fn note_device_use() {
+    LAST_DEVICE.with(|d| *d.borrow_mut() = None);
     DEVICE_USES.with(|c| c.set(c.get() + 1));
+}
+
+/// Notes that the calling thread used the device whose facts are `facts`
+/// (a context's adapter, semantics and caveats): the run whose function
+/// made the call records these, whichever other contexts the process
+/// holds and whatever [`record_device`] recorded last.
+pub fn note_device_use_of(facts: &DeviceFacts) {
+    LAST_DEVICE.with(|d| *d.borrow_mut() = Some(Arc::clone(facts)));
+    DEVICE_USES.with(|c| c.set(c.get() + 1));
+}
+
+/// The facts of the device this thread used last, if its context gave
+/// them.
+pub(crate) fn last_device() -> Option<DeviceFacts> {
+    LAST_DEVICE.with(|d| d.borrow().clone())
 }
 
 /// How many times this thread has used a device.
@@ -47,17 +71,26 @@ pub(crate) fn device_uses() -> u64 {
     DEVICE_USES.with(Cell::get)
 }
 
-/// Marks the run with base seed `run` as one whose functions used a device.
-pub(crate) fn mark_device_use(run: u64) {
-    lock(&USED_A_DEVICE).insert(run);
+/// Marks the run with base seed `run` as one whose functions used a
+/// device, `facts` the device's where its context gave them.
+pub(crate) fn mark_device_use(run: u64, facts: Option<DeviceFacts>) {
+    let mut used = lock(&USED_A_DEVICE);
+    let entry = used.entry(run).or_insert(None);
+    if facts.is_some() {
+        *entry = facts;
+    }
 }
 
 /// The facts a run with base seed `run` records: the process's, and the
-/// device's where its functions used one (the mark is then cleared).
+/// device's where its functions used one: the facts of the context they
+/// used where it gave them, else those [`record_device`] recorded (the
+/// mark is then cleared).
 pub(crate) fn of_run(run: u64) -> BTreeMap<String, String> {
     let mut facts = lock(&ENVIRONMENT).clone();
-    if lock(&USED_A_DEVICE).remove(&run) {
-        facts.extend(lock(&DEVICE).clone());
+    match lock(&USED_A_DEVICE).remove(&run) {
+        Some(Some(device)) => facts.extend(device.iter().map(|(k, v)| (k.clone(), v.clone()))),
+        Some(None) => facts.extend(lock(&DEVICE).clone()),
+        None => {}
     }
     facts
 }

@@ -34,7 +34,7 @@ pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> R
     DEPTH.with(|d| d.set(d.get() - 1));
     // A device used on this thread during the call was the run's.
     if crate::environment::device_uses() != uses {
-        crate::environment::mark_device_use(trial.base_seed);
+        crate::environment::mark_device_use(trial.base_seed, crate::environment::last_device());
     }
     result.map_err(|payload| match payload.downcast::<SkipPayload>() {
         Ok(skip) => RunError::Skipped(crate::error::Skip {

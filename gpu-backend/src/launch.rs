@@ -158,14 +158,19 @@ impl Gpu {
             .dispatches
             .first()
             .map_or("empty", |d| d.pipeline.label);
-        submit_and_read(
+        let read = submit_and_read(
             &self.device,
             &self.queue,
             what,
             encoder,
             &launch.output,
             launch.bytes,
-        )
+        );
+        // The run whose function called this ran on this context's device:
+        // its report names this context's facts, whichever others the
+        // process holds.
+        dual_delta_runtime::note_device_use_of(&self.facts);
+        read
     }
 
     /// [`Gpu::grid`], or an error when one dispatch cannot hold it.

@@ -47,8 +47,12 @@ pub(crate) struct Monitor<'s> {
 }
 
 impl<'s> Monitor<'s> {
-    /// The monitor of a run with `settings` in `mode`.
-    pub(crate) fn new(settings: &'s Settings, mode: Mode) -> Result<Self, StatsError> {
+    /// The monitor of a run with `settings` and their `levels` in `mode`.
+    pub(crate) fn new(
+        settings: &'s Settings,
+        levels: &Levels,
+        mode: Mode,
+    ) -> Result<Self, StatsError> {
         let sequential = Sequential::new(settings.expect, settings.alpha, settings.margin)?
             // A run ends early only at a failure, except in the quick mode
             // and for `expect = worse`, whose pass (the candidate shown
@@ -59,7 +63,7 @@ impl<'s> Monitor<'s> {
             mode,
             sequential,
             seen: 0,
-            stop_evidence: Levels::of(settings).stop_evidence_log10,
+            stop_evidence: levels.stop_evidence_log10,
             error: None,
         })
     }
@@ -150,7 +154,7 @@ mod tests {
             .map(|i| full(3.0 + f64::from(i % 3), 1.0, false))
             .collect();
         let stop = |round: usize| {
-            let mut m = Monitor::new(&s, Mode::Screened).unwrap();
+            let mut m = Monitor::new(&s, &Levels::of(&s), Mode::Screened).unwrap();
             for end in (round..=inputs.len()).step_by(round) {
                 if let Look::Stop { trials } = m.observe(&inputs[..end]) {
                     return trials;
@@ -178,13 +182,13 @@ mod tests {
                 }
             })
             .collect();
-        let mut m = Monitor::new(&s, Mode::Screened).unwrap();
+        let mut m = Monitor::new(&s, &Levels::of(&s), Mode::Screened).unwrap();
         assert_eq!(m.observe(&inputs), Look::Continue);
         assert_eq!(m.finish().unwrap().trials(), 300);
         // A clear loss, with stop_early = false: every input is fed.
         let s = settings(false);
         let worse: Vec<Checked> = (0..100).map(|_| full(9.0, 1.0, false)).collect();
-        let mut m = Monitor::new(&s, Mode::AllTrials).unwrap();
+        let mut m = Monitor::new(&s, &Levels::of(&s), Mode::AllTrials).unwrap();
         assert_eq!(m.observe(&worse), Look::Continue);
         assert!(m.finish().unwrap().crossed().is_final());
     }

@@ -53,7 +53,7 @@ pub(crate) fn run<I: Send + Sync>(
     // Drawn only on a terminal, outside CI, for runs longer than half a
     // second.
     let progress = Progress::new(settings.n, &names.test, plan.progress);
-    let mut monitor = Monitor::new(settings, plan.mode)?;
+    let mut monitor = Monitor::new(settings, &plan.levels, plan.mode)?;
     let checked = schedule::run(
         trial,
         settings,

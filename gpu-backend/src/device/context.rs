@@ -37,6 +37,9 @@ pub struct Gpu {
     transform: SourceTransform,
     /// What the device does to floating-point arithmetic.
     semantics: DeviceSemantics,
+    /// This context's facts for reports: its adapter, the probe's summary
+    /// and caveats (`gpu.adapter`, `gpu.semantics`, `gpu.caveats`).
+    pub(crate) facts: dual_delta_runtime::DeviceFacts,
 }
 
 impl fmt::Debug for Gpu {
@@ -187,7 +190,15 @@ impl Gpu {
         let transform = options.transform();
         let semantics = DeviceSemantics::probe_compiled(&device, &queue, transform)?;
         let summary = AdapterSummary::new(&info, features, options, native);
+        let mut facts = std::collections::BTreeMap::new();
+        facts.insert("gpu.adapter".to_owned(), summary.to_string());
+        facts.insert("gpu.semantics".to_owned(), semantics.to_string());
+        let caveats = semantics.caveats();
+        if !caveats.is_empty() {
+            facts.insert("gpu.caveats".to_owned(), caveats.join("; "));
+        }
         Ok(Gpu {
+            facts: std::sync::Arc::new(facts),
             adapter: adapter.clone(),
             device,
             queue,
@@ -216,17 +227,22 @@ impl Gpu {
 
     /// Records this context's adapter (key `gpu.adapter`), the probe's
     /// one-line summary (`gpu.semantics`) and, where there are any, its
-    /// caveats (`gpu.caveats`) as device facts: in the report of every later
-    /// dual-delta run of this process whose functions dispatch a kernel
-    /// (each dispatch notes it, [`dual_delta_runtime::note_device_use`]),
-    /// and only those. [`Gpu::new`] does this itself.
+    /// caveats (`gpu.caveats`) as the process's device facts
+    /// ([`dual_delta_runtime::record_device`]). A run whose functions
+    /// dispatch a kernel on a context records that context's own facts
+    /// whatever this recorded (each dispatch notes them,
+    /// [`dual_delta_runtime::note_device_use_of`]); these are for a run
+    /// that used a device some other way. [`Gpu::new`] does this itself.
     pub fn record_environment(&self) {
-        dual_delta_runtime::record_device("gpu.adapter", self.summary.to_string());
-        dual_delta_runtime::record_device("gpu.semantics", self.semantics.to_string());
-        let caveats = self.semantics.caveats();
-        if !caveats.is_empty() {
-            dual_delta_runtime::record_device("gpu.caveats", caveats.join("; "));
+        for (key, value) in self.facts.iter() {
+            dual_delta_runtime::record_device(key.clone(), value.clone());
         }
+    }
+
+    /// This context's facts for reports: its adapter (`gpu.adapter`), the
+    /// probe's summary (`gpu.semantics`) and caveats (`gpu.caveats`).
+    pub fn facts(&self) -> &std::collections::BTreeMap<String, String> {
+        &self.facts
     }
 
     /// The adapter this context runs on and the `f16` path in use.

@@ -127,13 +127,67 @@ fn the_summary_and_the_caveats_agree_with_the_facts() {
 #[test]
 fn the_semantics_are_recorded_for_reports() {
     let Some(gpu) = require_gpu() else { return };
-    let env = dual_delta_runtime::environment();
-    let recorded = env.get("gpu.semantics").expect("gpu.semantics recorded");
-    assert_eq!(recorded, &gpu.semantics().to_string());
+    let facts = gpu.facts();
+    assert_eq!(
+        facts.get("gpu.semantics"),
+        Some(&gpu.semantics().to_string())
+    );
     let caveats = gpu.semantics().caveats();
-    match env.get("gpu.caveats") {
+    match facts.get("gpu.caveats") {
         Some(recorded) => assert_eq!(recorded, &caveats.join("; ")),
         None => assert!(caveats.is_empty(), "{caveats:?}"),
+    }
+}
+
+/// Two contexts of different semantics in one process (the shared one,
+/// and one imitating every driver freedom): each run's report names the
+/// facts of the context its candidate ran on, whichever was made or used
+/// last.
+#[test]
+fn each_run_records_the_facts_of_the_context_it_ran_on() {
+    use dual_delta_gpu::reductions::{RowsInput, SumStrategy, sum_cpu, sum_f64};
+    use dual_delta_runtime::DualDelta;
+    let Some(gpu) = require_gpu() else { return };
+    let imitating = gpu
+        .with_options(&GpuOptions {
+            imitate: SourceTransform::ALL,
+            ..GpuOptions::default()
+        })
+        .unwrap();
+    assert_ne!(
+        gpu.semantics().to_string(),
+        imitating.semantics().to_string()
+    );
+    let run = |ctx: &Gpu, name: &str| {
+        DualDelta::new(
+            |x: &RowsInput<dual_delta_gpu::f16>| ctx.run(x, SumStrategy::F32).unwrap(),
+            sum_cpu,
+            sum_f64,
+            |rng: &mut _| RowsInput::random(2, 64, rng),
+        )
+        .test_name(format!("semantics::{name}"))
+        .n(16)
+        .stop_early(false)
+        .run()
+        .unwrap()
+    };
+    // The imitating context first, then the shared one, then again: the
+    // last one used never speaks for another's run.
+    for (ctx, name) in [
+        (&imitating, "imitating"),
+        (gpu, "shared"),
+        (&imitating, "imitating_again"),
+    ] {
+        let outcome = run(ctx, name);
+        assert_eq!(
+            outcome.environment.get("gpu.semantics"),
+            Some(&ctx.semantics().to_string()),
+            "{name}"
+        );
+        assert_eq!(
+            outcome.environment.get("gpu.adapter"),
+            ctx.facts().get("gpu.adapter")
+        );
     }
 }
 

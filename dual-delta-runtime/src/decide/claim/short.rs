@@ -8,6 +8,30 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 use super::errors::Errors;
 use crate::stats::{Alternative, PowerOfTwo, binom_test_half};
 
+/// How far beyond the margin the mean's estimate must be, in margins, for
+/// a loss to be called short: a candidate at the margin's edge whose few
+/// worse inputs raise its sample's ratio by chance stays below it (the
+/// grid's margin-edge cells meet the error on at most α of seeds with it,
+/// `adversary::edges::equal_accuracy_rarely_claims_it_could_not_decide`).
+const CLEARLY_TIMES_MARGIN: f64 = 2.0;
+
+/// …and at least this far (10%), for small margins.
+const CLEARLY_AT_LEAST: f64 = 0.1;
+
+/// The share of the excess whose inputs mark the least ratio of a carrier:
+/// the inputs that hold most (90%) of the loss, not its every last bit.
+const HELD_SHARE: f64 = 0.9;
+
+/// Equal ratios computed at other magnitudes differ in their last bits:
+/// a carrier's ratio is compared with this relative tolerance.
+const RATIO_TOLERANCE: f64 = 1e-9;
+
+/// A handful is at most this many times the effective count the test of
+/// the mean needs: more carriers are a tail the test weighs, not a handful
+/// (equal accuracy with lognormal errors, a loss of 3× on a tenth of the
+/// inputs, are not called short; the adversary grid).
+const HANDFUL_TIMES_NEEDED: f64 = 2.0;
+
 /// A loss the run sees in its mean error and cannot establish at its `n`:
 /// the run ends in an error naming the `n` that could, not in a pass.
 ///
@@ -65,7 +89,7 @@ pub(super) fn short(
     margin: f64,
     min_differing: usize,
 ) -> Option<Short> {
-    let clearly = 1.0 + margin + (2.0 * margin).max(0.1);
+    let clearly = 1.0 + margin + (CLEARLY_TIMES_MARGIN * margin).max(CLEARLY_AT_LEAST);
     if ratio.is_nan() || ratio <= clearly {
         return None;
     }
@@ -126,12 +150,12 @@ pub(super) fn short(
     for &i in &worse {
         least = least.min(ratio_of(i));
         held += excess(i);
-        if held >= 0.9 * s1 {
+        if held >= HELD_SHARE * s1 {
             break;
         }
     }
     // Equal ratios differ by their last bits at other magnitudes.
-    let least = least * (1.0 - 1e-9);
+    let least = least * (1.0 - RATIO_TOLERANCE);
     let carriers = (0..x.len()).filter(|&i| ratio_of(i) >= least).count();
     // The inputs where the baseline is as much worse: where the two are
     // equally accurate each input is as likely either way round, so the
@@ -146,5 +170,6 @@ pub(super) fn short(
         (carriers + counter) as u64,
         Alternative::Greater,
     );
-    (carriers as f64 <= 2.0 * needed && chance < level).then(|| of(carriers, effective, needed))
+    (carriers as f64 <= HANDFUL_TIMES_NEEDED * needed && chance < level)
+        .then(|| of(carriers, effective, needed))
 }

@@ -276,32 +276,30 @@ impl Sequential {
     }
 
     fn push_point(&mut self) {
-        let ln = [
-            self.worse.ln_value(),
-            self.better.ln_value(),
-            self.not_worse.ln_value(),
-            self.not_better.ln_value(),
-            self.above.ln_value(),
-        ];
+        let worse = self.worse.ln_value();
+        let better = self.better.ln_value();
+        let not_worse = self.not_worse.ln_value();
+        let not_better = self.not_better.ln_value();
+        let above = self.above.ln_value();
         // Less accurate on the typical input: the signed-rank evidence
         // and the typical-input evidence together (each valid on its own,
         // so their minimum is too).
-        let typically_worse = ln[0].min(ln[4]);
+        let typically_worse = worse.min(above);
         let (ln_fail, ln_pass) = match self.expect {
-            Expect::NoWorse => (typically_worse, ln[2]),
-            Expect::Equivalent => (ln_mean(ln[0], ln[1]), ln[2].min(ln[3])),
-            Expect::Better => (ln[3], ln[1]),
-            Expect::Worse => (ln[2], typically_worse),
+            Expect::NoWorse => (typically_worse, not_worse),
+            Expect::Equivalent => (ln_mean(worse, better), not_worse.min(not_better)),
+            Expect::Better => (not_better, better),
+            Expect::Worse => (not_worse, typically_worse),
         };
         let point = TracePoint {
             trial: self.trace.len() + 1,
             log10_fail: ln_fail / LN_10,
             log10_pass: ln_pass / LN_10,
-            log10_worse: ln[0] / LN_10,
-            log10_better: ln[1] / LN_10,
-            log10_not_worse_beyond_margin: ln[2] / LN_10,
-            log10_not_better_beyond_margin: ln[3] / LN_10,
-            log10_typically_worse: ln[4] / LN_10,
+            log10_worse: worse / LN_10,
+            log10_better: better / LN_10,
+            log10_not_worse_beyond_margin: not_worse / LN_10,
+            log10_not_better_beyond_margin: not_better / LN_10,
+            log10_typically_worse: above / LN_10,
         };
         self.trace.push(point);
         if !self.crossed.is_final() {
