@@ -139,25 +139,29 @@ fn the_semantics_are_recorded_for_reports() {
     }
 }
 
-/// Two contexts of different semantics in one process (the shared one,
-/// and one imitating every driver freedom): each run's report names the
-/// facts of the context its candidate ran on, whichever was made or used
-/// last.
+/// Two contexts of other facts in one process (every driver freedom
+/// imitated on one, none on the other and its `f16` path the fallback, so
+/// that they differ even where `DUAL_DELTA_GPU_IMITATE` imitates every
+/// freedom in both), and the shared one: each run's report names the facts
+/// of the context its candidate ran on, whichever was made or used last.
 #[test]
 fn each_run_records_the_facts_of_the_context_it_ran_on() {
     use dual_delta_gpu::reductions::{RowsInput, SumStrategy, sum_cpu, sum_f64};
     use dual_delta_runtime::DualDelta;
     let Some(gpu) = require_gpu() else { return };
-    let imitating = gpu
-        .with_options(&GpuOptions {
-            imitate: SourceTransform::ALL,
+    let on = |imitate, f16| {
+        gpu.with_options(&GpuOptions {
+            imitate,
+            f16,
             ..GpuOptions::default()
         })
-        .unwrap();
-    assert_ne!(
-        gpu.semantics().to_string(),
-        imitating.semantics().to_string()
-    );
+        .unwrap()
+    };
+    let imitating = on(SourceTransform::ALL, F16Path::Auto);
+    let plain = on(SourceTransform::AS_WRITTEN, F16Path::Fallback);
+    if imitating.facts() == plain.facts() {
+        eprintln!("note: the two contexts have the same facts on this device");
+    }
     let run = |ctx: &Gpu, name: &str| {
         DualDelta::new(
             |x: &RowsInput<dual_delta_gpu::f16>| ctx.run(x, SumStrategy::F32).unwrap(),
@@ -171,23 +175,20 @@ fn each_run_records_the_facts_of_the_context_it_ran_on() {
         .run()
         .unwrap()
     };
-    // The imitating context first, then the shared one, then again: the
-    // last one used never speaks for another's run.
     for (ctx, name) in [
         (&imitating, "imitating"),
+        (&plain, "plain"),
         (gpu, "shared"),
         (&imitating, "imitating_again"),
     ] {
         let outcome = run(ctx, name);
-        assert_eq!(
-            outcome.environment.get("gpu.semantics"),
-            Some(&ctx.semantics().to_string()),
-            "{name}"
-        );
-        assert_eq!(
-            outcome.environment.get("gpu.adapter"),
-            ctx.facts().get("gpu.adapter")
-        );
+        for key in ["gpu.adapter", "gpu.semantics", "gpu.caveats"] {
+            assert_eq!(
+                outcome.environment.get(key),
+                ctx.facts().get(key),
+                "{name}: {key}"
+            );
+        }
     }
 }
 
