@@ -12,6 +12,7 @@ mod child;
 mod common;
 
 mod adversary;
+mod api;
 mod baseline;
 mod batched;
 mod bound;
