@@ -282,3 +282,25 @@ fn quick_mode_fails_where_the_inputs_it_ran_show_the_loss() {
         pass.verdict_sentence()
     );
 }
+
+#[test]
+fn a_runs_p_value_is_the_smaller_criterions_scaled_as_the_guide_says() {
+    // The claim chapter: the smaller p-value at the margin of the two
+    // criteria, times 2 (Bonferroni) and times α over the level of the
+    // tests over every input: 4× under the defaults, 2× with
+    // `stop_early = false`.
+    for (stop_early, times) in [(true, 4.0), (false, 2.0)] {
+        // A pass at the cap: its p-value for a suite is read the same way.
+        let o = run("p_value_scaling", two_percent_worse, |d| {
+            d.stop_early(stop_early)
+        });
+        assert!(matches!(o.judgement.decided_by, DecidedBy::FixedN { .. }));
+        let c = &o.claim;
+        let smaller = c.mean.p_margin.unwrap().min(c.typical.p_margin.unwrap());
+        let p = o.judgement.p_value.unwrap();
+        assert!(
+            (p - (times * smaller).min(1.0)).abs() <= 1e-12 * p.max(1e-300),
+            "stop_early = {stop_early}: {p} against {times} × {smaller}"
+        );
+    }
+}
