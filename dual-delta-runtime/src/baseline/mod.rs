@@ -12,11 +12,11 @@
 //!   and name, so CI shards never write the same file; `<test dir>` is
 //!   [`crate::report::test_dir_name`]).
 //! - `DUAL_DELTA_BASELINE=main` compares each run with that file: the run
-//!   takes at least as many trials as the baseline holds (up to `n`), then
-//!   the candidate's error now and at the baseline, paired by trial seed,
-//!   go through the same machinery as the main comparison: the
-//!   anytime-valid sequential test and the one-sided Wilcoxon test at the
-//!   test's margin and α, with α split as for `no_worse`. The test fails
+//!   measures every input, then the candidate's error now and at the
+//!   baseline, paired by trial seed, go through the claim's rule
+//!   ([`crate::claim`]) with the errors then in the baseline's place, each
+//!   criterion at α/2 (its typical input by the sign test at the margin and
+//!   the run's one-sided paired test at margin 0). The test fails
 //!   when the candidate is significantly less accurate than at the
 //!   baseline, even when it is still no worse than the reference baseline
 //!   f2 (see [`Regression`]).
