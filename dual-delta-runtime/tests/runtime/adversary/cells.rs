@@ -120,7 +120,7 @@ pub(crate) fn within_margin() -> Vec<Cell> {
 }
 
 /// A large loss on a handful of inputs, whatever the other inputs do, at
-/// an `n` that gives it more inputs than chance could (15 and 24 of 3000):
+/// an `n` that gives it more inputs than chance could (20 and 32 of 4000):
 /// each must fail or name the `n` needed. At `n = 1000` (5 and 8 inputs)
 /// it cannot be told from a rare spike that both implementations draw
 /// and the baseline happened not to (`where_power_ends` measures it).
@@ -162,7 +162,7 @@ pub(crate) fn handful() -> Vec<Cell> {
         },
     ]
     .into_iter()
-    .map(|c| Cell { n: 3000, ..c })
+    .map(|c| Cell { n: 4000, ..c })
     .collect()
 }
 
