@@ -127,3 +127,37 @@ fn the_readme_and_the_guide_state_the_claim_the_module_states() {
         );
     }
 }
+
+#[test]
+fn the_own_kernel_chapter_states_the_workspaces_wgpu() {
+    // The workspace's requirement: `wgpu = { version = "30", ... }`.
+    let manifest = read("Cargo.toml");
+    let line = manifest
+        .lines()
+        .find(|l| l.starts_with("wgpu = "))
+        .expect("the workspace's wgpu dependency");
+    let version = line
+        .split("version = \"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a version");
+    // The version locked is of that requirement.
+    let lock = read("Cargo.lock");
+    let locked = lock
+        .split("[[package]]")
+        .find(|p| p.contains("\nname = \"wgpu\"\n"))
+        .and_then(|p| p.split("version = \"").nth(1))
+        .and_then(|s| s.split('"').next())
+        .expect("wgpu in Cargo.lock");
+    assert!(locked.starts_with(&format!("{version}.")), "{locked} {version}");
+    let chapter = read("gpu-backend/src/guide/own_kernel.md");
+    let stated = format!("wgpu = \"{version}\"");
+    assert!(chapter.contains(&format!("built on wgpu {version} (`{stated}`")));
+    let toml = blocks(&chapter, "toml");
+    assert!(toml.iter().any(|b| b.contains(&stated)), "{toml:?}");
+    // No other major version is named.
+    for other in chapter.match_indices("wgpu = \"") {
+        assert!(chapter[other.0..].starts_with(&stated), "{}", &chapter[other.0..]);
+    }
+    assert!(read("README.md").contains("(gpu-backend/src/guide/own_kernel.md)"));
+}
