@@ -129,12 +129,14 @@ impl Run {
             Some(ty) => quote! {
                 .describe_inputs_with({
                     #[allow(unused_imports)]
-                    use #private::{ViaDebug as _, ViaSummary as _, WithoutDebug as _};
-                    // The three references are the point: method resolution
-                    // finds `ViaSummary` first for a vector of numbers, then
-                    // `ViaDebug` where the type has `Debug`.
+                    use #private::{ViaDebug as _, ViaFields as _, ViaSummary as _, WithoutDebug as _};
+                    // The four references are the point: method resolution
+                    // finds `ViaFields` first for a type described field by
+                    // field (`#[derive(Coordinates)]`), then `ViaSummary` for
+                    // a vector of numbers, then `ViaDebug` where the type has
+                    // `Debug`.
                     #[allow(clippy::needless_borrow)]
-                    let describer = (&&&#private::Describe::<#ty>::NEW).describer();
+                    let describer = (&&&&#private::Describe::<#ty>::NEW).describer();
                     describer
                 })
                 // The input's own coordinates, where its type has them.
