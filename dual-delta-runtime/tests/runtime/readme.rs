@@ -21,12 +21,15 @@ fn blocks<'a>(readme: &'a str, language: &str) -> Vec<&'a str> {
         .collect()
 }
 
-/// The `opt-level` of each `[profile.dev.package.NAME]` in a TOML text.
+/// The `opt-level` of each `[profile.dev.package.NAME]` in a TOML text,
+/// and of `[profile.dev]` itself (the crate's own code) as `[profile.dev]`.
 fn opt_levels(toml: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut section = None;
     for line in toml.lines().map(str::trim) {
-        if line.starts_with('[') {
+        if line == "[profile.dev]" {
+            section = Some(line.to_owned());
+        } else if line.starts_with('[') {
             section = line
                 .strip_prefix("[profile.dev.package.")
                 .and_then(|s| s.strip_suffix(']'))
@@ -54,6 +57,12 @@ fn the_recommended_profiles_are_the_workspaces() {
         assert_eq!(
             recommended.get("*").map(String::as_str),
             Some("3"),
+            "{file}"
+        );
+        // The test's own code (the kernels, the trials' loops) at level 1.
+        assert_eq!(
+            recommended.get("[profile.dev]").map(String::as_str),
+            Some("1"),
             "{file}"
         );
         // The GPU stack stays at level 1, as in the workspace.
