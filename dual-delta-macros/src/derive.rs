@@ -43,9 +43,9 @@ pub(crate) fn coordinates(input: DeriveInput) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
     // Spanned at each field: a field without coordinates is reported there.
-    let pushes = fields.iter().map(|(access, name, _, span)| {
-        quote_spanned!(*span=> sink.field(#name, &self.#access);)
-    });
+    let pushes = fields
+        .iter()
+        .map(|(access, name, _, span)| quote_spanned!(*span=> sink.field(#name, &self.#access);));
     let sink = format_ident!("sink");
     let parts = fields.iter().map(|(access, name, ty, _)| {
         quote! {

@@ -145,9 +145,9 @@ pub use half;
 pub mod prelude {
     pub use crate::fp8::{E4m3, E5m2};
     pub use crate::{
-        Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, Names, NonFinite,
-        NonFiniteTrial, NumberFormat, Outcome, Output, Rule, RunError, Settings, Stability,
-        Coordinates, TrialRng, Verdict, case, dual_delta_test, matrix,
+        Accuracy, AccuracyTest, Coordinates, DualDelta, Equivalence, Expect, Metric, Names,
+        NonFinite, NonFiniteTrial, NumberFormat, Outcome, Output, Rule, RunError, Settings,
+        Stability, TrialRng, Verdict, case, dual_delta_test, matrix,
     };
     pub use half::{bf16, f16};
     pub use rand::RngExt as _;
@@ -174,11 +174,11 @@ pub mod __private {
         TestIdentity, baseline_of, input_of, no_check, oracle_of, run_test,
     };
     pub use crate::harness::DualDelta;
+    pub use crate::regions::coordinates::{Coordinates, Sink};
     pub use crate::regions::coordinates::{
         Of as CoordinatesOf, WithCoordinates, WithoutCoordinates,
     };
     pub use crate::replay::CargoTarget;
-    pub use crate::regions::coordinates::{Coordinates, Sink};
     pub use crate::worst::{
         Cut as InputCut, Describe, Fields, ViaDebug, ViaFields, ViaSummary, WithoutDebug,
         describe_field,

@@ -303,8 +303,7 @@ fn the_readme_example_is_a_test_that_runs_pasted_into_a_crate() {
         .map(|l| match l.split_once("report: ") {
             Some((head, path)) => format!(
                 "{head}report: target/dual-delta/{}",
-                path.rsplit_once("/dual-delta/")
-                    .map_or(path, |(_, p)| p)
+                path.rsplit_once("/dual-delta/").map_or(path, |(_, p)| p)
             ),
             None => l.replace("-p dual-delta-e2e", "-p my-crate"),
         })

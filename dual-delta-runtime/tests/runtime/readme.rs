@@ -158,7 +158,10 @@ fn the_own_kernel_chapter_states_the_workspaces_wgpu() {
         .and_then(|p| p.split("version = \"").nth(1))
         .and_then(|s| s.split('"').next())
         .expect("wgpu in Cargo.lock");
-    assert!(locked.starts_with(&format!("{version}.")), "{locked} {version}");
+    assert!(
+        locked.starts_with(&format!("{version}.")),
+        "{locked} {version}"
+    );
     let chapter = read("gpu-backend/src/guide/own_kernel.md");
     let stated = format!("wgpu = \"{version}\"");
     assert!(chapter.contains(&format!("built on wgpu {version} (`{stated}`")));
@@ -166,7 +169,11 @@ fn the_own_kernel_chapter_states_the_workspaces_wgpu() {
     assert!(toml.iter().any(|b| b.contains(&stated)), "{toml:?}");
     // No other major version is named.
     for other in chapter.match_indices("wgpu = \"") {
-        assert!(chapter[other.0..].starts_with(&stated), "{}", &chapter[other.0..]);
+        assert!(
+            chapter[other.0..].starts_with(&stated),
+            "{}",
+            &chapter[other.0..]
+        );
     }
     assert!(read("README.md").contains("(gpu-backend/src/guide/own_kernel.md)"));
 }

@@ -416,14 +416,15 @@ fn a_loss_a_field_of_a_derived_struct_places_is_cut_at_that_field() {
     // The features the fields give, the vector's eight and the scale's two,
     // beside the run's two (the oracle's magnitude, the worst element).
     assert!(w.contains("cuts of 12 features"), "{w}");
-    assert!(o.table().contains(&format!("  where: {w}")), "{}", o.table());
+    assert!(
+        o.table().contains(&format!("  where: {w}")),
+        "{}",
+        o.table()
+    );
     // The worst input, field by field: the vector by its summary.
     let shown = o.worst_inputs[0].input.as_deref().unwrap();
     println!("{w}\n{shown}");
-    assert!(
-        shown.starts_with("values: 256 × f32 in ["),
-        "{shown}"
-    );
+    assert!(shown.starts_with("values: 256 × f32 in ["), "{shown}");
     assert!(shown.contains("; scale: "), "{shown}");
     let scale: f32 = shown.split("; scale: ").nth(1).unwrap().parse().unwrap();
     assert!(scale >= 3.0, "{shown}");
