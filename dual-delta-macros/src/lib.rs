@@ -167,6 +167,10 @@ mod tests;
 /// `async`, not `unsafe`, and returning a value. Doc comments, `#[ignore]`,
 /// `#[cfg(...)]`, `#[should_panic]` and lint attributes keep working.
 /// Do not add `#[test]`: the attribute already makes the function a test.
+/// A candidate taking a slice of numbers, `x: &[f32]` (`f16`, `bf16`,
+/// `f64`, the FP8 formats, the integers), takes a `Vec<f32>` input: the
+/// generator returns a `Vec`, and the baseline and the oracle may take
+/// `&[f32]` or `&Vec<f32>`.
 ///
 /// The function's name becomes the test's name (`cargo test sum_naive`
 /// selects it), so the candidate cannot be called elsewhere under that name;
