@@ -42,6 +42,15 @@ pub(crate) fn coordinates(input: DeriveInput) -> TokenStream {
     };
     let ident = &input.ident;
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
+    // A generic struct has coordinates where each field's type has them.
+    let mut bounded = input.generics.clone();
+    if !input.generics.params.is_empty() {
+        let predicates = &mut bounded.make_where_clause().predicates;
+        for (_, _, ty, _) in &fields {
+            predicates.push(syn::parse_quote!(#ty: #private::Coordinates));
+        }
+    }
+    let coordinates_where = &bounded.where_clause;
     // Spanned at each field: a field without coordinates is reported there.
     let pushes = fields
         .iter()
@@ -60,7 +69,7 @@ pub(crate) fn coordinates(input: DeriveInput) -> TokenStream {
         }
     });
     quote! {
-        impl #impl_generics #private::Coordinates for #ident #type_generics #where_clause {
+        impl #impl_generics #private::Coordinates for #ident #type_generics #coordinates_where {
             fn coordinates(&self, #sink: &mut #private::Sink<'_>) {
                 #(#pushes)*
             }

@@ -429,3 +429,18 @@ fn a_loss_a_field_of_a_derived_struct_places_is_cut_at_that_field() {
     let scale: f32 = shown.split("; scale: ").nth(1).unwrap().parse().unwrap();
     assert!(scale >= 3.0, "{shown}");
 }
+
+#[test]
+fn a_generic_struct_derives_coordinates_where_its_fields_have_them() {
+    #[derive(Coordinates)]
+    #[allow(dead_code)]
+    struct Generic<T> {
+        values: Vec<T>,
+        count: usize,
+    }
+    fn has<T: dual_delta_runtime::Coordinates>() -> bool {
+        true
+    }
+    assert!(has::<Generic<f32>>());
+    assert!(has::<Generic<f16>>());
+}
