@@ -13,7 +13,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, Ident, ItemFn, LitInt, Path, Signature};
 
 use crate::display::display;
-use crate::validate::{Config, MetricChoice, Value};
+use crate::validate::{Config, MetricChoice, Value, number_slice};
 
 mod cases;
 
@@ -69,6 +69,9 @@ pub(crate) struct Run {
     /// without it still works), its coordinates and the user's features,
     /// which a failing run's loss is cut by.
     inputs: TokenStream,
+    /// The input type `Vec<E>` of a candidate taking `&[E]`, a slice of
+    /// numbers: the candidate is called through a closure taking `&Vec<E>`.
+    number_slice: Option<syn::Type>,
 }
 
 impl Run {
@@ -125,16 +128,29 @@ impl Run {
         // against it on their own, spanned at each, so that a generator or a
         // reference of the wrong type is reported at the expression that is
         // wrong rather than inside the runtime.
+        // A candidate taking `&[E]`, a slice of numbers, takes a `Vec<E>`
+        // input; the three expressions may take either.
+        let number_slice: Option<syn::Type> = sig.inputs.first().and_then(|first| match first {
+            syn::FnArg::Typed(param) => number_slice(&param.ty, batch.is_some())
+                .map(|elem| syn::parse_quote!(#private::Vec<#elem>)),
+            syn::FnArg::Receiver(_) => None,
+        });
+        let input_type = |sig: &Signature, batched: bool| match &number_slice {
+            Some(vec) => Some(vec.clone()),
+            None => input_type(sig, batched),
+        };
         let inputs = match input_type(sig, batch.is_some()) {
             Some(ty) => quote! {
                 .describe_inputs_with({
                     #[allow(unused_imports)]
-                    use #private::{ViaDebug as _, ViaSummary as _, WithoutDebug as _};
-                    // The three references are the point: method resolution
-                    // finds `ViaSummary` first for a vector of numbers, then
-                    // `ViaDebug` where the type has `Debug`.
+                    use #private::{ViaDebug as _, ViaFields as _, ViaSummary as _, WithoutDebug as _};
+                    // The four references are the point: method resolution
+                    // finds `ViaFields` first for a type described field by
+                    // field (`#[derive(Coordinates)]`), then `ViaSummary` for
+                    // a vector of numbers, then `ViaDebug` where the type has
+                    // `Debug`.
                     #[allow(clippy::needless_borrow)]
-                    let describer = (&&&#private::Describe::<#ty>::NEW).describer();
+                    let describer = (&&&&#private::Describe::<#ty>::NEW).describer();
                     describer
                 })
                 // The input's own coordinates, where its type has them.
@@ -160,10 +176,15 @@ impl Run {
         let (input, baseline, oracle) = match input_type(sig, batch.is_some()) {
             Some(ty) => {
                 let span = |expr: &Expr| expr.span();
+                let (baseline_span, oracle_span) = (span(&baseline), span(&oracle));
+                let (baseline, oracle) = match &number_slice {
+                    Some(vec) => (by_vec(&baseline, vec), by_vec(&oracle, vec)),
+                    None => (baseline.to_token_stream(), oracle.to_token_stream()),
+                };
                 (
                     quote_spanned!(span(&input)=> #private::input_of::<#ty, _>(#input)),
-                    quote_spanned!(span(&baseline)=> #private::baseline_of::<#ty, _, _>(#baseline)),
-                    quote_spanned!(span(&oracle)=> #private::oracle_of::<#ty, _, _>(#oracle)),
+                    quote_spanned!(baseline_span=> #private::baseline_of::<#ty, _, _>(#baseline)),
+                    quote_spanned!(oracle_span=> #private::oracle_of::<#ty, _, _>(#oracle)),
                 )
             }
             None => (
@@ -183,6 +204,7 @@ impl Run {
             function: sig.ident.unraw().to_string(),
             batch,
             inputs,
+            number_slice,
         }
     }
 
@@ -204,6 +226,10 @@ impl Run {
                 quote!(#private::Some(#case))
             }
             None => quote!(#private::None),
+        };
+        let candidate = match &self.number_slice {
+            Some(vec) => by_vec(candidate, vec),
+            None => candidate.clone(),
         };
         // The run: a batched candidate takes up to `size` inputs per call.
         let run = match batch {
@@ -256,6 +282,19 @@ fn input_type(sig: &Signature, batched: bool) -> Option<syn::Type> {
         (_, true) => None,
         (elem, false) => Some(elem.clone()),
     }
+}
+
+/// `f`, a function of `&[E]` or of `&Vec<E>`, as a closure of `&Vec<E>`
+/// (`vec`): the call coerces the reference to what `f` takes.
+fn by_vec(f: &dyn ToTokens, vec: &syn::Type) -> TokenStream {
+    let (function, x) = (
+        Ident::new("function", Span::mixed_site()),
+        Ident::new("x", Span::mixed_site()),
+    );
+    quote!({
+        let #function = #f;
+        move |#x: &#vec| #function(#x)
+    })
 }
 
 /// `tokens` with every span set to `span`.

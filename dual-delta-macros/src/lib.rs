@@ -10,6 +10,7 @@ use quote::ToTokens;
 
 mod cases;
 mod codegen;
+mod derive;
 mod display;
 mod parse;
 mod validate;
@@ -166,6 +167,10 @@ mod tests;
 /// `async`, not `unsafe`, and returning a value. Doc comments, `#[ignore]`,
 /// `#[cfg(...)]`, `#[should_panic]` and lint attributes keep working.
 /// Do not add `#[test]`: the attribute already makes the function a test.
+/// A candidate taking a slice of numbers, `x: &[f32]` (`f16`, `bf16`,
+/// `f64`, the FP8 formats, the integers), takes a `Vec<f32>` input: the
+/// generator returns a `Vec`, and the baseline and the oracle may take
+/// `&[f32]` or `&Vec<f32>`.
 ///
 /// The function's name becomes the test's name (`cargo test sum_naive`
 /// selects it), so the candidate cannot be called elsewhere under that name;
@@ -302,6 +307,56 @@ mod tests;
 #[proc_macro_attribute]
 pub fn dual_delta_test(args: TokenStream, item: TokenStream) -> TokenStream {
     expand(args.into(), item.into()).into()
+}
+
+/// Gives a struct its coordinates, each field's by its own `Coordinates`:
+/// a vector field its length, largest and smallest magnitude, norm and
+/// counts (`len(x.a)`, `‖x.a‖`), a number field its value and magnitude
+/// (`x.scale`, `|x.scale|`), a field of a type of your own its coordinates.
+/// The `where:` line of a failing test can then name the field that
+/// carries the loss; the worst inputs are printed field by field, a vector
+/// by its summary (length, range, first and last elements), any other field
+/// by its `Debug`.
+///
+/// ```
+/// use dual_delta_runtime::prelude::*;
+///
+/// #[derive(Debug, Coordinates)]
+/// struct Scaled {
+///     x: Vec<f32>,
+///     scale: f32,
+/// }
+///
+/// fn random_scaled(rng: &mut TrialRng) -> Scaled {
+///     Scaled {
+///         x: (0..256).map(|_| rng.random_range(-1.0f32..1.0)).collect(),
+///         scale: rng.random_range(0.5f32..2.0),
+///     }
+/// }
+/// fn norm_f64(s: &Scaled) -> f64 {
+///     let sq: f64 = s.x.iter().map(|&v| f64::from(v).powi(2)).sum();
+///     f64::from(s.scale) * sq.sqrt()
+/// }
+/// fn norm_f32(s: &Scaled) -> f32 {
+///     s.scale * s.x.iter().map(|v| v * v).sum::<f32>().sqrt()
+/// }
+///
+/// #[dual_delta_test(oracle = norm_f64, baseline = norm_f32, input = random_scaled)]
+/// fn norm_scaled_first(s: &Scaled) -> f32 {
+///     s.x.iter().map(|v| (v * s.scale) * (v * s.scale)).sum::<f32>().sqrt()
+/// }
+/// # fn main() {}
+/// ```
+///
+/// Each field's type must implement `Coordinates` (numbers, vectors,
+/// arrays and tuples of numbers do; derive it for a struct of your own);
+/// the error names the field that does not.
+#[proc_macro_derive(Coordinates)]
+pub fn derive_coordinates(item: TokenStream) -> TokenStream {
+    match syn::parse::<syn::DeriveInput>(item) {
+        Ok(input) => derive::coordinates(input).into(),
+        Err(e) => e.to_compile_error().into(),
+    }
 }
 
 /// The attribute on `proc_macro2` tokens, for unit tests.

@@ -129,7 +129,7 @@ pub use crate::verdict::{
 };
 
 #[doc(inline)]
-pub use dual_delta_macros::{case, dual_delta_test, matrix};
+pub use dual_delta_macros::{Coordinates, case, dual_delta_test, matrix};
 
 /// The `rand` that [`TrialRng`] implements (0.10), re-exported so that input
 /// generators never have to match its version: write
@@ -148,9 +148,9 @@ pub use half;
 pub mod prelude {
     pub use crate::fp8::{E4m3, E5m2};
     pub use crate::{
-        Accuracy, AccuracyTest, DualDelta, Equivalence, Expect, Metric, Names, NonFinite,
-        NonFiniteTrial, NumberFormat, Outcome, Output, Rule, RunError, Settings, Stability,
-        TrialRng, Verdict, case, dual_delta_test, matrix,
+        Accuracy, AccuracyTest, Coordinates, DualDelta, Equivalence, Expect, Metric, Names,
+        NonFinite, NonFiniteTrial, NumberFormat, Outcome, Output, Rule, RunError, Settings,
+        Stability, TrialRng, Verdict, case, dual_delta_test, matrix,
     };
     pub use half::{bf16, f16};
     pub use rand::RngExt as _;
@@ -177,9 +177,15 @@ pub mod __private {
         TestIdentity, baseline_of, input_of, no_check, oracle_of, run_test,
     };
     pub use crate::harness::DualDelta;
+    pub use crate::regions::coordinates::{Coordinates, Sink};
     pub use crate::regions::coordinates::{
         Of as CoordinatesOf, WithCoordinates, WithoutCoordinates,
     };
     pub use crate::replay::CargoTarget;
-    pub use crate::worst::{Describe, ViaDebug, ViaSummary, WithoutDebug};
+    pub use crate::worst::{
+        Cut as InputCut, Describe, Fields, ViaDebug, ViaFields, ViaSummary, WithoutDebug,
+        describe_field,
+    };
+    pub use std::string::String;
+    pub use std::vec::Vec;
 }

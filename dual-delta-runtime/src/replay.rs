@@ -138,6 +138,17 @@ pub(crate) fn command(test: &str, seed: u64) -> String {
     )
 }
 
+/// The command that runs one trial of `test` alone, the trial of seed
+/// `trial_seed`, and prints its input and outputs in full:
+/// `DUAL_DELTA_TRIAL=0x… cargo test -p pkg --test target -- path --exact`.
+pub(crate) fn trial_command(test: &str, trial_seed: u64) -> String {
+    let (cargo_args, name) = match selectors().get(test) {
+        Some(s) => (s.cargo_args.clone(), s.name.clone()),
+        None => (String::new(), test.to_owned()),
+    };
+    format!("DUAL_DELTA_TRIAL={trial_seed:#018x} cargo test{cargo_args} -- {name} --exact")
+}
+
 /// The [`CargoTarget`] of the crate being compiled where this is written:
 /// what `#[dual_delta_test]` records of the target it is compiled in.
 #[doc(hidden)]

@@ -232,10 +232,11 @@ pub fn summarise<E: Element + Debug>(x: &[E], cut: &Cut) -> String {
 /// The elements shown at each end of a summarised vector.
 const EDGE: usize = 4;
 
-/// What `#[dual_delta_test]` asks for an input type `T`: a summary for a
-/// vector of numbers ([`summarise`]), else `Debug` where it has it, else
-/// nothing (by method resolution: `(&&&Describe::<T>::NEW).describer()`
-/// finds [`ViaSummary`] first, then [`ViaDebug`]).
+/// What `#[dual_delta_test]` asks for an input type `T`: each field where
+/// it is described field by field ([`Fields`]), a summary for a vector of
+/// numbers ([`summarise`]), else `Debug` where it has it, else nothing (by
+/// method resolution: `(&&&&Describe::<T>::NEW).describer()` finds
+/// [`ViaFields`] first, then [`ViaSummary`], then [`ViaDebug`]).
 #[doc(hidden)]
 pub struct Describe<T>(PhantomData<fn(&T)>);
 
@@ -246,6 +247,43 @@ impl<T> Describe<T> {
 
 /// A description of an input, cut as [`Cut`] says.
 pub type Describer<T> = fn(&T, &Cut) -> String;
+
+/// An input type described field by field, each field as the attribute
+/// would describe an input of its type (a vector of numbers by its summary):
+/// `#[derive(Coordinates)]` implements it.
+#[doc(hidden)]
+pub trait Fields {
+    /// `a: …; scale: …`, each field cut as `cut` says.
+    fn describe_fields(&self, cut: &Cut) -> String;
+}
+
+/// One field of a [`Fields`] description: `name: ` and the field described
+/// by `describer`, or `name: …` where its type has no description.
+#[doc(hidden)]
+pub fn describe_field<T>(
+    name: &str,
+    describer: Option<Describer<T>>,
+    value: &T,
+    cut: &Cut,
+) -> String {
+    match describer {
+        Some(describe) => format!("{name}: {}", describe(value, cut)),
+        None => format!("{name}: …"),
+    }
+}
+
+/// [`Describe`] for a type described field by field.
+#[doc(hidden)]
+pub trait ViaFields<T> {
+    /// [`Fields::describe_fields`].
+    fn describer(&self) -> Option<Describer<T>>;
+}
+
+impl<T: Fields> ViaFields<T> for &&&Describe<T> {
+    fn describer(&self) -> Option<Describer<T>> {
+        Some(|x, cut| x.describe_fields(cut))
+    }
+}
 
 /// [`Describe`] for a vector of numbers.
 #[doc(hidden)]

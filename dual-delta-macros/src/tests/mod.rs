@@ -143,3 +143,61 @@ fn a_batched_candidate() {
         },
     ));
 }
+
+#[test]
+fn a_candidate_taking_a_slice_of_numbers() {
+    insta::assert_snapshot!(expand(
+        quote!(
+            oracle = sum_f64,
+            baseline = sum_pairwise,
+            input = random_vec
+        ),
+        quote! {
+            fn sum_naive(x: &[f32]) -> f32 {
+                x.iter().sum()
+            }
+        },
+    ));
+}
+
+/// `#[derive(Coordinates)]`, pretty-printed.
+fn derive(item: TokenStream) -> String {
+    let tokens = crate::derive::coordinates(syn::parse2(item).unwrap());
+    let file = syn::parse2::<syn::File>(tokens.clone())
+        .unwrap_or_else(|e| panic!("the expansion is not a file ({e}):\n{tokens}"));
+    prettyplease::unparse(&file)
+}
+
+#[test]
+fn derived_coordinates_of_named_and_tuple_structs() {
+    insta::assert_snapshot!(derive(quote! {
+        struct Scaled<T> {
+            values: Vec<T>,
+            r#type: f32,
+        }
+    }));
+    let tuple = derive(quote!(
+        struct Pair(Vec<f32>, u32);
+    ));
+    assert!(tuple.contains(r#"sink.field("0", &self.0);"#), "{tuple}");
+    assert!(tuple.contains(r#"sink.field("1", &self.1);"#), "{tuple}");
+    let unit = derive(quote!(
+        struct Unit;
+    ));
+    assert!(!unit.contains("sink.field"), "{unit}");
+}
+
+#[test]
+fn derived_coordinates_of_an_enum_are_an_error_at_the_enum() {
+    let tokens = crate::derive::coordinates(
+        syn::parse2(quote!(
+            enum E {
+                A,
+            }
+        ))
+        .unwrap(),
+    );
+    let text = tokens.to_string();
+    assert!(text.contains("compile_error"), "{text}");
+    assert!(text.contains("goes on a struct"), "{text}");
+}

@@ -14,7 +14,7 @@ use crate::parse::Arg;
 mod signature;
 mod values;
 
-pub(crate) use self::signature::candidate;
+pub(crate) use self::signature::{candidate, number_slice};
 use self::values::*;
 pub(crate) use self::values::{MetricChoice, edit_distance};
 

@@ -126,8 +126,35 @@ fn is_unsized_path(ty: &Type) -> bool {
     matches!(ungroup_type(ty), Type::Path(p) if p.qself.is_none() && p.path.is_ident("str"))
 }
 
+/// The number types a candidate may take a slice of without `batch = ...`:
+/// its input is then their `Vec`.
+const NUMBERS: [&str; 14] = [
+    "f16", "bf16", "f32", "f64", "E4m3", "E5m2", "i8", "i16", "i32", "i64", "u8", "u16", "u32",
+    "u64",
+];
+
+/// Whether `ty` names a number type (`f32`, `half::f16`, ...).
+fn is_number(ty: &Type) -> bool {
+    matches!(ungroup_type(ty), Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.arguments.is_empty()
+            && NUMBERS.iter().any(|n| s.ident == n)))
+}
+
+/// The element `E` of a candidate's input `&[E]` where `E` is a number and
+/// the candidate takes one input a call: its input is then a `Vec<E>`.
+pub(crate) fn number_slice(ty: &Type, batched: bool) -> Option<&Type> {
+    match ungroup_type(ty) {
+        Type::Reference(r) if !batched => match ungroup_type(&r.elem) {
+            Type::Slice(slice) if is_number(&slice.elem) => Some(&slice.elem),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The input must be `&Input`, with `Input` a concrete, sized type (a slice
-/// only with `batch = ...`).
+/// only with `batch = ...`, or of numbers, `&[f32]`, whose input is their
+/// `Vec`).
 fn check_input_type(ty: &Type, batched: bool, errors: &mut Errors) {
     match ungroup_type(ty) {
         Type::Reference(r) if r.mutability.is_some() => errors.push(spanned(
@@ -142,6 +169,8 @@ fn check_input_type(ty: &Type, batched: bool, errors: &mut Errors) {
             )),
             // Only `batch = ...` candidates take slices; checked there.
             Type::Slice(_) if batched => {}
+            // A slice of numbers: the input is their `Vec`.
+            Type::Slice(slice) if is_number(&slice.elem) => {}
             Type::Slice(slice) => {
                 let elem = slice.elem.to_token_stream().to_string().replace(' ', "");
                 errors.push(spanned(

@@ -1,5 +1,6 @@
-//! A candidate taking a slice without `batch = ...`: no generator can return
-//! an unsized value, so this is caught where it is written.
+//! A candidate taking a slice of other than numbers without `batch = ...`:
+//! no generator can return an unsized value, so this is caught where it is
+//! written (a slice of numbers, `&[f32]`, takes a `Vec<f32>` input).
 
 use dual_delta_runtime::prelude::*;
 
@@ -14,8 +15,8 @@ fn sum_pairwise(x: &Vec<f32>) -> f32 {
 }
 
 #[dual_delta_test(oracle = sum_f64, baseline = sum_pairwise, input = random_vec)]
-fn sum_naive(x: &[f32]) -> f32 {
-    x.iter().sum()
+fn sum_naive(x: &[Vec<f32>]) -> f32 {
+    x.iter().flatten().sum()
 }
 
 #[dual_delta_test(oracle = sum_f64, baseline = sum_pairwise, input = random_vec)]

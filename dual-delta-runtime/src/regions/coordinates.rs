@@ -65,6 +65,18 @@ impl<'a> Sink<'a> {
         self.prefix = outer;
     }
 
+    /// The coordinates of a field, named `{input}.{name}` (`len(x.a)`,
+    /// `‖x.a‖`): what `#[derive(Coordinates)]` calls for each field.
+    pub fn field<T: Coordinates + ?Sized>(&mut self, name: &str, value: &T) {
+        let outer = std::mem::take(&mut self.prefix);
+        self.prefix = format!("{outer}.{name}");
+        // A field's own worst element is not the output's.
+        let worst = self.worst.take();
+        value.coordinates(self);
+        self.worst = worst;
+        self.prefix = outer;
+    }
+
     /// The element where the candidate's error was largest, where the
     /// output is `len` long.
     fn worst_of(&self, len: usize) -> Option<usize> {
@@ -220,6 +232,34 @@ mod tests {
         // A worst element of an output of another length is not the input's.
         let w = of(&vec![1.0f32, 2.0], Some((0, 3)));
         assert!(w.last().unwrap().1.is_nan());
+    }
+
+    #[test]
+    fn a_field_is_named_after_the_input() {
+        struct Pair {
+            a: Vec<f32>,
+            scale: f64,
+        }
+        impl Coordinates for Pair {
+            fn coordinates(&self, sink: &mut Sink<'_>) {
+                sink.field("a", &self.a);
+                sink.field("scale", &self.scale);
+            }
+        }
+        let p = of(
+            &Pair {
+                a: vec![3.0, -4.0],
+                scale: -0.5,
+            },
+            Some((1, 2)),
+        );
+        let get = |n: &str| p.iter().find(|(k, _)| k == n).map(|c| c.1);
+        assert_eq!(get("len(x.a)"), Some(2.0));
+        assert_eq!(get("‖x.a‖"), Some(5.0));
+        assert_eq!(get("x.scale"), Some(-0.5));
+        assert_eq!(get("|x.scale|"), Some(0.5));
+        // The output's worst element is not a field's.
+        assert!(get("x.a at the worst element").unwrap().is_nan());
     }
 
     #[test]

@@ -336,6 +336,9 @@ pub(crate) fn failure(o: &Outcome, report: Option<&Path>) -> String {
     }
     out.push_str(&table(o, report));
     let _ = writeln!(out, "  to replay exactly this run: {}", replay(o));
+    if let Some(trial) = o.trial_replay_sentence() {
+        let _ = writeln!(out, "  {trial}");
+    }
     out
 }
 

@@ -111,3 +111,45 @@ fn the_candidate_stays_callable() {
     assert_eq!(sum_in(&vec![0.5; 4], 4, Accumulation::F64), 2.0);
     assert_eq!(batched(&[vec![1.0], vec![2.0]], &1), [1.0, 2.0]);
 }
+
+/// A slice of numbers, `&[f32]`: the input is a `Vec<f32>`, and the oracle
+/// and the baseline take either.
+fn slice_sum_f64(x: &[f32]) -> f64 {
+    x.iter().map(|&v| f64::from(v)).sum()
+}
+
+/// Without cases, the candidate, the oracle and the check read the names
+/// as written.
+#[dual_delta_test(
+    oracle = slice_sum_f64,
+    baseline = sum_f64_rounded,
+    input = random_vec(1024),
+    expect = worse,
+    check = |o| if o.names.candidate == "slice_naive" && o.names.oracle == "slice_sum_f64" {
+        Ok(())
+    } else {
+        Err(format!("{:?}", o.names))
+    },
+)]
+fn slice_naive(x: &[f32]) -> f32 {
+    x.iter().fold(0.0, |s, &v| s + v)
+}
+
+fn sum_f64_rounded(x: &Vec<f32>) -> f32 {
+    sum_f64(x) as f32
+}
+
+/// With cases, and a parameter after the slice.
+#[dual_delta_test(
+    oracle = slice_sum_f64,
+    baseline = sum_f64_rounded,
+    input = random_vec(len),
+    expect = worse,
+    check = |o| is_case(o, &format!("slice_blocked::len_{len}_block_{block}")),
+)]
+#[case(len = 1024, block = 1024)]
+fn slice_blocked(x: &[f32], block: usize) -> f32 {
+    x.chunks(block)
+        .map(|b| b.iter().fold(0.0f32, |s, &v| s + v))
+        .sum()
+}

@@ -286,7 +286,8 @@ fn the_readme_example_is_a_test_that_runs_pasted_into_a_crate() {
     let run = cargo_test(&["--test", "readme", "--", "--nocapture"], &[]);
     run.assert_contains(&["running 1 test", "dual-delta readme::", "verdict: "]);
     // The README's failure is this run's, word for word: the report's
-    // folder relative to the crate, and the package a user's would be.
+    // folder relative to the crate (wherever `CARGO_TARGET_DIR` puts it),
+    // and the package a user's would be.
     let lines: Vec<&str> = run.output.lines().collect();
     let first = lines
         .iter()
@@ -295,15 +296,14 @@ fn the_readme_example_is_a_test_that_runs_pasted_into_a_crate() {
     let last = first
         + lines[first..]
             .iter()
-            .position(|l| l.contains("to replay exactly this run: "))
-            .expect("the replay line");
+            .position(|l| l.contains("to replay its worst trial alone"))
+            .expect("the one trial's replay line");
     let printed: Vec<String> = lines[first..=last]
         .iter()
         .map(|l| match l.split_once("report: ") {
             Some((head, path)) => format!(
                 "{head}report: target/dual-delta/{}",
-                path.rsplit_once("target/dual-delta/")
-                    .map_or(path, |(_, p)| p)
+                path.rsplit_once("/dual-delta/").map_or(path, |(_, p)| p)
             ),
             None => l.replace("-p dual-delta-e2e", "-p my-crate"),
         })

@@ -21,12 +21,15 @@ fn blocks<'a>(readme: &'a str, language: &str) -> Vec<&'a str> {
         .collect()
 }
 
-/// The `opt-level` of each `[profile.dev.package.NAME]` in a TOML text.
+/// The `opt-level` of each `[profile.dev.package.NAME]` in a TOML text,
+/// and of `[profile.dev]` itself (the crate's own code) as `[profile.dev]`.
 fn opt_levels(toml: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut section = None;
     for line in toml.lines().map(str::trim) {
-        if line.starts_with('[') {
+        if line == "[profile.dev]" {
+            section = Some(line.to_owned());
+        } else if line.starts_with('[') {
             section = line
                 .strip_prefix("[profile.dev.package.")
                 .and_then(|s| s.strip_suffix(']'))
@@ -54,6 +57,12 @@ fn the_recommended_profiles_are_the_workspaces() {
         assert_eq!(
             recommended.get("*").map(String::as_str),
             Some("3"),
+            "{file}"
+        );
+        // The test's own code (the kernels, the trials' loops) at level 1.
+        assert_eq!(
+            recommended.get("[profile.dev]").map(String::as_str),
+            Some("1"),
             "{file}"
         );
         // The GPU stack stays at level 1, as in the workspace.
@@ -126,4 +135,45 @@ fn the_readme_and_the_guide_state_the_claim_the_module_states() {
             "{file} does not quote the claim:\n{claim}"
         );
     }
+}
+
+#[test]
+fn the_own_kernel_chapter_states_the_workspaces_wgpu() {
+    // The workspace's requirement: `wgpu = { version = "30", ... }`.
+    let manifest = read("Cargo.toml");
+    let line = manifest
+        .lines()
+        .find(|l| l.starts_with("wgpu = "))
+        .expect("the workspace's wgpu dependency");
+    let version = line
+        .split("version = \"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a version");
+    // The version locked is of that requirement.
+    let lock = read("Cargo.lock");
+    let locked = lock
+        .split("[[package]]")
+        .find(|p| p.contains("\nname = \"wgpu\"\n"))
+        .and_then(|p| p.split("version = \"").nth(1))
+        .and_then(|s| s.split('"').next())
+        .expect("wgpu in Cargo.lock");
+    assert!(
+        locked.starts_with(&format!("{version}.")),
+        "{locked} {version}"
+    );
+    let chapter = read("gpu-backend/src/guide/own_kernel.md");
+    let stated = format!("wgpu = \"{version}\"");
+    assert!(chapter.contains(&format!("built on wgpu {version} (`{stated}`")));
+    let toml = blocks(&chapter, "toml");
+    assert!(toml.iter().any(|b| b.contains(&stated)), "{toml:?}");
+    // No other major version is named.
+    for other in chapter.match_indices("wgpu = \"") {
+        assert!(
+            chapter[other.0..].starts_with(&stated),
+            "{}",
+            &chapter[other.0..]
+        );
+    }
+    assert!(read("README.md").contains("(gpu-backend/src/guide/own_kernel.md)"));
 }

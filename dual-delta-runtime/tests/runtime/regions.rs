@@ -355,3 +355,92 @@ fn a_hybrid_metric_hiding_a_relative_loss_gets_the_advice() {
         .unwrap();
     assert!(o.metric_advice.is_none() && !o.passed());
 }
+
+/// A struct of the test's own, its coordinates derived: a vector of values
+/// and the scale they are multiplied by.
+mod scaled {
+    use super::*;
+
+    #[derive(Debug, Coordinates)]
+    pub(super) struct Scaled {
+        pub(super) values: Vec<f32>,
+        pub(super) scale: f32,
+    }
+
+    pub(super) fn input(rng: &mut TrialRng) -> Scaled {
+        Scaled {
+            values: (0..256).map(|_| rng.random_range(-1.0f32..1.0)).collect(),
+            scale: rng.random_range(0.0f32..4.0),
+        }
+    }
+
+    pub(super) fn oracle(s: &Scaled) -> f64 {
+        f64::from(s.scale) * s.values.iter().map(|&v| f64::from(v)).sum::<f64>()
+    }
+
+    pub(super) fn baseline(s: &Scaled) -> f32 {
+        s.scale * s.values.iter().sum::<f32>()
+    }
+
+    /// Off by 1e-4 of its value where the scale is 3 or more, the
+    /// baseline elsewhere: only the field `scale` places the loss.
+    pub(super) fn off_at_large_scales(s: &Scaled) -> f32 {
+        let y = baseline(s);
+        if s.scale >= 3.0 { y * (1.0 + 1e-4) } else { y }
+    }
+}
+
+#[test]
+fn a_loss_a_field_of_a_derived_struct_places_is_cut_at_that_field() {
+    // How the attribute describes an input: here field by field.
+    use dual_delta_runtime::__private::{Describe, ViaFields as _};
+    #[allow(clippy::needless_borrow)]
+    let describer = (&&&&Describe::<scaled::Scaled>::NEW).describer();
+    let o = DualDelta::new(
+        scaled::off_at_large_scales,
+        scaled::baseline,
+        scaled::oracle,
+        scaled::input,
+    )
+    .test_name("regions::scaled_field")
+    .metric(Metric::MaxAbsolute)
+    .input_coordinates()
+    .describe_inputs_with(describer)
+    .run()
+    .unwrap();
+    let (l, w) = named(&o);
+    let cut = l.cut.as_ref().unwrap();
+    assert!(cut.feature.ends_with("x.scale"), "{cut:?}");
+    assert!(w.contains("x.scale"), "{w}");
+    assert!((cut.share - 0.25).abs() < 0.1, "{cut:?}");
+    // The features the fields give, the vector's eight and the scale's two,
+    // beside the run's two (the oracle's magnitude, the worst element).
+    assert!(w.contains("cuts of 12 features"), "{w}");
+    assert!(
+        o.table().contains(&format!("  where: {w}")),
+        "{}",
+        o.table()
+    );
+    // The worst input, field by field: the vector by its summary.
+    let shown = o.worst_inputs[0].input.as_deref().unwrap();
+    println!("{w}\n{shown}");
+    assert!(shown.starts_with("values: 256 × f32 in ["), "{shown}");
+    assert!(shown.contains("; scale: "), "{shown}");
+    let scale: f32 = shown.split("; scale: ").nth(1).unwrap().parse().unwrap();
+    assert!(scale >= 3.0, "{shown}");
+}
+
+#[test]
+fn a_generic_struct_derives_coordinates_where_its_fields_have_them() {
+    #[derive(Coordinates)]
+    #[allow(dead_code)]
+    struct Generic<T> {
+        values: Vec<T>,
+        count: usize,
+    }
+    fn name<T: dual_delta_runtime::Coordinates>() -> &'static str {
+        std::any::type_name::<T>()
+    }
+    assert!(name::<Generic<f32>>().ends_with("Generic<f32>"));
+    assert!(name::<Generic<f16>>().ends_with("Generic<half::binary16::f16>"));
+}

@@ -221,7 +221,8 @@ fn expect_better_is_one_rule_with_and_without_early_stopping() {
     // 0.96× and 0.99× the baseline on every input, and a candidate whose
     // error is 1/1.05 the baseline's times a factor of mean 1 (±10%),
     // each passes on every seed, with early stopping and without.
-    let cases: [(&str, fn(&Draw) -> f64); 3] = [
+    type Candidate = fn(&Draw) -> f64;
+    let cases: [(&str, Candidate); 3] = [
         ("0.96", |d| 0.96 * baseline(d)),
         ("0.99", |d| 0.99 * baseline(d)),
         ("1/1.05 noisy", |d| baseline(d) / 1.05 * (1.0 + 0.1 * d.v)),

@@ -6,6 +6,7 @@
 //! | --- | --- |
 //! | [`kernels`] | the kernels and their variants, references, inputs, a device of your own, every kernel's verdict |
 //! | [`real_gpus`] | what a real GPU's driver does to floating point, the H100 figures, the bundle that runs the suite on any GPU machine |
+//! | [`own_kernel`] | your own WGSL kernel on your own `wgpu::Device`: batched, skipped where there is no adapter, its device in the report, the wgpu to match |
 //! | [`paper`] | the paper's three matmul case studies, reproduced and measured |
 //!
 //! Examples that need a device run on the best adapter found (lavapipe
@@ -14,6 +15,9 @@
 
 pub mod kernels {
     #![doc = include_str!("kernels.md")]
+}
+pub mod own_kernel {
+    #![doc = include_str!("own_kernel.md")]
 }
 pub mod paper {
     #![doc = include_str!("paper.md")]

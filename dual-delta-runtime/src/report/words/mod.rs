@@ -25,6 +25,18 @@ use crate::outcome::Outcome;
 use crate::regions::Side;
 
 impl Outcome {
+    /// How to run the trial with the candidate's largest error alone, its
+    /// input and the three outputs printed in full: `to replay its worst
+    /// trial alone: DUAL_DELTA_TRIAL=0x… cargo test … --exact`. `None` where
+    /// no worst input was drawn again.
+    pub fn trial_replay_sentence(&self) -> Option<String> {
+        let worst = self.worst_inputs.first()?;
+        Some(format!(
+            "to replay its worst trial alone, with its input and outputs in full: {}",
+            crate::replay::trial_command(&self.names.test, worst.at.seed)
+        ))
+    }
+
     /// Where the loss is, for a run that fails the claim: the one cut of
     /// the inputs' features that carries it ([`crate::Localization`]), or
     /// that it is spread over them. `None` for a pass.

@@ -243,10 +243,11 @@ impl Outcome {
             .last()
             .map(|t| match self.sequential.crossed {
                 Crossed::Fail { .. } => format!(
-                    " (anytime-valid sequential test, e-value 10^{:.1} against a threshold of \
-                     10^{:.1})",
-                    t.log10_fail,
-                    (1.0 / self.sequential.alpha_split.fail).log10().max(4.0)
+                    " (anytime-valid sequential test, e-value 10^{e:.1}: evidence against \
+                     \"not less accurate\" that chance reaches with probability at most \
+                     10^-{e:.1}, over the threshold 10^{:.1})",
+                    (1.0 / self.sequential.alpha_split.fail).log10().max(4.0),
+                    e = t.log10_fail,
                 ),
                 _ => " (anytime-valid sequential test)".to_owned(),
             })
