@@ -30,10 +30,13 @@ set -euo pipefail
 # (no `test()` predicate): the finer choice of tests is the run's.
 IMITATION='binary(driver_freedom_verdicts)'
 REPEATED='binary(kernel_case_studies) | binary(norm_attention_case_studies) | binary(paper_case_studies) | binary(fp8_case_study)'
+# Tests that drive Cargo itself (the bundle's filters, every freedom at
+# once in a child `cargo test`): a GPU machine has no toolchain.
+NEEDS_CARGO='binary(gpu_suite_filters) | binary(every_freedom_at_once)'
 # The packages built for the tests (only these: the filter above picks
 # among their binaries).
 PACKAGES=(dual-delta-gpu dual-delta-tests)
-TEST_BINARIES="(package(dual-delta-gpu) | (package(dual-delta-tests) & kind(test))) & not ($IMITATION | $REPEATED)"
+TEST_BINARIES="(package(dual-delta-gpu) | (package(dual-delta-tests) & kind(test))) & not ($IMITATION | $REPEATED | $NEEDS_CARGO)"
 # Release builds of these examples: the device probe, the kernels table,
 # the paper's three case studies, and the matmul timings.
 EXAMPLES=(probe kernels paper matmul_timing)
