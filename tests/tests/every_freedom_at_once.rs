@@ -39,7 +39,7 @@ fn the_gpu_crates_tests_pass_with_every_freedom_imitated_at_once() {
     let passed: usize = text
         .lines()
         .filter_map(|l| l.strip_prefix("test result: ok. "))
-        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .filter_map(|l| l.split(' ').next()?.parse::<usize>().ok())
         .sum();
     assert!(passed >= 10, "{passed} tests ran:\n{text}");
 }
