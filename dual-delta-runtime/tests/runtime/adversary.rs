@@ -337,3 +337,53 @@ fn expect_better_needs_a_criterion_and_no_loss() {
 
 #[path = "adversary/edges.rs"]
 mod edges;
+
+/// The edge-case generators' values in the grid: sums of 256 `f32` values
+/// with signed zeros, subnormals and values at a binade's edge scattered
+/// over 10% of them. Equal accuracy (the naive sum forward against the
+/// same sum backward, an f64 oracle) fails at most at α; a sum that drops
+/// its accumulator's last four bits fails on every seed.
+#[test]
+fn the_edge_case_generators_values_keep_the_claims_promises() {
+    use dual_delta_runtime::generate::{EdgeKind, edges, normal, vector};
+    let input = vector(
+        256,
+        edges(normal::<f32>(1.0))
+            .kinds([EdgeKind::Zero, EdgeKind::Subnormal, EdgeKind::PowerOfTwo])
+            .rate(0.1),
+    );
+    let exact = |x: &Vec<f32>| x.iter().map(|&v| f64::from(v)).sum::<f64>();
+    let forward = |x: &Vec<f32>| x.iter().fold(0.0f32, |s, &v| s + v);
+    let backward = |x: &Vec<f32>| x.iter().rev().fold(0.0f32, |s, &v| s + v);
+    let truncating = |x: &Vec<f32>| {
+        x.iter()
+            .fold(0.0f32, |s, &v| f32::from_bits((s + v).to_bits() & !0xf))
+    };
+    let null_runs = seeds(60);
+    let failed = (0..null_runs)
+        .filter(|&seed| {
+            !DualDelta::new(forward, backward, exact, &input)
+                .test_name("adversary::edge_values_equal")
+                .seed(seed)
+                .run()
+                .unwrap()
+                .passed()
+        })
+        .count();
+    let bound = binomial_bound(null_runs as usize, 0.01);
+    println!("edge-case values, equal accuracy: {failed}/{null_runs} failed (bound {bound})");
+    assert!(failed <= bound, "{failed} > {bound}");
+    let runs = seeds(20);
+    let caught = (0..runs)
+        .filter(|&seed| {
+            !DualDelta::new(truncating, forward, exact, &input)
+                .test_name("adversary::edge_values_truncating")
+                .seed(seed)
+                .run()
+                .unwrap()
+                .passed()
+        })
+        .count();
+    println!("edge-case values, a truncating sum: {caught}/{runs} failed");
+    assert_eq!(caught as u64, runs);
+}
