@@ -230,11 +230,15 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
             Accuracy::LessAccurate,
         ),
         _ => match q.crossed {
-            // A quick pass whose inputs already show the loss is no pass.
+            // A quick pass whose inputs already show the loss is no pass,
+            // nor one whose inputs show a loss they are too few to decide.
             Crossed::Pass { .. } if quick_pass && e.claim.less_accurate() => (
                 DecidedBy::FixedN { alpha: fixed_alpha },
                 Accuracy::LessAccurate,
             ),
+            Crossed::Pass { .. } if quick_pass && e.claim.short.is_some() => {
+                (DecidedBy::ShortOfInputs, Accuracy::NoSignificantDifference)
+            }
             Crossed::Fail { reason, .. } | Crossed::Pass { reason, .. }
                 if matches!(ending, Ending::Decided { .. }) =>
             {
@@ -256,6 +260,8 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. } => s.expect == Expect::Worse,
         // A documented bound holds whatever the expectation.
         DecidedBy::Bound { .. } => false,
+        // A loss the inputs run are too few to decide is no pass.
+        DecidedBy::ShortOfInputs => false,
         DecidedBy::Sequential { .. } => matches!(q.crossed, Crossed::Pass { .. }),
         _ => e.verdict.meets_accuracy(s.expect),
     };

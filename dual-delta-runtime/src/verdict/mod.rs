@@ -2,7 +2,8 @@
 //! stability) at significance α, and the expectations a test asserts. The
 //! accuracy verdict is the claim's ([`crate::claim`]) or, under `rule =
 //! paper`, the one-sided paired test's; equivalence is Kolmogorov-Smirnov's
-//! and stability Pitman-Morgan's.
+//! and stability the paired spread test's (Pitman-Morgan is reported as
+//! normal-theory and descriptive).
 
 use core::fmt;
 
