@@ -36,6 +36,16 @@ fn cargo(args: &[&str]) -> Result<String, String> {
     }
 }
 
+/// The profile this binary was built with, so that nextest builds nothing
+/// again: its default, or `--release`.
+fn profile() -> &'static [&'static str] {
+    if cfg!(debug_assertions) {
+        &[]
+    } else {
+        &["--release"]
+    }
+}
+
 /// Whether `cargo nextest` is here to ask.
 fn nextest() -> bool {
     let here = cargo(&["nextest", "--version"]).is_ok();
@@ -70,18 +80,23 @@ fn nextest_accepts_the_bundles_archive_filter() {
     assert!(filter.contains("package(dual-delta-gpu)"), "{filter}");
     let archive =
         std::env::temp_dir().join(format!("gpu-suite-filter-{}.tar.zst", std::process::id()));
-    let archived = cargo(&[
-        "nextest",
-        "archive",
-        "--workspace",
-        "--cargo-quiet",
-        "-E",
-        filter,
-        "--zstd-level",
-        "1",
-        "--archive-file",
-        archive.to_str().unwrap(),
-    ]);
+    let archived = cargo(
+        &[
+            &["nextest", "archive"],
+            profile(),
+            &[
+                "--workspace",
+                "--cargo-quiet",
+                "-E",
+                filter,
+                "--zstd-level",
+                "1",
+                "--archive-file",
+                archive.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
     let _ = std::fs::remove_file(&archive);
     archived.unwrap();
 }
@@ -91,16 +106,21 @@ fn the_bundles_run_leaves_out_the_imitated_freedoms() {
     if !nextest() {
         return;
     }
-    let listed = cargo(&[
-        "nextest",
-        "list",
-        "--workspace",
-        "--cargo-quiet",
-        "-P",
-        "gpu-suite",
-        "--message-format",
-        "oneline",
-    ])
+    let listed = cargo(
+        &[
+            &["nextest", "list"],
+            profile(),
+            &[
+                "--workspace",
+                "--cargo-quiet",
+                "-P",
+                "gpu-suite",
+                "--message-format",
+                "oneline",
+            ],
+        ]
+        .concat(),
+    )
     .unwrap();
     // `<binary id> <test name>` a line.
     let gpu: Vec<&str> = listed
