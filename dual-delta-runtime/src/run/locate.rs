@@ -27,7 +27,7 @@ pub(super) struct Measured<'a> {
     pub(super) delta2: &'a [f64],
     /// Each full trial's oracle value at its worst element, that element
     /// with the output's length, and whether its outputs were identical.
-    pub(super) worst: &'a [(f64, (usize, usize), bool)],
+    pub(super) worst: &'a [WorstElement],
 }
 
 /// The breakdown of the loss by the features of every input checked: each
@@ -54,8 +54,8 @@ pub(super) fn locate<I: Send + Sync>(
         .map(|f| match *f {
             Some(p) => Point {
                 errors: Some((c.delta1[p], c.delta2[p])),
-                tie: c.worst[p].2,
-                weight: if c.worst[p].2 { tie_weight } else { 1.0 },
+                tie: c.worst[p].tie,
+                weight: if c.worst[p].tie { tie_weight } else { 1.0 },
             },
             None => Point {
                 errors: None,
@@ -70,7 +70,7 @@ pub(super) fn locate<I: Send + Sync>(
         let Ok((x, kind)) = trial.draw(TrialId::of(s.seed, i)) else {
             return (out, String::new());
         };
-        let worst = full[i].map(|p| c.worst[p].1);
+        let worst = full[i].map(|p| c.worst[p].element);
         let mut sink = Sink::new(&mut out, worst);
         for f in features {
             f(&x, &mut sink);
@@ -105,16 +105,16 @@ pub(super) fn locate<I: Send + Sync>(
     };
     table.push((
         "the oracle at the worst element".into(),
-        Values::Numbers(at_worst(&|p| c.worst[p].0)),
+        Values::Numbers(at_worst(&|p| c.worst[p].oracle)),
     ));
     table.push((
         "|the oracle at the worst element|".into(),
-        Values::Numbers(at_worst(&|p| c.worst[p].0.abs())),
+        Values::Numbers(at_worst(&|p| c.worst[p].oracle.abs())),
     ));
-    if c.worst.iter().any(|w| w.1.1 > 1) {
+    if c.worst.iter().any(|w| w.element.1 > 1) {
         table.push((
             "the worst element's position".into(),
-            Values::Numbers(at_worst(&|p| c.worst[p].1.0 as f64)),
+            Values::Numbers(at_worst(&|p| c.worst[p].element.0 as f64)),
         ));
     }
     let kinds: Vec<String> = rows.into_iter().map(|(_, k)| k).collect();
@@ -132,4 +132,15 @@ pub(super) fn locate<I: Send + Sync>(
     );
     l.seconds = start.elapsed().as_secs_f64();
     l
+}
+
+/// A full trial's element where the candidate's error is largest.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WorstElement {
+    /// The oracle's value there.
+    pub(super) oracle: f64,
+    /// The element, and the output's length.
+    pub(super) element: (usize, usize),
+    /// The trial's two outputs were bitwise equal.
+    pub(super) tie: bool,
 }

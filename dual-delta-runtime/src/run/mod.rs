@@ -31,7 +31,7 @@ use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
 
 mod locate;
 pub(crate) use self::locate::FeatureFn;
-use self::locate::{Measured, locate};
+use self::locate::{Measured, WorstElement, locate};
 use crate::regions::Localization;
 
 /// Runs `trial` as test `names.test` with `overrides`: the body of
@@ -87,8 +87,12 @@ pub(crate) fn run<I: Send + Sync>(
         names,
         plan,
         collected,
-        (decided, worst_inputs),
-        (trial_time, start.elapsed()),
+        decided,
+        worst_inputs,
+        Timing {
+            trials: trial_time,
+            elapsed: start.elapsed(),
+        },
     )?;
     Ok(outcome)
 }
@@ -168,6 +172,12 @@ fn measure_skipped_ties<I: Send + Sync>(
     Ok(())
 }
 
+/// How long a run took: its trials alone, and in all.
+struct Timing {
+    trials: Duration,
+    elapsed: Duration,
+}
+
 /// One pass over the inputs run: everything the decision reads.
 struct Collected {
     delta1: Vec<f64>,
@@ -177,9 +187,9 @@ struct Collected {
     /// Each full trial's candidate and baseline outputs at its worst
     /// element.
     outputs_at_worst: Vec<(f64, f64)>,
-    /// Each full trial's oracle value at its worst element, that element,
-    /// and whether its outputs were identical.
-    worst: Vec<(f64, (usize, usize), bool)>,
+    /// Each full trial's worst element: the oracle there, where it is, and
+    /// whether the trial's outputs were identical.
+    worst: Vec<WorstElement>,
     /// Advice on the metric.
     metric_advice: Option<MetricAdvice>,
     fingerprints: Vec<u64>,
@@ -221,7 +231,11 @@ impl Collected {
             outputs_at_worst: trials.iter().map(|t| t.outputs_at_worst).collect(),
             worst: trials
                 .iter()
-                .map(|t| (t.oracle_at_worst, t.worst, t.identical_outputs))
+                .map(|t| WorstElement {
+                    oracle: t.oracle_at_worst,
+                    element: t.worst,
+                    tie: t.identical_outputs,
+                })
                 .collect(),
             metric_advice: advice::advise(
                 s.metric.name(),
@@ -345,7 +359,9 @@ fn show_worst<I>(
             let index = c.indices[p];
             let id = TrialId::of(seed, index);
             let (candidate, baseline) = c.outputs_at_worst[p];
-            let (oracle, element, _) = c.worst[p];
+            let WorstElement {
+                oracle, element, ..
+            } = c.worst[p];
             let cut = worst::Cut {
                 max: worst::MAX_CHARS,
                 around: Some(element),
@@ -413,9 +429,14 @@ fn publish(
     names: &Names,
     plan: Plan,
     c: Collected,
-    (d, worst_inputs): (Decided, Vec<WorstInput>),
-    (trial_time, elapsed): (Duration, Duration),
+    d: Decided,
+    worst_inputs: Vec<WorstInput>,
+    timing: Timing,
 ) -> Result<Outcome, RunError> {
+    let Timing {
+        trials: trial_time,
+        elapsed,
+    } = timing;
     let outcome = Outcome {
         names: names.clone(),
         candidate_format: c.format,
