@@ -9,6 +9,7 @@
 
 use crate::config::Settings;
 use crate::rng::trial_seed;
+use crate::stats::{Alternative, binom_test_half};
 use crate::trial::TrialErrors;
 use crate::worst::AtWorst;
 
@@ -108,7 +109,8 @@ pub(crate) fn gross_errors<'a>(
 /// baseline error can be gross against the candidate's at the same time:
 /// the two would each exceed `G` × the other.)
 pub(crate) fn gross_p_value(count: usize) -> f64 {
-    0.5f64.powi(count.min(2000) as i32)
+    // The exact sign test of `count` against none.
+    binom_test_half(count as u64, count as u64, Alternative::Greater)
 }
 
 /// Whether `count` gross errors fail the run at `level` (the level of the

@@ -195,8 +195,9 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     let levels = e.levels;
     // A quick pass is checked by the claim over the inputs it ran, at the
     // share of α left to the tests over every input: not descriptive.
-    let quick_pass = q.quick_pass(e.screen.mode == crate::screen::Mode::Quick);
-    let fixed_alpha = levels.fixed(q.stopped && !quick_pass);
+    let quick = e.screen.mode == crate::screen::Mode::Quick;
+    let quick_pass = q.quick_pass(quick);
+    let fixed_alpha = levels.fixed_after(q, quick);
     let first_non_finite = e
         .non_finite
         .candidate_only()

@@ -12,6 +12,7 @@
 
 use crate::config::Settings;
 use crate::decide::claim::STOP_EVIDENCE;
+use crate::evidence::SequentialEvidence;
 use crate::stats::sequential::{AlphaSplit, alpha_split};
 use dual_delta_settings::levels::Deciding;
 
@@ -64,6 +65,15 @@ impl Levels {
         } else {
             self.alpha
         }
+    }
+
+    /// The level of the tests over every input of a run whose sequential
+    /// test ended as `sequential` says (`quick`: in the quick mode): the
+    /// whole α after an early decision, where they are descriptive, except
+    /// after a quick pass, which the claim over the inputs run checks at
+    /// the share left to them.
+    pub(crate) fn fixed_after(&self, sequential: &SequentialEvidence, quick: bool) -> f64 {
+        self.fixed(sequential.stopped && !sequential.quick_pass(quick))
     }
 
     /// The suite p-value of an early failure whose fail side reached

@@ -285,7 +285,7 @@ impl Decided {
         let s = &plan.settings;
         let fixed = plan
             .levels
-            .fixed(c.sequential.stopped && !c.sequential.quick_pass(c.screen.mode == Mode::Quick));
+            .fixed_after(&c.sequential, c.screen.mode == Mode::Quick);
         let sample = verdict::Sample {
             delta1: &c.delta1,
             delta2: &c.delta2,

@@ -335,17 +335,18 @@ impl PairedTest {
     /// `test` on `delta1` against `delta2` (paired, NaN-free), the paired
     /// t-test's normality checked at `alpha`.
     pub(crate) fn of(delta1: &[f64], delta2: &[f64], test: AccuracyTest, alpha: f64) -> PairedTest {
-        let differences = stats::paired_differences(delta1, delta2);
-        let shapiro = match (&differences, test) {
-            (Ok(d), AccuracyTest::PairedT) => stats::shapiro_wilk(d),
-            (Err(e), _) => Err(e.clone()),
-            // Read only by the paired t-test.
-            (Ok(_), _) => Err(StatsError::InvalidParameter {
-                name: "shapiro",
-                reason: "not needed".to_owned(),
-            }),
+        // Only the paired t-test checks normality first.
+        let test = match test {
+            AccuracyTest::PairedT => {
+                let differences = stats::paired_differences(delta1, delta2);
+                let shapiro = match &differences {
+                    Ok(d) => stats::shapiro_wilk(d),
+                    Err(e) => Err(e.clone()),
+                };
+                choose(test, &differences, &shapiro, alpha).0
+            }
+            other => other,
         };
-        let (test, _) = choose(test, &differences, &shapiro, alpha);
         PairedTest {
             test,
             worse: run_test(test, delta1, delta2, Alternative::Greater),

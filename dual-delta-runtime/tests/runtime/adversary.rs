@@ -359,31 +359,29 @@ fn the_edge_case_generators_values_keep_the_claims_promises() {
         x.iter()
             .fold(0.0f32, |s, &v| f32::from_bits((s + v).to_bits() & !0xf))
     };
+    // The seeds of `runs` on which `candidate` against `baseline` failed.
+    let failed = |name: &str,
+                  runs: u64,
+                  candidate: &(dyn Fn(&Vec<f32>) -> f32 + Sync),
+                  baseline: &(dyn Fn(&Vec<f32>) -> f32 + Sync)| {
+        (0..runs)
+            .filter(|&seed| {
+                !DualDelta::new(candidate, baseline, exact, &input)
+                    .test_name(format!("adversary::{name}"))
+                    .seed(seed)
+                    .run()
+                    .unwrap()
+                    .passed()
+            })
+            .count()
+    };
     let null_runs = seeds(60);
-    let failed = (0..null_runs)
-        .filter(|&seed| {
-            !DualDelta::new(forward, backward, exact, &input)
-                .test_name("adversary::edge_values_equal")
-                .seed(seed)
-                .run()
-                .unwrap()
-                .passed()
-        })
-        .count();
+    let equal = failed("edge_values_equal", null_runs, &forward, &backward);
     let bound = binomial_bound(null_runs as usize, 0.01);
-    println!("edge-case values, equal accuracy: {failed}/{null_runs} failed (bound {bound})");
-    assert!(failed <= bound, "{failed} > {bound}");
+    println!("edge-case values, equal accuracy: {equal}/{null_runs} failed (bound {bound})");
+    assert!(equal <= bound, "{equal} > {bound}");
     let runs = seeds(20);
-    let caught = (0..runs)
-        .filter(|&seed| {
-            !DualDelta::new(truncating, forward, exact, &input)
-                .test_name("adversary::edge_values_truncating")
-                .seed(seed)
-                .run()
-                .unwrap()
-                .passed()
-        })
-        .count();
+    let caught = failed("edge_values_truncating", runs, &truncating, &forward);
     println!("edge-case values, a truncating sum: {caught}/{runs} failed");
     assert_eq!(caught as u64, runs);
 }

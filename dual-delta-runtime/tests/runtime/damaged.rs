@@ -47,6 +47,21 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `cargo dual-delta compare test --baseline name` over the reports and the
+/// baselines of these folders.
+fn compare(reports: &Path, baselines: &Path, test: &str, name: &str) -> (Option<i32>, String) {
+    cli(&[
+        "compare",
+        test,
+        "--dir",
+        s(reports),
+        "--baseline-dir",
+        s(baselines),
+        "--baseline",
+        name,
+    ])
+}
+
 /// A run of `test`: passing (Kahan against naive summation) or failing
 /// (the other way round), with `baselines`.
 fn run(test: &str, passing: bool, n: usize, baselines: Baselines) -> Outcome {
@@ -300,18 +315,7 @@ fn compare_checks_deltas_csv_against_its_summary() {
     let d = folder("deltas");
     let (version, baselines) = report_and_baseline(&d, "damaged::deltas");
     let reports = d.join("reports");
-    let compare = |name: &str| {
-        cli(&[
-            "compare",
-            "damaged::deltas",
-            "--dir",
-            s(&reports),
-            "--baseline-dir",
-            s(&baselines),
-            "--baseline",
-            name,
-        ])
-    };
+    let compare = |name: &str| compare(&reports, &baselines, "damaged::deltas", name);
     let (code, out) = compare("main");
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("over 300 paired trials"), "{out}");
@@ -380,18 +384,7 @@ fn a_baseline_is_checked_and_refused_for_another_test() {
     let d = folder("baselines");
     let (_, baselines) = report_and_baseline(&d, "damaged::a");
     let reports = d.join("reports");
-    let compare = |name: &str| {
-        cli(&[
-            "compare",
-            "damaged::a",
-            "--dir",
-            s(&reports),
-            "--baseline-dir",
-            s(&baselines),
-            "--baseline",
-            name,
-        ])
-    };
+    let compare = |name: &str| compare(&reports, &baselines, "damaged::a", name);
     let file = baseline_file(&baselines, "main", "damaged::a");
     let whole = fs::read_to_string(&file).unwrap();
     let b = Baseline::read(&file).unwrap();
