@@ -173,7 +173,7 @@ mod tests {
             syn::parse_quote!(|x| if x < 1.0 { 0.0 } else { 1.0 }),
             syn::parse_quote!(generate::matrix_pair(16, 64, 16, normal::<f16>(1.0))),
             syn::parse_quote!(|x: &Vec<f32>| -> f64 { x.iter().map(|&v| f64::from(v)).sum() }),
-            syn::parse_quote!(|o| if o.delta1.len() == 300 {
+            syn::parse_quote!(|o| if o.delta1().len() == 300 {
                 Ok(())
             } else {
                 Err("n".into())

@@ -147,7 +147,7 @@ mod tests;
 ///   `Outcome` (errors, summaries, every test); an `Err(reason)` fails the
 ///   test with the reason and the verdict table, and is reported as what
 ///   decided it. For example
-///   `check = |o| if o.summaries.candidate.max < 1e-3 { Ok(()) } else { Err("max error".into()) }`.
+///   `check = |o| if o.summaries().candidate.max < 1e-3 { Ok(()) } else { Err("max error".into()) }`.
 ///
 /// # Run-time configuration
 ///

@@ -14,6 +14,7 @@
 
 /// The advice of one run.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct MetricAdvice {
     /// The run's metric.
     pub metric: String,

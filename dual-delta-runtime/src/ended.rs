@@ -16,7 +16,7 @@ pub enum Ended {
     /// included).
     Ran(Box<Outcome>),
     /// A test that its candidate, baseline, oracle or generator skipped
-    /// (`dual_delta_runtime::skip`): counted, never hidden.
+    /// (`dual_delta_runtime::error::skip`): counted, never hidden.
     Skipped(Skipped),
     /// A run that could not finish: a failure of the test.
     Stopped(Stopped),
@@ -24,6 +24,7 @@ pub enum Ended {
 
 /// A test that did not run: what it leaves as `skipped.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Skipped {
     /// The test's path.
     pub test: String,
@@ -38,6 +39,7 @@ pub struct Skipped {
 /// A run that could not finish (an error before or during the trials, a
 /// panic, a call past its time limit): what it leaves as `stopped.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Stopped {
     /// The test's path.
     pub test: String,
@@ -107,7 +109,7 @@ impl Ended {
     /// The test's path.
     pub fn test(&self) -> &str {
         match self {
-            Ended::Ran(o) => &o.names.test,
+            Ended::Ran(o) => &o.names().test,
             Ended::Skipped(s) => &s.test,
             Ended::Stopped(s) => &s.test,
         }

@@ -7,6 +7,7 @@ use crate::stats::sequential::{AlphaSplit, Crossed, TracePoint};
 
 /// Descriptive statistics of Δ1, Δ2 and their paired differences.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Summaries {
     /// Δ1, the candidate's errors.
     pub candidate: Summary,
@@ -18,6 +19,7 @@ pub struct Summaries {
 
 /// A trial whose output held a NaN or an infinity.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NonFiniteTrial {
     /// The trial's index.
     pub trial: usize,
@@ -36,6 +38,7 @@ pub struct NonFiniteTrial {
 /// infinity, in trial order. The oracle is always finite (a run stops
 /// otherwise).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NonFinite {
     /// Trials where the candidate's output was not finite.
     pub candidate: Vec<NonFiniteTrial>,
@@ -69,13 +72,14 @@ fn only<'a>(these: &'a [NonFiniteTrial], others: &[NonFiniteTrial]) -> Vec<&'a N
 /// The anytime-valid sequential verdict of a run (see
 /// [`crate::stats::sequential`]).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct SequentialEvidence {
     /// The decision over the trials run ([`Crossed::Neither`] when the
     /// evidence reached no threshold). It is computed whether or not the
     /// run stops at it.
     #[serde(rename = "decision")]
     pub crossed: Crossed,
-    /// Whether the run stopped at the decision ([`crate::Settings::stop_early`]):
+    /// Whether the run stopped at the decision ([`crate::settings::Settings::stop_early`]):
     /// then the decision is the verdict, and the fixed-N tests over the
     /// trials run are descriptive.
     pub stopped: bool,
@@ -84,7 +88,7 @@ pub struct SequentialEvidence {
     /// How α is shared between the sequential test and the fixed-N test at
     /// the cap.
     pub alpha_split: AlphaSplit,
-    /// The margin of the early decision ([`crate::Settings::margin`]).
+    /// The margin of the early decision ([`crate::settings::Settings::margin`]).
     #[serde(with = "crate::json_number")]
     pub margin: f64,
 }

@@ -19,7 +19,7 @@ thread_local! {
 }
 
 /// Calls `f` for `role` in `trial`: a panic becomes an error naming the
-/// trial, with the panic's message and location; [`crate::skip`] becomes a
+/// trial, with the panic's message and location; [`crate::error::skip`] becomes a
 /// skip. The panic is not printed where it happens (by the default hook,
 /// with its backtrace note): the error carries it to the test's failure
 /// message, so it is printed once. A device the call used on this thread
@@ -239,7 +239,10 @@ mod tests {
 
     #[test]
     fn a_skip_is_a_skip() {
-        let e = guarded(Role::Baseline, trial(), || -> () { crate::skip("no GPU") }).unwrap_err();
+        let e = guarded(Role::Baseline, trial(), || -> () {
+            crate::error::skip("no GPU")
+        })
+        .unwrap_err();
         assert_eq!(
             e,
             RunError::Skipped(crate::error::Skip {

@@ -67,9 +67,9 @@ mod clock;
 mod config;
 mod decide;
 mod dirname;
-mod ended;
+pub mod ended;
 mod environment;
-mod error;
+pub mod error;
 mod evidence;
 mod expect;
 mod fp8;
@@ -81,10 +81,10 @@ mod json_number;
 mod metric;
 mod numerics;
 pub mod oracle;
-mod outcome;
-mod output;
+pub mod outcome;
+pub mod output;
 mod progress;
-mod regions;
+pub mod regions;
 mod replay;
 pub mod report;
 mod rng;
@@ -98,35 +98,42 @@ mod trial;
 mod verdict;
 pub mod worst;
 
-pub use crate::advice::MetricAdvice;
-pub use crate::config::{
-    Baselines, ConfigError, Kind, Overrides, Process, SETTINGS, SeedSource, Setting, Settings,
-    parse_seed,
-};
-pub use crate::decide::claim;
-pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, OverBound};
-pub use crate::ended::{Ended, Skipped, Stopped};
-pub use crate::environment::{
-    DeviceFacts, environment, note_device_use, note_device_use_of, record_device,
-    record_environment,
-};
-pub use crate::error::{
-    BaselineError, BaselineFault, DeltasError, DeltasFault, Fault, NothingCompared, Role, RunError,
-    Skip, TooFewTrials, TrialFault, TrialId, skip,
-};
-pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
+pub use crate::environment::{DeviceFacts, note_device_use, note_device_use_of, record_device};
+pub use crate::environment::{environment, record_environment};
 pub use crate::expect::Expect;
 pub use crate::fp8::{E4m3, E5m2};
-pub use crate::harness::{DEFAULT_BATCH_SIZE, DualDelta};
-pub use crate::metric::{Metric, MetricFn};
-pub use crate::outcome::{Names, Outcome};
-pub use crate::output::{Element, NumberFormat, Output, Scalar};
-pub use crate::regions::{Coordinate, Coordinates, Cut, Localization, Side, Sink};
-pub use crate::rng::{TrialRng, seed_from_name, trial_seed};
+pub use crate::harness::DualDelta;
+pub use crate::metric::Metric;
+pub use crate::rng::TrialRng;
 pub use crate::rule::Rule;
-pub use crate::verdict::{
-    Accuracy, AccuracyTest, Analysis, Equivalence, Stability, TestOutcome, TestRow, Verdict,
-};
+pub use crate::verdict::AccuracyTest;
+
+/// The decision of a run and the tests behind it: the [`Judgement`]
+/// (passed or failed, and why: [`DecidedBy`], [`Ending`]), the gates'
+/// findings, the paper's [`Verdict`] with every test in its [`Analysis`],
+/// and the claim's two criteria ([`claim`]).
+pub mod decision {
+    pub use crate::advice::MetricAdvice;
+    pub use crate::decide::claim;
+    pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, OverBound};
+    pub use crate::verdict::{
+        Accuracy, Analysis, Equivalence, Stability, TestOutcome, TestRow, Verdict,
+    };
+}
+
+/// The settings of a run, resolved in one place from the environment, the
+/// attribute or builder, and the defaults: [`Settings`], the one table
+/// they are declared in ([`SETTINGS`]), the process's variables
+/// ([`Process`]) and the error an invalid value gives ([`ConfigError`]).
+/// The values a test writer passes ([`crate::Metric`], [`crate::Expect`],
+/// [`crate::Rule`], [`crate::AccuracyTest`]) are at the crate's root.
+pub mod settings {
+    pub use crate::config::{
+        Baselines, ConfigError, Kind, Process, SETTINGS, SeedSource, Setting, Settings, parse_seed,
+    };
+    pub use crate::harness::DEFAULT_BATCH_SIZE;
+    pub use crate::metric::MetricFn;
+}
 
 #[doc(inline)]
 pub use dual_delta_macros::{Coordinates, case, dual_delta_test, matrix};
@@ -146,11 +153,12 @@ pub use half;
 /// outcome and its verdicts, the settings' types, and `rand`'s `RngExt`
 /// (for `rng.random_range(..)` on a [`TrialRng`]) in scope.
 pub mod prelude {
-    pub use crate::fp8::{E4m3, E5m2};
+    pub use crate::error::{RunError, skip};
+    pub use crate::outcome::Outcome;
+    pub use crate::regions::Coordinates;
     pub use crate::{
-        Accuracy, AccuracyTest, Coordinates, DualDelta, Equivalence, Expect, Metric, Names,
-        NonFinite, NonFiniteTrial, NumberFormat, Outcome, Output, Rule, RunError, Settings,
-        Stability, TrialRng, Verdict, case, dual_delta_test, matrix,
+        AccuracyTest, Coordinates, DualDelta, E4m3, E5m2, Expect, Metric, Rule, TrialRng, case,
+        dual_delta_test, matrix,
     };
     pub use half::{bf16, f16};
     pub use rand::RngExt as _;

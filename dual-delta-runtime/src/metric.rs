@@ -16,6 +16,7 @@ pub type MetricFn = dyn Fn(&[f64], &[f64]) -> f64 + Send + Sync;
 /// infinity (the oracle is always finite: the harness checks it first), so a
 /// non-finite output is the worst possible error, never a silently small one.
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub enum Metric {
     /// Maximum hybrid error `max_i |y_i - y′_i| / (1 + |y′_i|)`: the largest
     /// `allclose` tolerance the output needs (paper §3.2.3). The default.

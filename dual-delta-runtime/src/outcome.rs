@@ -9,7 +9,7 @@ use crate::config::Settings;
 use crate::decide::GrossError;
 use crate::decide::claim::Claim;
 use crate::decide::{DecidedBy, Evidence, Judgement, Levels, judge};
-use crate::evidence::{NonFinite, SequentialEvidence, Summaries};
+pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
 use crate::screen::Screen;
@@ -86,75 +86,227 @@ fn function_name<F>() -> Option<String> {
 #[derive(Clone, Debug)]
 pub struct Outcome {
     /// The names of the test and implementations.
-    pub names: Names,
+    pub(crate) names: Names,
     /// The resolved settings the run used.
-    pub settings: Settings,
+    pub(crate) settings: Settings,
     /// The candidate's output format.
-    pub candidate_format: NumberFormat,
+    pub(crate) candidate_format: NumberFormat,
     /// The index of each full trial (the inputs the oracle ran on), in
     /// order: `delta1[i]` and `delta2[i]` are trial `trials[i]`'s.
-    pub trials: Vec<usize>,
+    pub(crate) trials: Vec<usize>,
     /// Δ1: the candidate's error on each full trial.
-    pub delta1: Vec<f64>,
+    pub(crate) delta1: Vec<f64>,
     /// Δ2: the baseline's error on each trial.
-    pub delta2: Vec<f64>,
+    pub(crate) delta2: Vec<f64>,
     /// The kind of input of each trial, as noted by the generator with
     /// [`crate::TrialRng::note_input_kind`] (empty where it noted none).
-    pub input_kinds: Vec<String>,
+    pub(crate) input_kinds: Vec<String>,
     /// Descriptive statistics.
-    pub summaries: Summaries,
+    pub(crate) summaries: Summaries,
     /// The trials on which an implementation returned a NaN or an infinity
     /// (the trials run and those the screen flagged).
-    pub non_finite: NonFinite,
+    pub(crate) non_finite: NonFinite,
     /// The trials on which the candidate's error was gross (see
     /// [`crate::screen`]).
-    pub gross: Vec<GrossError>,
+    pub(crate) gross: Vec<GrossError>,
     /// The gross-error gate's scale: the baseline's largest finite error
     /// over the full trials (see [`crate::screen`]).
-    pub reference_scale: f64,
+    pub(crate) reference_scale: f64,
     /// What the run covered of its `n` inputs: the ties, the full trials,
     /// the inputs left unchecked.
-    pub screen: Screen,
+    pub(crate) screen: Screen,
     /// The anytime-valid sequential verdict, and whether the run stopped
     /// at it.
-    pub sequential: SequentialEvidence,
+    pub(crate) sequential: SequentialEvidence,
     /// Every test.
-    pub analysis: Analysis,
+    pub(crate) analysis: Analysis,
     /// The claim's two criteria over every input: what decided the
     /// accuracy verdict at fixed N.
-    pub claim: Claim,
+    pub(crate) claim: Claim,
     /// Where the loss is, for a run whose candidate is less accurate beyond
     /// the margin by either criterion; `None` otherwise.
-    pub regions: Option<crate::regions::Localization>,
+    pub(crate) regions: Option<crate::regions::Localization>,
     /// Advice on the metric, where a hybrid metric's absolute branch hides
-    /// a relative loss or gain ([`crate::MetricAdvice`]).
-    pub metric_advice: Option<crate::advice::MetricAdvice>,
+    /// a relative loss or gain ([`crate::decision::MetricAdvice`]).
+    pub(crate) metric_advice: Option<crate::advice::MetricAdvice>,
     /// The fixed-N verdicts over the trials run (descriptive when the run
     /// stopped at the sequential decision).
-    pub verdict: Verdict,
+    pub(crate) verdict: Verdict,
     /// The decision: what passed or failed the run, and why.
-    pub judgement: Judgement,
+    pub(crate) judgement: Judgement,
     /// Time spent in the trials.
-    pub trial_time: Duration,
+    pub(crate) trial_time: Duration,
     /// Total time of the run.
-    pub elapsed: Duration,
+    pub(crate) elapsed: Duration,
     /// The oracle output's fingerprint on each trial run (see
     /// [`crate::baseline`]).
-    pub fingerprints: Vec<u64>,
+    pub(crate) fingerprints: Vec<u64>,
     /// The comparison with the baseline `DUAL_DELTA_BASELINE` names, when
     /// one was asked for and this test has one.
-    pub regression: Option<Regression>,
+    pub(crate) regression: Option<Regression>,
     /// Facts about the process recorded with
     /// [`crate::record_environment`] (such as the GPU adapter), at the end
     /// of the run.
-    pub environment: std::collections::BTreeMap<String, String>,
+    pub(crate) environment: std::collections::BTreeMap<String, String>,
     /// The trials with the candidate's largest errors, largest first, with
     /// their inputs where they can be shown ([`crate::worst`]).
-    pub worst_inputs: Vec<crate::worst::WorstInput>,
+    pub(crate) worst_inputs: Vec<crate::worst::WorstInput>,
     /// Why the test's own check (`check = ...`) failed; `None` where it
     /// held or the test has none. A failed check fails the run
     /// ([`Outcome::with_check`]).
-    pub check: Option<String>,
+    pub(crate) check: Option<String>,
+}
+
+/// What a run found, read by accessors: the fields are the runtime's, so
+/// that an outcome can grow without breaking the code that reads it.
+impl Outcome {
+    /// The names of the test and implementations.
+    pub fn names(&self) -> &Names {
+        &self.names
+    }
+
+    /// The resolved settings the run used.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The candidate's output format.
+    pub fn candidate_format(&self) -> NumberFormat {
+        self.candidate_format
+    }
+
+    /// The index of each full trial (the inputs the oracle ran on), in
+    /// order: `delta1[i]` and `delta2[i]` are trial `trials[i]`'s.
+    pub fn trials(&self) -> &[usize] {
+        &self.trials
+    }
+
+    /// Δ1: the candidate's error on each full trial.
+    pub fn delta1(&self) -> &[f64] {
+        &self.delta1
+    }
+
+    /// Δ2: the baseline's error on each trial.
+    pub fn delta2(&self) -> &[f64] {
+        &self.delta2
+    }
+
+    /// The kind of input of each trial, as noted by the generator with
+    /// [`crate::TrialRng::note_input_kind`] (empty where it noted none).
+    pub fn input_kinds(&self) -> &[String] {
+        &self.input_kinds
+    }
+
+    /// Descriptive statistics.
+    pub fn summaries(&self) -> &Summaries {
+        &self.summaries
+    }
+
+    /// The trials on which an implementation returned a NaN or an infinity
+    /// (the trials run and those the screen flagged).
+    pub fn non_finite(&self) -> &NonFinite {
+        &self.non_finite
+    }
+
+    /// The trials on which the candidate's error was gross (see
+    /// [`crate::screen`]).
+    pub fn gross(&self) -> &[GrossError] {
+        &self.gross
+    }
+
+    /// The gross-error gate's scale: the baseline's largest finite error
+    /// over the full trials (see [`crate::screen`]).
+    pub fn reference_scale(&self) -> f64 {
+        self.reference_scale
+    }
+
+    /// What the run covered of its `n` inputs: the ties, the full trials,
+    /// the inputs left unchecked.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// The anytime-valid sequential verdict, and whether the run stopped
+    /// at it.
+    pub fn sequential(&self) -> &SequentialEvidence {
+        &self.sequential
+    }
+
+    /// Every test.
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// The claim's two criteria over every input: what decided the
+    /// accuracy verdict at fixed N.
+    pub fn claim(&self) -> &Claim {
+        &self.claim
+    }
+
+    /// Where the loss is, for a run whose candidate is less accurate beyond
+    /// the margin by either criterion; `None` otherwise.
+    pub fn regions(&self) -> Option<&crate::regions::Localization> {
+        self.regions.as_ref()
+    }
+
+    /// Advice on the metric, where a hybrid metric's absolute branch hides
+    /// a relative loss or gain ([`crate::decision::MetricAdvice`]).
+    pub fn metric_advice(&self) -> Option<&crate::advice::MetricAdvice> {
+        self.metric_advice.as_ref()
+    }
+
+    /// The fixed-N verdicts over the trials run (descriptive when the run
+    /// stopped at the sequential decision).
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
+    }
+
+    /// The decision: what passed or failed the run, and why.
+    pub fn judgement(&self) -> &Judgement {
+        &self.judgement
+    }
+
+    /// Time spent in the trials.
+    pub fn trial_time(&self) -> Duration {
+        self.trial_time
+    }
+
+    /// Total time of the run.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
+    /// The oracle output's fingerprint on each trial run (see
+    /// [`crate::baseline`]).
+    pub fn fingerprints(&self) -> &[u64] {
+        &self.fingerprints
+    }
+
+    /// The comparison with the baseline `DUAL_DELTA_BASELINE` names, when
+    /// one was asked for and this test has one.
+    pub fn regression(&self) -> Option<&Regression> {
+        self.regression.as_ref()
+    }
+
+    /// Facts about the process recorded with
+    /// [`crate::record_environment`] (such as the GPU adapter), at the end
+    /// of the run.
+    pub fn environment(&self) -> &std::collections::BTreeMap<String, String> {
+        &self.environment
+    }
+
+    /// The trials with the candidate's largest errors, largest first, with
+    /// their inputs where they can be shown ([`crate::worst`]).
+    pub fn worst_inputs(&self) -> &[crate::worst::WorstInput] {
+        &self.worst_inputs
+    }
+
+    /// Why the test's own check (`check = ...`) failed; `None` where it
+    /// held or the test has none. A failed check fails the run
+    /// ([`Outcome::with_check`]).
+    pub fn check(&self) -> Option<&str> {
+        self.check.as_deref()
+    }
 }
 
 impl Outcome {

@@ -44,7 +44,7 @@ struct Inner {
 
 impl Progress {
     /// A counter of `total` steps named `label`, active only when `shown`
-    /// ([`Settings::progress`](crate::Settings::progress)) and standard
+    /// ([`Settings::progress`](crate::settings::Settings::progress)) and standard
     /// error is a terminal.
     pub(crate) fn new(total: usize, label: &str, shown: bool) -> Progress {
         if shown && std::io::stderr().is_terminal() {

@@ -11,7 +11,7 @@ use core::fmt;
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Rule {
-    /// The claim ([`crate::claim`]): less accurate beyond the margin in
+    /// The claim ([`crate::decision::claim`]): less accurate beyond the margin in
     /// mean error (M) or on the typical input (T), where (T) needs both the
     /// one-sided `test` at margin 0 and the sign test at the margin.
     #[default]

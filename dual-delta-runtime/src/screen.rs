@@ -32,12 +32,12 @@
 //!
 //! * **non-finite**: the candidate returned a NaN or an infinity where the
 //!   baseline and the oracle were finite (unless
-//!   [`Settings::allow_non_finite`](crate::Settings::allow_non_finite));
+//!   [`Settings::allow_non_finite`](crate::settings::Settings::allow_non_finite));
 //! * **gross error**: the candidate's error exceeds `G` × the larger of
 //!   the largest finite error the baseline made on any full trial of the
 //!   run and `u`, the error one unit in the last place of the output's
 //!   format makes under the metric on that input. `G` is
-//!   [`Settings::gross_factor`](crate::Settings::gross_factor), 100 by
+//!   [`Settings::gross_factor`](crate::settings::Settings::gross_factor), 100 by
 //!   default: two orders of magnitude beyond anything the baseline shows.
 //!   The floor `u` does not come from the candidate: a kernel that is wrong
 //!   where the baseline is exact is caught, and rounding-level differences
@@ -77,6 +77,7 @@ use crate::trial::Checked;
 /// How the inputs of a run were run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Mode {
     /// Every input a full trial (`stop_early = false`, or a run that saves
     /// or compares a baseline).
@@ -90,6 +91,7 @@ pub enum Mode {
 
 /// What the screen covered in a run.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Screen {
     /// How the inputs were run.
     pub mode: Mode,

@@ -19,6 +19,7 @@ pub const MAX_CHARS: usize = 400;
 
 /// One of the trials with the candidate's largest errors.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct WorstInput {
     /// The trial, its errors and its outputs where the candidate's error
     /// is largest.
@@ -33,6 +34,7 @@ pub struct WorstInput {
 /// A trial, both errors, and the three outputs at the output element where
 /// the candidate's error is largest.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AtWorst {
     /// The trial's index.
     pub trial: usize,
@@ -124,6 +126,7 @@ impl fmt::Write for Bounded {
 /// One trial run again on its own (`DUAL_DELTA_TRIAL=<trial seed>`): its
 /// input and the three outputs in full, and both errors.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ReplayedTrial {
     /// The trial's index in the run, where its seed is one of the run's
     /// (`None`: a seed of another base seed or `n`).

@@ -49,7 +49,7 @@ fn the_device_and_its_caveats_are_in_every_report() {
         "f16 rounds per op, round trips removed"
     );
     let row = step_summary::row(
-        &dual_delta_runtime::Ended::Ran(Box::new(o.clone())),
+        &dual_delta_runtime::ended::Ended::Ran(Box::new(o.clone())),
         Err("not asked"),
     );
     assert!(

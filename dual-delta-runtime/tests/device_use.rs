@@ -32,7 +32,7 @@ fn run(candidate: fn(&Vec<f32>) -> f32, seed: u64) -> Outcome {
 fn only_the_runs_that_used_the_device_name_it() {
     record_device("gpu.adapter", "Imitated GPU (vulkan, DiscreteGpu)");
     record_device("gpu.semantics", "f16 rounds per op");
-    let named = |o: &Outcome| o.environment.contains_key("gpu.adapter");
+    let named = |o: &Outcome| o.environment().contains_key("gpu.adapter");
     // One after the other, the CPU run first and last.
     let cpu = run(naive, 1);
     let gpu = run(on_the_device, 2);

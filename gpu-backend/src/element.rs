@@ -4,7 +4,7 @@
 
 use half::{bf16, f16};
 
-use dual_delta_runtime::Element;
+use dual_delta_runtime::output::Element;
 
 /// An element type the references take and the baselines return: `f16`,
 /// `bf16` or `f32` (sealed).

@@ -39,10 +39,10 @@ fn main() -> ExitCode {
         "dual-delta {m}x{k}x{n}: {trials} trials in {total:.3} s, {:.3} ms per trial \
          (trials {:.3} s, statistics {:.3} s), threads {}, mean error {:.6e}",
         1e3 * total / trials as f64,
-        outcome.trial_time.as_secs_f64(),
-        total - outcome.trial_time.as_secs_f64(),
+        outcome.trial_time().as_secs_f64(),
+        total - outcome.trial_time().as_secs_f64(),
         rayon::current_num_threads(),
-        outcome.summaries.candidate.mean
+        outcome.summaries().candidate.mean
     );
     ExitCode::SUCCESS
 }

@@ -37,8 +37,10 @@ use dual_delta_gpu::{
     },
 };
 use dual_delta_runtime::E4m3;
-use dual_delta_runtime::report::words::numbers::num;
-use dual_delta_runtime::{Accuracy, DualDelta, Expect, Names, Outcome, TrialRng};
+use dual_delta_runtime::report::numbers::num;
+use dual_delta_runtime::{
+    DualDelta, Expect, TrialRng, decision::Accuracy, outcome::Names, outcome::Outcome,
+};
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
 
 fn main() {
@@ -117,13 +119,13 @@ fn header(first: &str) {
     );
 }
 
-fn row(label: &str, o: Result<Outcome, dual_delta_runtime::RunError>) {
+fn row(label: &str, o: Result<Outcome, dual_delta_runtime::error::RunError>) {
     let o = match o {
         Ok(o) => o,
         Err(e) => return println!("  {label:<42} could not run: {e}"),
     };
-    let (c, b) = (o.summaries.candidate.mean, o.summaries.baseline.mean);
-    let verdict = match o.judgement.accuracy {
+    let (c, b) = (o.summaries().candidate.mean, o.summaries().baseline.mean);
+    let verdict = match o.judgement().accuracy() {
         Accuracy::LessAccurate => "less accurate",
         Accuracy::MoreAccurate => "more accurate",
         Accuracy::NoSignificantDifference => "no worse",

@@ -19,8 +19,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use dual_delta_runtime::report::words::numbers::num;
-use dual_delta_runtime::{Accuracy, Outcome, report};
+use dual_delta_runtime::report::numbers::num;
+use dual_delta_runtime::{decision::Accuracy, outcome::Outcome, report};
 use dual_delta_tests::kernels::{KERNEL_CASES, KernelCase};
 
 fn main() -> ExitCode {
@@ -74,7 +74,7 @@ fn main() -> ExitCode {
 
 /// One line of the table.
 fn row(case: &KernelCase, o: &Outcome) -> String {
-    let (d1, d2) = (o.summaries.candidate.mean, o.summaries.baseline.mean);
+    let (d1, d2) = (o.summaries().candidate.mean, o.summaries().baseline.mean);
     let p = o
         .p_worse()
         .map_or_else(|| "–".to_owned(), |p| format!("{p:.2e}"));
@@ -99,7 +99,7 @@ fn verdict(o: &Outcome) -> &'static str {
     if o.non_finite_gate() {
         return "non-finite outputs";
     }
-    match o.judgement.accuracy {
+    match o.judgement().accuracy() {
         Accuracy::LessAccurate => "less accurate",
         Accuracy::MoreAccurate => "more accurate",
         Accuracy::NoSignificantDifference => "no significant difference",

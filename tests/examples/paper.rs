@@ -16,9 +16,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use dual_delta_gpu::matmul::{MatmulInput, matmul_cpu_f16, matmul_f64};
-use dual_delta_runtime::report::words::numbers::{num, p_is};
+use dual_delta_runtime::report::numbers::{num, p_is};
 use dual_delta_runtime::stats::Summary;
-use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, Rule, report};
+use dual_delta_runtime::{DualDelta, Expect, Rule, outcome::Names, outcome::Outcome, report};
 use dual_delta_tests::{CASE_STUDIES, CaseStudy, PaperFigures};
 
 fn main() -> ExitCode {
@@ -108,9 +108,9 @@ fn print_case(case: &CaseStudy, o: &Outcome, expect: Expect, figures: &Result<()
     println!("{}", case.title);
     println!(
         "  N = {}, metric {}, base seed {:#x}, GPU strategy {}",
-        o.settings.n,
-        o.settings.metric,
-        o.settings.seed,
+        o.settings().n(),
+        o.settings().metric(),
+        o.settings().seed(),
         case.config.strategy_for(case.m, case.k, case.n).name()
     );
     println!(
@@ -127,22 +127,22 @@ fn print_case(case: &CaseStudy, o: &Outcome, expect: Expect, figures: &Result<()
             100.0 * (s.mean / paper.mean - 1.0)
         );
     };
-    row("GPU (FP16)", case.paper_gpu, &o.summaries.candidate);
-    row("CPU (FP16)", case.paper_cpu, &o.summaries.baseline);
-    let p = |r: &dual_delta_runtime::TestOutcome| match r {
+    row("GPU (FP16)", case.paper_gpu, &o.summaries().candidate);
+    row("CPU (FP16)", case.paper_cpu, &o.summaries().baseline);
+    let p = |r: &dual_delta_runtime::decision::TestOutcome| match r {
         Ok(t) => p_is(t.p_value),
         Err(e) => format!("p not computed ({e})"),
     };
     println!(
         "  Wilcoxon (GPU worse) {}, (GPU better) {}, KS {}, mean ratio = {}",
-        p(&o.analysis.wilcoxon_greater),
-        p(&o.analysis.wilcoxon_less),
-        p(&o.analysis.ks),
-        num(o.summaries.candidate.mean / o.summaries.baseline.mean)
+        p(&o.analysis().wilcoxon_greater),
+        p(&o.analysis().wilcoxon_less),
+        p(&o.analysis().ks),
+        num(o.summaries().candidate.mean / o.summaries().baseline.mean)
     );
     println!(
         "  verdict: {}",
-        o.verdict.accuracy_sentence("GPU (FP16)", "CPU (FP16)")
+        o.verdict().accuracy_sentence("GPU (FP16)", "CPU (FP16)")
     );
     println!("  sequential test: {}", sequential(o));
     println!(
@@ -156,8 +156,8 @@ fn print_case(case: &CaseStudy, o: &Outcome, expect: Expect, figures: &Result<()
     );
     println!(
         "  time: {:.1} s for {} trials",
-        o.trial_time.as_secs_f64(),
-        o.settings.n
+        o.trial_time().as_secs_f64(),
+        o.settings().n()
     );
     println!();
 }
@@ -165,21 +165,21 @@ fn print_case(case: &CaseStudy, o: &Outcome, expect: Expect, figures: &Result<()
 /// After how many trials the anytime-valid sequential test decided, and what.
 fn sequential(o: &Outcome) -> String {
     use dual_delta_runtime::stats::sequential::Crossed;
-    match o.sequential.crossed {
+    match o.sequential().crossed {
         Crossed::Neither => format!("undecided after {} trials", o.trials_run()),
         Crossed::Pass {
             after, evidence, ..
         } => format!(
             "pass after {after} of {} trials (e-value {evidence:.3e}): {}",
             o.trials_run(),
-            claim(&o.sequential.crossed)
+            claim(&o.sequential().crossed)
         ),
         Crossed::Fail {
             after, evidence, ..
         } => format!(
             "fail after {after} of {} trials (e-value {evidence:.3e}): {}",
             o.trials_run(),
-            claim(&o.sequential.crossed)
+            claim(&o.sequential().crossed)
         ),
     }
 }

@@ -27,7 +27,9 @@ use dual_delta_gpu::{
         RowsInput, random_outlier_rows, random_rows, softmax_cpu, softmax_f64, sum_cpu, sum_f64,
     },
 };
-use dual_delta_runtime::{DualDelta, Expect, Names, Outcome, RunError, TrialRng};
+use dual_delta_runtime::{
+    DualDelta, Expect, TrialRng, error::RunError, outcome::Names, outcome::Outcome,
+};
 use half::f16;
 
 use crate::gpu;

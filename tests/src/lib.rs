@@ -17,7 +17,7 @@ use dual_delta_gpu::{
     Gpu,
     matmul::{Accumulation, GemmConfig, MatmulInput},
 };
-use dual_delta_runtime::{Equivalence, Outcome};
+use dual_delta_runtime::{decision::Equivalence, outcome::Outcome};
 use half::f16;
 
 /// The figures the paper reports for one implementation.
@@ -152,19 +152,19 @@ impl CaseStudy {
     ///   ratio above 10 and a GPU mean of the paper's order (within a factor
     ///   of 2 of 3.106e-2).
     pub fn check(&self, outcome: &Outcome) -> Result<(), String> {
-        let gpu = outcome.summaries.candidate.mean;
-        let cpu = outcome.summaries.baseline.mean;
+        let gpu = outcome.summaries().candidate.mean;
+        let cpu = outcome.summaries().baseline.mean;
         let mut problems = Vec::new();
         // Under `rule = paper` the paper's test decided, and no gate.
-        if outcome.settings.rule == dual_delta_runtime::Rule::Paper
+        if outcome.settings().rule() == dual_delta_runtime::Rule::Paper
             && !matches!(
-                outcome.judgement.decided_by,
-                dual_delta_runtime::DecidedBy::Paper { .. }
+                outcome.judgement().decided_by(),
+                dual_delta_runtime::decision::DecidedBy::Paper { .. }
             )
         {
             problems.push(format!(
                 "decided by {:?}, not by the paper's test",
-                outcome.judgement.decided_by
+                outcome.judgement().decided_by()
             ));
         }
         let off = |measured: f64, expected: f64| (measured / expected - 1.0).abs();
@@ -181,7 +181,7 @@ impl CaseStudy {
                     "GPU mean error {gpu:.6e} is not within 2% of the CPU's {cpu:.6e}"
                 ));
             }
-            if outcome.verdict.equivalence != Equivalence::Indistinguishable {
+            if outcome.verdict().equivalence != Equivalence::Indistinguishable {
                 problems.push("KS distinguishes the GPU and CPU error distributions".into());
             }
         } else {
@@ -219,8 +219,8 @@ pub fn gpu() -> &'static Gpu {
 /// caught: the accuracy verdict must be "less accurate" (not merely a
 /// failed run for another reason).
 pub fn less_accurate(outcome: &Outcome) -> Result<(), String> {
-    match outcome.judgement.accuracy {
-        dual_delta_runtime::Accuracy::LessAccurate => Ok(()),
+    match outcome.judgement().accuracy() {
+        dual_delta_runtime::decision::Accuracy::LessAccurate => Ok(()),
         other => Err(format!("expected less accurate, got {other:?}")),
     }
 }

@@ -6,7 +6,7 @@
 //! design.
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{DecidedBy, Metric, Outcome};
+use dual_delta_runtime::{Metric, decision::DecidedBy, outcome::Outcome};
 use micromath::F32Ext;
 
 fn sin_micromath(x: &f32) -> f32 {
@@ -75,11 +75,11 @@ fn micromath_sin_holds_its_documented_bound() {
         "documented_bounds::sin",
     );
     assert!(o.passed(), "{}", o.table());
-    assert!(o.judgement.over_bound.is_none());
+    assert!(o.judgement().over_bound().is_none());
     // Every input was measured against the oracle, and the largest error
     // is within the bound but no mere rounding.
-    assert_eq!(o.delta1.len(), 1000);
-    let max = o.summaries.candidate.max;
+    assert_eq!(o.delta1().len(), 1000);
+    let max = o.summaries().candidate.max;
     assert!(max <= 0.002 && max > 1e-4, "{max}");
     println!("micromath 2.1.0 sin on [-π, π]: largest error {max:.3e} rad, within 0.002");
 }
@@ -96,16 +96,16 @@ fn micromath_atan_breaks_its_documented_bound_at_large_magnitudes() {
     assert!(!o.passed());
     // The first input over the bound, found by the run; checked here on
     // its own: redrawn from its seed, its error is above 0.002 (or NaN).
-    let first = o.judgement.over_bound.expect("an input over the bound");
+    let first = o.judgement().over_bound().expect("an input over the bound");
     let x = any_scale(&mut TrialRng::from_trial_seed(first.at.seed));
     let error = atan_error(x);
     assert!(error.is_nan() || error > 0.002, "{x}: {error}");
     assert!(
-        matches!(o.judgement.decided_by, DecidedBy::Bound { trial, .. } if trial == first.at.trial)
+        matches!(o.judgement().decided_by(), DecidedBy::Bound { trial, .. } if trial == first.at.trial)
     );
     // No earlier input is over it: the run stopped at the first.
     for i in 0..first.at.trial {
-        let x = any_scale(&mut TrialRng::for_trial(o.settings.seed, i));
+        let x = any_scale(&mut TrialRng::for_trial(o.settings().seed(), i));
         let e = atan_error(x);
         assert!(e <= 0.002, "trial {i}: {x} has error {e}");
     }

@@ -19,6 +19,7 @@ use dual_delta_gpu::{
     },
 };
 use dual_delta_runtime::E4m3;
+use dual_delta_runtime::decision::Accuracy;
 use dual_delta_runtime::prelude::*;
 use dual_delta_tests::lowp::{bf16_long_k, bf16_row_sums, fp8_input, to_bf16};
 
@@ -83,7 +84,7 @@ fn fp8_limited_one(x: &MatmulInput<E4m3>) -> Vec<f32> {
     n = 64,
     expect = better,
     batch = 8,
-    check = |o| match o.judgement.accuracy {
+    check = |o| match o.judgement().accuracy() {
         Accuracy::MoreAccurate => Ok(()),
         other => Err(format!("expected more accurate, got {other:?}")),
     },

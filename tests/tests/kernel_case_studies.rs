@@ -114,7 +114,10 @@ fn softmax_careful_is_no_worse_where_the_device_keeps_f16_subnormals() {
     .n(100)
     .run();
     let o = match run {
-        Err(dual_delta_runtime::RunError::Skipped(dual_delta_runtime::Skip { reason, .. })) => {
+        Err(dual_delta_runtime::error::RunError::Skipped(dual_delta_runtime::error::Skip {
+            reason,
+            ..
+        })) => {
             eprintln!("skipped: {reason}");
             return;
         }
@@ -132,10 +135,10 @@ fn softmax_careful_is_no_worse_where_the_device_keeps_f16_subnormals() {
         // a real loss, and found where it is.
         assert!(!o.passed(), "{}", o.verdict_sentence());
         assert_eq!(
-            o.judgement.accuracy,
-            dual_delta_runtime::Accuracy::LessAccurate
+            o.judgement().accuracy(),
+            dual_delta_runtime::decision::Accuracy::LessAccurate
         );
-        let worst = &o.worst_inputs[0].at;
+        let worst = &o.worst_inputs()[0].at;
         assert!(
             worst.oracle.abs() < 2f64.powi(-14) && worst.candidate == 0.0,
             "{worst:?}"

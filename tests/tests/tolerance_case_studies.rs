@@ -10,7 +10,7 @@ use dual_delta_gpu::{
     f16,
     reductions::{SoftmaxStrategy, SumStrategy},
 };
-use dual_delta_runtime::{Accuracy, DualDelta, Expect, Outcome, TrialRng};
+use dual_delta_runtime::{DualDelta, Expect, TrialRng, decision::Accuracy, outcome::Outcome};
 
 /// NumPy's `allclose(candidate, reference, rtol, atol)`.
 fn allclose(candidate: &[f16], reference: &[f16], rtol: f64, atol: f64) -> bool {
@@ -52,7 +52,7 @@ fn sum_f16(x: &RowsInput<f16>) -> Vec<f16> {
 
 fn assert_less_accurate(o: &Outcome) {
     assert_eq!(
-        o.judgement.accuracy,
+        o.judgement().accuracy(),
         Accuracy::LessAccurate,
         "{}",
         o.accuracy_sentence()
@@ -93,7 +93,7 @@ fn allclose_passes_a_softmax_dual_delta_finds_worse() {
         .run()
         .expect("run");
     assert_less_accurate(&outcome);
-    let ratio = outcome.summaries.candidate.mean / outcome.summaries.baseline.mean;
+    let ratio = outcome.summaries().candidate.mean / outcome.summaries().baseline.mean;
     assert!(ratio > 1.3, "mean error ratio {ratio}");
 }
 

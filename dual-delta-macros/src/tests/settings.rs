@@ -30,11 +30,11 @@ fn the_keys_are_the_tables_and_the_attributes_docs_list_them_in_order() {
 /// The runtime's message for `overrides` given by the builder, and for
 /// `var=value` in the environment.
 fn runtime_message(
-    overrides: dual_delta_runtime::Overrides,
+    overrides: dual_delta_runtime::__private::Overrides,
     var: &str,
     value: &str,
 ) -> [String; 2] {
-    use dual_delta_runtime::{Overrides, Settings};
+    use dual_delta_runtime::{__private::Overrides, settings::Settings};
     let builder = Settings::resolve_with("t", &overrides, |_| None).unwrap_err();
     let env = Settings::resolve_with("t", &Overrides::default(), |k| {
         (k == var).then(|| value.to_owned())
@@ -45,7 +45,7 @@ fn runtime_message(
 
 #[test]
 fn the_attribute_the_builder_and_the_environment_give_the_same_message() {
-    use dual_delta_runtime::Overrides;
+    use dual_delta_runtime::__private::Overrides;
     let required = REQUIRED_KEYS();
     let attr = |t: TokenStream| config_errors(quote!(#required #t));
     let none = Overrides::default;
@@ -117,7 +117,7 @@ fn the_attribute_the_builder_and_the_environment_give_the_same_message() {
         gross_factor: Some(f64::INFINITY),
         ..none()
     };
-    assert!(dual_delta_runtime::Settings::resolve_with("t", &inf, |_| None).is_ok());
+    assert!(dual_delta_runtime::settings::Settings::resolve_with("t", &inf, |_| None).is_ok());
     let c = config_of(quote!(#required gross_factor = inf)).unwrap_or_else(|e| panic!("{e}"));
     match c.overrides.get("gross_factor") {
         Some(Value::Literal(t)) => assert_eq!(t.to_string(), ":: core :: f64 :: INFINITY"),

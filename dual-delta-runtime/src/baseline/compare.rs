@@ -10,6 +10,7 @@ use crate::verdict::AccuracyTest;
 /// How the comparison with a baseline was decided.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "by", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RegressionDecision {
     /// The claim's rule over every pair, at `alpha`.
     FixedN {
@@ -33,6 +34,7 @@ pub enum RegressionDecision {
 
 /// The candidate now against the candidate at a baseline.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Regression {
     /// The baseline's name.
     pub baseline: String,

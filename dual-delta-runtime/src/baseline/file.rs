@@ -22,6 +22,7 @@ pub const FORMAT_WITHOUT_CHECKSUM: u32 = 1;
 
 /// A saved baseline: one test's trials under one name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Baseline {
     /// The file format ([`FORMAT`]).
     pub format: u32,
@@ -53,6 +54,7 @@ pub struct Baseline {
 
 /// The settings a baseline was saved with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct BaselineSettings {
     /// The cap on trials.
     pub n: usize,
@@ -70,7 +72,7 @@ pub struct BaselineSettings {
 
 impl BaselineSettings {
     /// The settings of `s` that a baseline records: the rows of the table
-    /// ([`crate::SETTINGS`]) marked `baseline`, the seed in hexadecimal.
+    /// ([`crate::settings::SETTINGS`]) marked `baseline`, the seed in hexadecimal.
     pub(crate) fn of(s: &Settings) -> Self {
         BaselineSettings {
             n: s.n,
@@ -85,6 +87,7 @@ impl BaselineSettings {
 
 /// One trial of a baseline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct BaselineTrial {
     /// The trial's index.
     pub index: usize,
@@ -221,6 +224,7 @@ impl Baseline {
 
 /// A baseline file found under the baselines' folder.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Listed {
     /// The baseline's name: its folder's.
     pub name: String,

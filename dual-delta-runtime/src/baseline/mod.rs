@@ -14,7 +14,7 @@
 //! - `DUAL_DELTA_BASELINE=main` compares each run with that file: the run
 //!   measures every input, then the candidate's error now and at the
 //!   baseline, paired by trial seed, go through the claim's rule
-//!   ([`crate::claim`]) with the errors then in the baseline's place, each
+//!   ([`crate::decision::claim`]) with the errors then in the baseline's place, each
 //!   criterion at α/2 (its typical input by the sign test at the margin and
 //!   the run's one-sided paired test at margin 0). The test fails
 //!   when the candidate is significantly less accurate than at the
@@ -28,7 +28,7 @@
 //! over each `f64`'s bits): cheap, generic, and it changes when the input
 //! generator or the oracle does. When the fingerprints of a trial seed
 //! differ, the comparison would pair different inputs: the run fails with
-//! [`BaselineError::Mismatch`](crate::BaselineError) naming
+//! [`BaselineError::Mismatch`](crate::error::BaselineError) naming
 //! the first such trial. A baseline saved on another GPU (its
 //! `gpu.adapter` differs) is compared only with
 //! `DUAL_DELTA_BASELINE_ANY_DEVICE=1`. A test with no baseline file under

@@ -19,7 +19,7 @@ use dual_delta_runtime::baseline::{
 };
 use dual_delta_runtime::report::summary::Summary;
 use dual_delta_runtime::report::{
-    DELTAS_FILE, Stored, csv, read_dir_record, report_root, scan, show, test_dir_name, words,
+    DELTAS_FILE, Stored, csv, read_dir_record, report_root, scan, show, test_dir_name,
 };
 use dual_delta_runtime::suite;
 
@@ -138,15 +138,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             for t in &s.tests {
                 println!("{:<9} {}  {}", t.result, t.test, t.sentence);
             }
-            println!(
-                "{} passed, {} failed, {} regressed, {} skipped{} (reports under {})",
-                s.passed,
-                s.failed,
-                s.regressed,
-                s.skipped,
-                words::unreadable_count(s.unreadable),
-                dir.display()
-            );
+            println!("{} (reports under {})", s.counts(), dir.display());
             // A report it cannot read is a failure of the listing.
             Ok(if s.unreadable == 0 {
                 ExitCode::SUCCESS
@@ -236,8 +228,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         } => {
             let s = suite::merge(&dirs, &out, suite_alpha)
                 .map_err(|e| format!("merge into {}: {e}", out.display()))?;
-            for shard in &s.empty_shards {
-                println!("{}", words::empty_shard_line(shard));
+            for line in s.empty_shard_lines() {
+                println!("{line}");
             }
             for t in s
                 .tests
@@ -247,13 +239,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 println!("{}", t.sentence);
             }
             println!(
-                "{} tests: {} passed, {} failed, {} regressed, {} skipped{}; index {}",
+                "{} tests: {}; index {}",
                 s.tests.len(),
-                s.passed,
-                s.failed,
-                s.regressed,
-                s.skipped,
-                words::unreadable_count(s.unreadable),
+                s.counts(),
                 out.join("index.html").display()
             );
             if let (Some(a), Some(bar)) = (s.suite_alpha, s.bar) {
@@ -351,11 +339,14 @@ fn stored_run(dir: &Path, test: &str) -> Result<(Summary<'static>, PathBuf), Str
     let found = again.as_ref().unwrap_or(found);
     match found {
         Stored::Run(r) => Ok(((**r).clone(), at)),
-        Stored::Unreadable(u) => Err(words::unreadable_line(u)),
+        Stored::Unreadable(u) => Err(u.to_string()),
         Stored::Skipped(k) => Err(format!("`{test}` was skipped: {}", k.reason)),
         Stored::Stopped(k) => Err(format!(
             "`{}` could not finish: {}\n  replay: {}",
             k.test, k.reason, k.replay
+        )),
+        other => Err(format!(
+            "`{test}`: a record this version cannot show ({other:?})"
         )),
     }
 }

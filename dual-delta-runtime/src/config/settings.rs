@@ -24,6 +24,15 @@ macro_rules! resolved {
     ($shape:ident $given:ty) => { $given };
 }
 
+/// What a setting's reader returns: a copy, or a reference to the
+/// baselines.
+macro_rules! read_as {
+    (baselines $given:ty) => { &$given };
+    ($shape:ident $given:ty) => { resolved!($shape $given) };
+    (baselines, $field:expr) => { &$field };
+    ($shape:ident, $field:expr) => { Clone::clone(&$field) };
+}
+
 /// How a row of the table resolves, by its shape (see
 /// `dual_delta_settings::settings_table!`).
 macro_rules! resolve {
@@ -76,7 +85,7 @@ macro_rules! declare {
         )*}
 
         /// Fully resolved settings of one run. Invariants: every value
-        /// follows its row's rule in the table ([`crate::SETTINGS`]):
+        /// follows its row's rule in the table ([`crate::settings::SETTINGS`]):
         /// `n ≥ 1`, `0 < alpha < 1`, `margin ≥ 0` and finite,
         /// `threads ≥ 1` when set, `gross_factor > 1`.
         ///
@@ -89,16 +98,33 @@ macro_rules! declare {
             $(
                 $(#[doc = $doc])*
                 $(#[serde($($serde)*)])?
-                pub $name: resolved!($shape $given),
+                pub(crate) $name: resolved!($shape $given),
             )*
             /// Where the seed came from, for the report.
-            pub seed_source: SeedSource,
+            pub(crate) seed_source: SeedSource,
+        }
+
+        /// Each setting, read: a `Settings` is made only by resolving
+        /// (its invariants hold), and grows without breaking its readers.
+        impl Settings {
+            $(
+                $(#[doc = $doc])*
+                pub fn $name(&self) -> read_as!($shape $given) {
+                    read_as!($shape, self.$name)
+                }
+            )*
+
+            /// Where the seed came from, for the report.
+            pub fn seed_source(&self) -> SeedSource {
+                self.seed_source
+            }
         }
 
         /// The process's configuration: what the environment says for
         /// every test of the process (`None`: unset). Read by
         /// [`Process::read`]; each variable is a row of the table.
         #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        #[non_exhaustive]
         pub struct Process {$(
             $(#[doc = $pdoc])*
             pub $pname: Option<$pgiven>,
@@ -212,6 +238,7 @@ impl Process {
 /// Where a run's base seed came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum SeedSource {
     /// The default: derived from the test's name, so fixed per test.
     Default,

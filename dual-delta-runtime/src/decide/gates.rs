@@ -1,7 +1,7 @@
 //! The gates: every full trial, in every mode, is checked for a
 //! non-finite output and for a gross error (see [`crate::screen`] for the
 //! definitions and what a pass guarantees), or, where the test documents
-//! one, against its error bound ([`crate::Settings::bound`]), which takes
+//! one, against its error bound ([`crate::settings::Settings::bound`]), which takes
 //! the gross-error gate's place. A non-finite output and an input over the
 //! bound each fail the run whatever the statistics say; gross errors fail
 //! it where there are too many to be chance ([`gross_shown`]). What each gate found is its evidence, defined here where it is
@@ -132,6 +132,7 @@ pub(crate) fn fails_non_finite(t: &TrialErrors, settings: &Settings) -> bool {
 /// The first input whose candidate error exceeded the test's documented
 /// bound: what it was and where.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct OverBound {
     /// The bound, in the metric's unit.
     #[serde(with = "crate::json_number")]
@@ -145,6 +146,7 @@ pub struct OverBound {
 /// A trial on which the candidate's error was gross (see [`crate::screen`]):
 /// what it was and where.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct GrossError {
     /// The reference error it was compared with: the larger of the
     /// baseline's largest finite error and the one-ulp error `u` of the

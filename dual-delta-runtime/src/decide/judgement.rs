@@ -7,7 +7,7 @@
 //! `expect = worse`), then the
 //! claim's rule over every input ([`crate::decide::claim`]), or under
 //! `rule = paper` the paper's one-sided test alone.
-//! [`Outcome`](crate::Outcome) stores the result; the terminal table, the
+//! [`Outcome`](crate::outcome::Outcome) stores the result; the terminal table, the
 //! HTML page, `summary.json`, the step summary and `assert` read it, and
 //! nothing re-derives it.
 
@@ -28,7 +28,7 @@ use crate::verdict::{Accuracy, Analysis, Verdict};
 #[non_exhaustive]
 pub enum DecidedBy {
     /// The test's own check (`check = ...`) failed: the run fails, its
-    /// reason in [`crate::Outcome::check`].
+    /// reason in [`crate::outcome::Outcome::check`].
     Check,
     /// The candidate returned a NaN or an infinity where the baseline and
     /// the oracle were finite (the first such trial).
@@ -80,7 +80,7 @@ pub enum DecidedBy {
     },
     /// The claim could not decide at this `n`: its mean points beyond the
     /// margin on too few inputs for any test to establish it
-    /// ([`crate::claim::Short`], in [`crate::claim::Claim::short`]). The
+    /// ([`crate::decision::claim::Short`], in [`crate::decision::claim::Claim::short`]). The
     /// run fails, naming the `n` that could, rather than pass.
     ShortOfInputs,
 }
@@ -108,30 +108,30 @@ pub enum Ending {
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Judgement {
     /// Whether every expectation holds.
-    pub passed: bool,
+    pub(crate) passed: bool,
     /// Whether the accuracy expectation holds.
-    pub accuracy_met: bool,
+    pub(crate) accuracy_met: bool,
     /// The accuracy verdict that decided.
-    pub accuracy: Accuracy,
+    pub(crate) accuracy: Accuracy,
     /// What decided it.
-    pub decided_by: DecidedBy,
+    pub(crate) decided_by: DecidedBy,
     /// How the trials ended.
-    pub ending: Ending,
+    pub(crate) ending: Ending,
     /// The level at which the fixed-N tests ran: α, or the share of α left
     /// to them at the cap.
     #[serde(with = "crate::json_number")]
-    pub fixed_alpha: f64,
+    pub(crate) fixed_alpha: f64,
     /// A significant difference inside the margin, if there is one.
-    pub within_margin: Option<WithinMargin>,
+    pub(crate) within_margin: Option<WithinMargin>,
     /// The comparison with the baseline it was compared with
     /// (`DUAL_DELTA_BASELINE`) fails the run: the candidate is
     /// significantly less accurate than it was, or the comparison could
     /// not decide at this `n` ([`crate::baseline::Regression::fails`]).
-    pub regressed: bool,
+    pub(crate) regressed: bool,
     /// The first input whose candidate error exceeded the test's
     /// documented bound, if one did.
     #[serde(default)]
-    pub over_bound: Option<OverBound>,
+    pub(crate) over_bound: Option<OverBound>,
     /// The run's p-value for a suite ([`crate::suite`]), that of the
     /// criterion that failed it: the run fails its accuracy claim at α only
     /// if this is below α. A gate failure gives 0; an early failure
@@ -142,10 +142,74 @@ pub struct Judgement {
     /// claim and failed on stability gives the stability test's p-value,
     /// scaled the same way (0 where stability could not be compared).
     /// `None` for expectations other than `no_worse`.
-    pub p_value: Option<f64>,
+    pub(crate) p_value: Option<f64>,
 }
 
 impl Judgement {
+    /// Whether every expectation holds.
+    pub fn passed(&self) -> bool {
+        self.passed
+    }
+
+    /// Whether the accuracy expectation holds.
+    pub fn accuracy_met(&self) -> bool {
+        self.accuracy_met
+    }
+
+    /// The accuracy verdict that decided.
+    pub fn accuracy(&self) -> Accuracy {
+        self.accuracy
+    }
+
+    /// What decided it.
+    pub fn decided_by(&self) -> DecidedBy {
+        self.decided_by
+    }
+
+    /// How the trials ended.
+    pub fn ending(&self) -> Ending {
+        self.ending
+    }
+
+    /// The level at which the fixed-N tests ran: α, or the share of α left
+    /// to them at the cap.
+    pub fn fixed_alpha(&self) -> f64 {
+        self.fixed_alpha
+    }
+
+    /// A significant difference inside the margin, if there is one.
+    pub fn within_margin(&self) -> Option<WithinMargin> {
+        self.within_margin
+    }
+
+    /// The comparison with the baseline it was compared with
+    /// (`DUAL_DELTA_BASELINE`) fails the run: the candidate is
+    /// significantly less accurate than it was, or the comparison could
+    /// not decide at this `n` ([`crate::baseline::Regression::fails`]).
+    pub fn regressed(&self) -> bool {
+        self.regressed
+    }
+
+    /// The first input whose candidate error exceeded the test's
+    /// documented bound, if one did.
+    pub fn over_bound(&self) -> Option<OverBound> {
+        self.over_bound
+    }
+
+    /// The run's p-value for a suite ([`crate::suite`]), that of the
+    /// criterion that failed it: the run fails its accuracy claim at α only
+    /// if this is below α. A gate failure gives 0; an early failure
+    /// `α / (α_fail · E)` (`E` the fail side's e-value where the run
+    /// stopped, valid by Ville's inequality); otherwise the claim's p-value
+    /// ([`crate::decide::claim::Claim::p_value`]) scaled by `α / fixed_alpha`. The
+    /// two paths share α as the run does. A run that met its accuracy
+    /// claim and failed on stability gives the stability test's p-value,
+    /// scaled the same way (0 where stability could not be compared).
+    /// `None` for expectations other than `no_worse`.
+    pub fn p_value(&self) -> Option<f64> {
+        self.p_value
+    }
+
     /// Whether a fixed-N test's p-value is significant at the level the
     /// fixed-N tests ran at ([`Judgement::fixed_alpha`]): the one place
     /// reports learn it.

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 /// Why the `deltas.csv` at `path` cannot be read back
 /// ([`crate::report::csv::read_checked`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DeltasError {
     /// The file.
     pub path: PathBuf,

@@ -9,6 +9,7 @@ use crate::stats::StatsError;
 /// One of the functions a run calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Role {
     /// The implementation under test, f1.
     Candidate,
@@ -36,6 +37,7 @@ impl fmt::Display for Role {
 
 /// Where a trial failed: enough to replay it alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TrialId {
     /// The trial's index in the run.
     pub index: usize,
@@ -90,7 +92,7 @@ pub enum RunError {
     Stats(StatsError),
     /// A function declared that this environment cannot run the test
     /// ([`skip`]): an ending, not a failure (see
-    /// [`crate::Ended::Skipped`]).
+    /// [`crate::ended::Ended::Skipped`]).
     Skipped(Skip),
 }
 
@@ -98,6 +100,7 @@ pub enum RunError {
 /// ([`dual_delta_settings::levels::Deciding::min_n`], which the attribute
 /// checks at compile time too).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct TooFewTrials {
     /// The test, as the attribute writes it (`wilcoxon`, `sign`, `t`).
     pub test: &'static str,
@@ -111,6 +114,7 @@ pub struct TooFewTrials {
 
 /// A run that compared no output element on any of its inputs.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct NothingCompared {
     /// The inputs whose outputs the oracle measured.
     pub measured: usize,
@@ -133,6 +137,7 @@ impl std::error::Error for NothingCompared {}
 
 /// A run skipped by one of its functions, and why.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Skip {
     /// Which function.
     pub role: Role,

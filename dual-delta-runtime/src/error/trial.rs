@@ -7,6 +7,7 @@ use super::{Role, TrialId};
 
 /// A function that failed on a trial.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct TrialFault {
     /// The function at fault.
     pub role: Role,

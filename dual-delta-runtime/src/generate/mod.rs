@@ -7,7 +7,7 @@
 //! cancelling terms. This module makes ordinary inputs and those rare ones,
 //! and says which is which: every generator notes the kind of input it made
 //! with [`TrialRng::note_input_kind`], and the harness records it for each
-//! trial ([`Outcome::input_kinds`](crate::Outcome::input_kinds)), so the worst
+//! trial ([`Outcome::input_kinds`](crate::outcome::Outcome::input_kinds)), so the worst
 //! trials of a run can be traced to their kind of input.
 //!
 //! # Two layers
@@ -148,6 +148,7 @@ pub use self::matrix::{Matrix, MatrixPair, matrix, matrix_pair, matrix_pair_from
 pub use self::pattern::{Activations, LargeRow, Sparse, activations, large_row, sparse};
 pub use self::scaled::{Scaled, ScaledPair, scaled, scaled_matrix_pair};
 pub use self::shape::Shape;
+pub use crate::rng::{seed_from_name, trial_seed};
 
 /// A floating-point format that generators can round values to.
 ///

@@ -26,6 +26,7 @@ use crate::rng::TrialRng;
 /// assert!(awkward.sizes().contains(&1) && awkward.sizes().contains(&255));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Shape {
     /// Always this size. Draws nothing from the generator.
     Fixed(usize),

@@ -24,6 +24,7 @@ use crate::worst::{Describer, ReplayedTrial};
 /// input generator (the paper's Algorithm 1).
 ///
 /// ```
+/// use dual_delta_runtime::decision::Accuracy;
 /// use dual_delta_runtime::prelude::*;
 ///
 /// fn naive(x: &Vec<f32>) -> f32 { x.iter().sum() }
@@ -38,7 +39,7 @@ use crate::worst::{Describer, ReplayedTrial};
 /// }
 ///
 /// let outcome = DualDelta::new(naive, kahan, exact, input).n(200).run().unwrap();
-/// assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
+/// assert_eq!(outcome.judgement().accuracy(), Accuracy::LessAccurate);
 /// ```
 ///
 /// Trial `i` draws its input from [`TrialRng::for_trial`]`(seed, i)`, so runs
@@ -113,7 +114,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     ///     .run()
     ///     .unwrap();
     /// let one_by_one = DualDelta::new(naive, naive, exact, input).n(100).run().unwrap();
-    /// assert_eq!(batched.delta1, one_by_one.delta1);
+    /// assert_eq!(batched.delta1(), one_by_one.delta1());
     /// ```
     pub fn batched<C, B, O, G, O1, O2, OO>(candidate: C, baseline: B, oracle: O, input: G) -> Self
     where
@@ -190,7 +191,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     }
 
     /// Adds the feature `name` of an input, `feature(x)`, to those a
-    /// failing run's loss is cut by ([`crate::Localization`]): a kernel's
+    /// failing run's loss is cut by ([`crate::regions::Localization`]): a kernel's
     /// tile count, a matrix's condition number. The sentence names it
     /// where it carries the loss.
     pub fn feature(mut self, name: &'static str, feature: impl Fn(&I) -> f64 + Sync + 'a) -> Self {
@@ -301,7 +302,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     }
 
     /// Replaces every setting at once (used by `#[dual_delta_test]`).
-    pub fn overrides(mut self, overrides: Overrides) -> Self {
+    pub(crate) fn overrides(mut self, overrides: Overrides) -> Self {
         self.overrides = overrides;
         self
     }
@@ -309,7 +310,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// Runs the test over its `n` inputs and decides it (see
     /// [`crate::decide::claim`] and [`crate::screen`]). Writes no report
     /// ([`Outcome::write_report`] does); saves the run as a baseline when
-    /// [`crate::Settings::baselines`] asks for it.
+    /// [`crate::settings::Settings::baselines`] asks for it.
     pub fn run(&self) -> Result<Outcome, RunError> {
         crate::run::run(
             &self.trial,

@@ -23,6 +23,7 @@ use crate::numerics::{exp2i, exponent};
 /// and to say in reports what an implementation computes in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum NumberFormat {
     /// IEEE 754 binary16.
     F16,
@@ -216,7 +217,7 @@ impl<E: Element> Scalar for E {
 /// out its elements:
 ///
 /// ```
-/// use dual_delta_runtime::{NumberFormat, Output};
+/// use dual_delta_runtime::{output::NumberFormat, output::Output};
 ///
 /// struct Matrix { rows: usize, cols: usize, data: Vec<f32> }
 ///

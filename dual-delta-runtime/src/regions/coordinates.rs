@@ -17,6 +17,7 @@ use crate::output::Element;
 
 /// One named value of an input.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Coordinate {
     /// Its name in the breakdown's sentence: `x`, `|x.1|`, `len(x)`, `k`.
     pub name: String,

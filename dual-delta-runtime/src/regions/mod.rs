@@ -60,6 +60,7 @@ pub struct Cut {
 
 /// The breakdown of a run's loss by the features of its inputs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Localization {
     /// Every feature read, in order.
     pub features: Vec<String>,

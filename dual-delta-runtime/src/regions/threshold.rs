@@ -8,6 +8,7 @@
 /// exactly those it describes.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "side", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Side {
     /// The inputs whose value is below `bound` (or equal to it, where
     /// `inclusive`).

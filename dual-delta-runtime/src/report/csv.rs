@@ -8,7 +8,7 @@
 //! - `index`: the trial's index, from 0.
 //! - `seed`: the trial's own seed, `0x` and 16 hexadecimal digits as the
 //!   terminal and `summary.json` write it
-//!   ([`crate::trial_seed`] of the base seed and the index); replay one
+//!   ([`crate::generate::trial_seed`] of the base seed and the index); replay one
 //!   trial with [`crate::TrialRng::from_trial_seed`].
 //! - `delta1`, `delta2`: the candidate's and the baseline's error, in the
 //!   run's metric. Written with the fewest digits that read back as the same

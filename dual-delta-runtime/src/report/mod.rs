@@ -51,7 +51,8 @@ mod stored;
 pub mod summary;
 pub mod terminal;
 mod versions;
-pub mod words;
+pub(crate) mod words;
+pub use self::words::numbers;
 
 use std::fs;
 use std::io;

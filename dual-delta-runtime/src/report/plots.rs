@@ -9,6 +9,7 @@ use crate::outcome::Outcome;
 
 /// One plot of a run's report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Plot {
     /// Overlapping histograms of Δ1 and Δ2.
     Histogram,

@@ -21,6 +21,7 @@ use crate::ended::Ended;
 
 /// What [`publish`] left.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Published {
     /// Whether the test passes ([`Ended::passed`]).
     pub passed: bool,

@@ -5,7 +5,7 @@
 //! GitHub step summary's row each read the one event, [`Ended`], and
 //! render it; none of them decides anything (no threshold, no recomputed
 //! significance: a test is significant when
-//! [`Judgement::significant`](crate::Judgement::significant) says so), and
+//! [`Judgement::significant`](crate::decision::Judgement::significant) says so), and
 //! each says what it shows of a skip or a stop. The run never calls a
 //! reporter; reports read the ending, never the reverse. [`super::publish`]
 //! calls every one of them.
@@ -50,6 +50,7 @@ impl<'a> Context<'a> {
 
 /// Where a reporter's text goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Destination {
     /// A file of the test's report directory.
     File(&'static str),

@@ -22,6 +22,7 @@ pub const STOPPED_FILE: &str = "stopped.json";
 /// One test's stored run, its skip, its run that could not finish, or a
 /// record that cannot be read.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum Stored {
     /// A run with its `summary.json`.
     Run(Box<Summary<'static>>),
@@ -38,6 +39,7 @@ pub enum Stored {
 /// `stopped.json`) is truncated, empty, not JSON, of a schema this version
 /// does not read, not a file, or missing beside the run's `deltas.csv`.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Unreadable {
     /// The directory's name under the root (the test's path is unknown).
     pub dir: String,
@@ -45,6 +47,13 @@ pub struct Unreadable {
     pub path: PathBuf,
     /// What is wrong with it.
     pub why: String,
+}
+
+/// `unreadable report of `dir`: path: why`, as listings print it.
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&super::words::unreadable_line(self))
+    }
 }
 
 impl Stored {

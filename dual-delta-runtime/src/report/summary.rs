@@ -45,6 +45,7 @@ pub const SCHEMA_VERSION: u32 = 5;
 /// wrote the run's types as they are, where version 3 copied their fields
 /// into a record of its own.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Summary<'a> {
     /// `5` ([`SCHEMA_VERSION`]).
     pub schema_version: u32,
@@ -59,13 +60,13 @@ pub struct Summary<'a> {
     /// The test's and the implementations' names ([`Names`]: `test`,
     /// `candidate`, `baseline`, `oracle`, `input`).
     pub names: Cow<'a, Names>,
-    /// The claim's two criteria over every input ([`crate::claim::Claim`]):
+    /// The claim's two criteria over every input ([`crate::decision::claim::Claim`]):
     /// first, as every report leads with the claim.
     pub claim: Cow<'a, crate::decide::claim::Claim>,
     /// The decision ([`Judgement`]: `passed`, `accuracy_met`, the run's
-    /// `accuracy`, `decided_by` ([`crate::DecidedBy`], tagged by `by`),
-    /// `ending` ([`crate::Ending`], tagged by `ended`), `fixed_alpha`,
-    /// `within_margin` ([`crate::claim::WithinMargin`] or `null`), `regressed`,
+    /// `accuracy`, `decided_by` ([`crate::decision::DecidedBy`], tagged by `by`),
+    /// `ending` ([`crate::decision::Ending`], tagged by `ended`), `fixed_alpha`,
+    /// `within_margin` ([`crate::decision::claim::WithinMargin`] or `null`), `regressed`,
     /// `p_value` (the run's p-value for a suite, or `null`)).
     pub judgement: Cow<'a, Judgement>,
     /// The run in words.
@@ -87,7 +88,7 @@ pub struct Summary<'a> {
     pub accuracy_test: AccuracyTest,
     /// Why the requested test was replaced, or `null`.
     pub fallback: Option<Cow<'a, str>>,
-    /// Every test, keyed as in [`crate::Analysis::rows`], in the report's
+    /// Every test, keyed as in [`crate::decision::Analysis::rows`], in the report's
     /// order.
     pub tests: Tests<'a>,
     /// The Hodges-Lehmann estimate of the shift Δ1 − Δ2, or `{"error":
@@ -106,7 +107,7 @@ pub struct Summary<'a> {
     pub sequential: Cow<'a, SequentialEvidence>,
     /// The trials on which an output held a NaN or an infinity
     /// ([`NonFinite`]: `candidate` and `baseline`, lists of
-    /// [`crate::NonFiniteTrial`]).
+    /// [`crate::outcome::NonFiniteTrial`]).
     pub non_finite_outputs: Cow<'a, NonFinite>,
     /// The trials over the gross-error gate ([`GrossError`]).
     pub gross_errors: Cow<'a, [GrossError]>,
@@ -123,13 +124,13 @@ pub struct Summary<'a> {
     /// ([`crate::worst::WorstInput`]).
     #[serde(default)]
     pub worst_inputs: Cow<'a, [crate::worst::WorstInput]>,
-    /// Where the loss is ([`crate::Localization`]): the cut of the inputs'
+    /// Where the loss is ([`crate::regions::Localization`]): the cut of the inputs'
     /// features that best separates it, its permutation p-value and
     /// whether it carries the loss, for a run whose candidate is less
     /// accurate beyond the margin; else `null`.
     #[serde(default)]
     pub regions: Option<Cow<'a, crate::regions::Localization>>,
-    /// Advice on the metric ([`crate::MetricAdvice`]), or `null`.
+    /// Advice on the metric ([`crate::decision::MetricAdvice`]), or `null`.
     #[serde(default)]
     pub metric_advice: Option<Cow<'a, crate::advice::MetricAdvice>>,
     /// The metric and what it computes: the unit of every error in the
@@ -203,6 +204,7 @@ impl Summary<'static> {
 /// seed as `0x` and 16 hexadecimal digits (what `DUAL_DELTA_SEED`
 /// accepts; JSON readers lose integers above 2^53).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Recorded<'a> {
     /// The settings.
     #[serde(flatten)]
@@ -214,26 +216,27 @@ pub struct Recorded<'a> {
 /// The run in words, each from the outcome's own method
 /// ([`crate::report::words`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Sentences {
     /// The claim, first: what it claims and at which levels, each
-    /// criterion, and what decided ([`crate::Outcome::claim_lines`]).
+    /// criterion, and what decided ([`crate::outcome::Outcome::claim_lines`]).
     pub claim: Vec<String>,
-    /// The whole verdict ([`crate::Outcome::verdict_sentence`]).
+    /// The whole verdict ([`crate::outcome::Outcome::verdict_sentence`]).
     pub verdict: String,
-    /// The accuracy verdict ([`crate::Outcome::accuracy_sentence`]).
+    /// The accuracy verdict ([`crate::outcome::Outcome::accuracy_sentence`]).
     pub accuracy: String,
-    /// The stability verdict ([`crate::Outcome::stability_sentence`]).
+    /// The stability verdict ([`crate::outcome::Outcome::stability_sentence`]).
     pub stability: String,
-    /// What the screen did ([`crate::Outcome::screen_sentence`]).
+    /// What the screen did ([`crate::outcome::Outcome::screen_sentence`]).
     pub screen: String,
     /// The comparison with a baseline ([`Regression::sentence`]), or
     /// `null`.
     pub regression: Option<String>,
-    /// Where the loss is ([`crate::Outcome::where_sentence`]), or `null`.
+    /// Where the loss is ([`crate::outcome::Outcome::where_sentence`]), or `null`.
     #[serde(default)]
     pub where_loss: Option<String>,
     /// Why the run failed, reason first
-    /// ([`crate::Outcome::failure_sentence`]), or `null` for a pass.
+    /// ([`crate::outcome::Outcome::failure_sentence`]), or `null` for a pass.
     #[serde(default)]
     pub failure: Option<String>,
 }
@@ -241,6 +244,7 @@ pub struct Sentences {
 /// A value, or why it could not be computed (`{"error": "..."}`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum Fallible<T> {
     /// The value.
     Ok(T),
@@ -273,6 +277,7 @@ impl<T> Fallible<T> {
 
 /// An estimate (`{"estimate": x}`).
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Estimate {
     /// Its value.
     #[serde(with = "crate::json_number")]
@@ -280,7 +285,7 @@ pub struct Estimate {
 }
 
 /// The tests of a run in the order of the report, as one JSON object keyed
-/// by the `key` of each row of [`Analysis::rows`](crate::Analysis::rows).
+/// by the `key` of each row of [`Analysis::rows`](crate::decision::Analysis::rows).
 #[derive(Clone, Debug, Default)]
 pub struct Tests<'a>(pub Vec<(Cow<'a, str>, Test<'a>)>);
 
@@ -325,6 +330,7 @@ impl<'de, 'a> Deserialize<'de> for Tests<'a> {
 /// alternative in words), and either the [`TestResult`] (`statistic`,
 /// `p_value`, `method`) with `significant`, or `error`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Test<'a> {
     /// The test's name.
     pub name: Cow<'a, str>,
@@ -339,6 +345,7 @@ pub struct Test<'a> {
 
 /// A computed test and whether the judgement finds it significant.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Judged<'a> {
     /// The result.
     #[serde(flatten)]
@@ -350,6 +357,7 @@ pub struct Judged<'a> {
 
 /// The trial with the candidate's largest error.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct WorstTrial {
     /// The trial's index.
     pub index: usize,
@@ -367,6 +375,7 @@ pub struct WorstTrial {
 
 /// How long the run took.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Timings {
     /// Running the trials, in seconds.
     #[serde(with = "crate::json_number")]
@@ -378,6 +387,7 @@ pub struct Timings {
 
 /// The report's other files, relative to `summary.json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Files {
     /// The page.
     pub html: String,
@@ -399,6 +409,7 @@ pub struct Files {
 /// (`cargo dual-delta compare`) can tell a whole file from one cut short,
 /// edited or damaged.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DeltasRecord {
     /// Its rows below the header, one per trial run.
     pub rows: usize,

@@ -10,6 +10,7 @@ use crate::rng::TrialRng;
 /// The ratio of mean errors `mean(d1) / mean(d2)` with a paired percentile
 /// bootstrap interval.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RatioInterval {
     /// The point estimate `mean(d1) / mean(d2)` on the full samples.
     #[serde(with = "crate::json_number")]

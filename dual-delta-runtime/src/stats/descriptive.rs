@@ -15,6 +15,7 @@ use super::{StatsError, check_no_nan};
 /// and kept in every statistic, which then reports the infinite spread
 /// rather than hiding it: see each field for what an infinity does to it.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Summary {
     /// Number of observations.
     pub n: usize,

@@ -91,6 +91,7 @@ fn tail_size(total: f64) -> f64 {
 /// finite and non-negative, every weight positive; `total` is the sum of
 /// the weights, at least 2.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct MeanRatio {
     x: Vec<f64>,
     y: Vec<f64>,

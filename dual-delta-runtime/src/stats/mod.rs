@@ -82,6 +82,7 @@ pub enum ZeroMethod {
 /// How a p-value was computed, where a test has a choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Method {
     /// The exact null distribution of the statistic.
     Exact,
@@ -107,6 +108,7 @@ impl fmt::Display for Method {
 
 /// The outcome of a hypothesis test.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TestResult {
     /// The test statistic, as SciPy reports it.
     #[serde(with = "crate::json_number")]
@@ -120,6 +122,7 @@ pub struct TestResult {
 
 /// Why a statistic could not be computed.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum StatsError {
     /// Too few observations for the test (after dropping zeros or ties, where
     /// the test drops them).

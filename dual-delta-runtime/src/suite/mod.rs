@@ -6,7 +6,7 @@
 //!
 //! # Skipped tests
 //!
-//! A test whose run is skipped (see [`crate::skip`], e.g. no GPU and
+//! A test whose run is skipped (see [`crate::error::skip`], e.g. no GPU and
 //! `DUAL_DELTA_GPU=skip`) writes `<test dir>/skipped.json` (`test`,
 //! `role`, `reason`, `timestamp_ms`; [`crate::report::write_skipped`])
 //! instead of a report, so that a green suite shows how many tests did not
@@ -28,7 +28,7 @@
 //! `A` (`--suite-alpha`, or `DUAL_DELTA_SUITE_ALPHA` read by the command),
 //! the failures are sifted by the Benjamini-Hochberg procedure over every
 //! test that ran: each test's p-value is its run's
-//! ([`crate::Judgement::p_value`]: the deciding test's, or for a run that
+//! ([`crate::decision::Judgement::p_value`]: the deciding test's, or for a run that
 //! stopped at an early failure the fail side's e-value turned into one),
 //! a passing test's counts as 1, and the `k` smallest are kept where
 //! `p_(k) ≤ A k / m`. The tests of a suite are separate runs on their own
@@ -64,6 +64,7 @@ pub const MARKDOWN_FILE: &str = "summary.md";
 /// What became of one test of a suite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum SuiteResult {
     /// Every expectation held.
     Passed,
@@ -108,6 +109,7 @@ impl std::fmt::Display for SuiteResult {
 
 /// One line of the suite.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SuiteTest {
     /// The test's path.
     pub test: String,
@@ -129,6 +131,7 @@ pub struct SuiteTest {
 
 /// The suite summary (`suite.json`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SuiteSummary {
     /// Tests that passed.
     pub passed: usize,
@@ -159,6 +162,24 @@ pub struct SuiteSummary {
     pub bar: Option<f64>,
     /// Every test, sorted by path.
     pub tests: Vec<SuiteTest>,
+}
+
+impl SuiteSummary {
+    /// `P passed, F failed, R regressed, S skipped`, with `, U
+    /// unreadable` where reports could not be read: the counts every
+    /// listing prints.
+    pub fn counts(&self) -> String {
+        words::suite_counts(self)
+    }
+
+    /// What a merge says of each shard that held no report (each a
+    /// failure), one line each.
+    pub fn empty_shard_lines(&self) -> Vec<String> {
+        self.empty_shards
+            .iter()
+            .map(|s| words::empty_shard_line(s))
+            .collect()
+    }
 }
 
 /// The suite of the tests in `stored`, with the failures sifted at
@@ -291,13 +312,9 @@ pub fn bh(p: &[f64], a: f64) -> Option<(usize, f64)> {
 /// one row per test that did not pass (a dropped failure says why).
 pub fn markdown(s: &SuiteSummary) -> String {
     let mut out = format!(
-        "### dual-delta suite\n\n{} passed, {} failed, {} regressed, {} skipped{} ({} tests); \
+        "### dual-delta suite\n\n{} ({} tests); \
          up to {:.2} false failures expected at the tests' α{}\n\n",
-        s.passed,
-        s.failed,
-        s.regressed,
-        s.skipped,
-        words::unreadable_count(s.unreadable),
+        words::suite_counts(s),
         s.tests.len(),
         s.expected_false_failures,
         s.suite_alpha

@@ -1,6 +1,6 @@
 //! Verdicts: the paper's three propositions (accuracy, equivalence,
 //! stability) at significance α, and the expectations a test asserts. The
-//! accuracy verdict is the claim's ([`crate::claim`]) or, under `rule =
+//! accuracy verdict is the claim's ([`crate::decision::claim`]) or, under `rule =
 //! paper`, the one-sided paired test's; equivalence is Kolmogorov-Smirnov's
 //! and stability the paired spread test's (Pitman-Morgan is reported as
 //! normal-theory and descriptive).
@@ -17,6 +17,7 @@ use crate::stats::{self, Alternative, StatsError, TestResult, ZeroMethod};
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum AccuracyTest {
     /// One-sided Wilcoxon signed-rank test on the paired differences (the
     /// paper's recommendation; the default).
@@ -79,6 +80,7 @@ pub enum Accuracy {
 /// Proposition 1 (equivalence), by the two-sample Kolmogorov-Smirnov test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Equivalence {
     /// KS does not reject that Δ1 and Δ2 come from one distribution.
     Indistinguishable,
@@ -94,6 +96,7 @@ pub enum Equivalence {
 /// for normal errors; the reports keep it, labelled as normal-theory.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Stability {
     /// Δ1 is significantly less spread than Δ2.
     MoreStable,
@@ -111,6 +114,7 @@ pub type TestOutcome = Result<TestResult, StatsError>;
 
 /// All tests run on a pair of error samples.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Analysis {
     /// The paired test that decided accuracy (after any fallback).
     pub accuracy_test: AccuracyTest,
@@ -118,7 +122,7 @@ pub struct Analysis {
     pub fallback: Option<String>,
     /// The accuracy test with alternative "candidate worse", on `Δ1 - Δ2`
     /// (margin 0: the margin is a condition on the ratio of means, see
-    /// [`crate::Judgement`]).
+    /// [`crate::decision::Judgement`]).
     pub worse: TestOutcome,
     /// The accuracy test with alternative "candidate better", on `Δ1 - Δ2`.
     pub better: TestOutcome,
@@ -156,6 +160,7 @@ pub struct Analysis {
 /// One test of an [`Analysis`], as the reports list it (the rows of the
 /// page's table of tests, the entries of `summary.json`'s `tests`).
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct TestRow<'a> {
     /// The test's key in `summary.json`'s `tests`: the name of the field of
     /// [`Analysis`] holding it (`worse`, `wilcoxon_greater`, ...).
@@ -238,10 +243,11 @@ impl Analysis {
 
 /// The verdicts on the three propositions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Verdict {
     /// Proposition 2 at fixed N, over the trials run: one step of the
     /// decision, not the decision. The run's accuracy verdict is
-    /// [`crate::Judgement::accuracy`] (`outcome.judgement.accuracy`).
+    /// [`crate::decision::Judgement::accuracy`] (`outcome.judgement().accuracy()`).
     #[serde(rename = "fixed_n_accuracy")]
     pub(crate) accuracy: Accuracy,
     /// Proposition 1.

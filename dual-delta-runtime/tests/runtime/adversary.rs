@@ -1,5 +1,5 @@
 //! The adversary suite: a seeded grid of candidates built to fool the
-//! claim ([`dual_delta_runtime::claim`]), each cell run on many seeds under
+//! claim ([`dual_delta_runtime::decision::claim`]), each cell run on many seeds under
 //! the defaults and with `stop_early = false` (and in batches of 32 where
 //! the cell says so), its pass/fail count checked against the outcome the
 //! claim promises with a binomial bound.
@@ -10,7 +10,7 @@
 //! --release -p dual-delta-runtime --test runtime -- adversary:: --nocapture`).
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{Baselines, DecidedBy};
+use dual_delta_runtime::{decision::DecidedBy, settings::Baselines};
 
 #[path = "adversary/cells.rs"]
 pub(crate) mod cells;
@@ -151,7 +151,7 @@ fn a_regression_to_a_mixture_regresses_over_every_input() {
     ] {
         let (saved, now) = versions(&v1, &v2, base, expect, 0);
         assert_eq!(saved.inputs_checked(), 1000, "{expect:?}");
-        let r = now.regression.as_ref().unwrap();
+        let r = now.regression().unwrap();
         assert_eq!((now.inputs_checked(), r.pairs), (1000, 1000));
         assert!(r.regressed && !now.passed(), "{}", r.sentence());
         assert!(r.sentence().contains("in mean error"), "{}", r.sentence());
@@ -176,7 +176,7 @@ fn a_regression_at_the_margins_edge_regresses_at_most_at_alpha() {
     let regressed = (0..runs)
         .filter(|&seed| {
             let (_, now) = versions(&v1, &v2, base, dual_delta_runtime::Expect::NoWorse, seed);
-            now.regression.as_ref().unwrap().regressed
+            now.regression().unwrap().regressed
         })
         .count();
     let bound = binomial_bound(runs as usize, 0.01);
@@ -200,7 +200,7 @@ fn a_loss_this_n_could_not_show_fails_naming_the_n_needed() {
     .build();
     let o = cell.run(3, false, false).unwrap();
     assert!(!o.passed());
-    assert_eq!(o.judgement.decided_by, DecidedBy::ShortOfInputs);
+    assert_eq!(o.judgement().decided_by(), DecidedBy::ShortOfInputs);
     let failure = o.failure_sentence().unwrap();
     assert!(failure.contains("raise n to at least"), "{failure}");
     let cells = cells::handful();
@@ -242,7 +242,7 @@ fn rare_spikes_drawn_independently_fail_no_equal_kernel() {
             .run()
             .unwrap();
             if !o.passed() {
-                failed.push(o.judgement.decided_by);
+                failed.push(o.judgement().decided_by());
             }
         }
         let bound = binomial_bound(runs as usize, 0.01);

@@ -1,8 +1,9 @@
 //! Every published crate's public surface, checked in: each crate's
 //! `public-api.txt` lists, file by file, the lines that declare a `pub`
-//! item (a re-export, a module, a type, a field, a function, a method) in
-//! the modules its root makes public, and this test keeps the listing equal
-//! to the code, so that every change to the surface shows in review.
+//! item (a re-export, a module, a type, a field, a function, a method),
+//! every one of them reachable by a user (the workspace's lints warn of an
+//! unreachable `pub` and its checks deny warnings), and this test keeps the listing equal to the code,
+//! so that every change to the surface shows in review.
 //! `DUAL_DELTA_BLESS=1` writes the listings anew.
 
 use std::path::{Path, PathBuf};
@@ -19,23 +20,30 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The file of module `name` declared in `parent`.
-fn module_file(parent: &Path, name: &str) -> Option<PathBuf> {
-    let stem = parent.file_stem()?.to_str()?;
-    let dir = match stem {
-        "lib" | "mod" => parent.parent()?.to_path_buf(),
-        _ => parent.parent()?.join(stem),
-    };
-    [
-        dir.join(format!("{name}.rs")),
-        dir.join(name).join("mod.rs"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
+/// Every source file of the library under `dir`, sorted: the binaries
+/// (`src/bin`) and unit-test files aside.
+fn sources(dir: &Path, files: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        if path.is_dir() {
+            if !matches!(name, "bin" | "tests") {
+                sources(&path, files);
+            }
+        } else if name.ends_with(".rs") && name != "tests.rs" {
+            files.push(path);
+        }
+    }
 }
 
-/// The `pub` declarations of `file` and of the public modules it declares,
-/// as `file: line` rows.
+/// The `pub` declarations of `file`, as `file: line` rows. The workspace
+/// lints `unreachable_pub` (denied with the other warnings), so every `pub`
+/// item of any module is reachable from the crate's root: the rows are the surface, wherever
+/// the item is re-exported.
 fn listing(root: &Path, file: &Path, rows: &mut Vec<String>) {
     let text = std::fs::read_to_string(file).unwrap();
     let name = file.strip_prefix(root).unwrap().display().to_string();
@@ -44,26 +52,20 @@ fn listing(root: &Path, file: &Path, rows: &mut Vec<String>) {
     let code = text.split("#[cfg(test)]\nmod tests {").next().unwrap();
     for line in code.lines() {
         let line = line.trim();
-        if !line.starts_with("pub ") {
-            continue;
-        }
-        rows.push(format!("{name}: {line}"));
-        let module = line
-            .strip_prefix("pub mod ")
-            .and_then(|m| m.strip_suffix(';'));
-        if let Some(module) = module
-            && let Some(child) = module_file(file, module)
-        {
-            listing(root, &child, rows);
+        if line.starts_with("pub ") {
+            rows.push(format!("{name}: {line}"));
         }
     }
 }
 
 fn surface(krate: &str) -> String {
     let root = workspace().join(krate);
-    let lib = root.join("src/lib.rs");
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
     let mut rows = Vec::new();
-    listing(&root, &lib, &mut rows);
+    for file in &files {
+        listing(&root, file, &mut rows);
+    }
     rows.join("\n") + "\n"
 }
 

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use dual_delta_runtime::baseline::{Baseline, baseline_file};
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{BaselineError, Baselines, RunError};
+use dual_delta_runtime::{error::BaselineError, error::RunError, settings::Baselines};
 
 use crate::common::{binomial_bound, naive, oracle, short_input as input};
 
@@ -61,7 +61,7 @@ fn a_worse_version_regresses_an_unchanged_one_passes() {
     let file = baseline_file(&d, "main", "kernels::sum");
     let b = Baseline::read(&file).unwrap();
     assert_eq!(b.trials.len(), saved.trials_run());
-    assert_eq!(b.trials[3].delta1, saved.delta1[3]);
+    assert_eq!(b.trials[3].delta1, saved.delta1()[3]);
     assert_eq!(b.test, "kernels::sum");
     // Listed by its test's path, as every command writes it.
     assert_eq!(
@@ -76,9 +76,9 @@ fn a_worse_version_regresses_an_unchanged_one_passes() {
         .baselines(compare(&d))
         .run()
         .unwrap();
-    let r = o.regression.as_ref().expect("compared");
-    assert!(o.judgement.accuracy_met, "{}", o.verdict_sentence());
-    assert!(r.regressed && o.judgement.regressed && !o.passed());
+    let r = o.regression().expect("compared");
+    assert!(o.judgement().accuracy_met(), "{}", o.verdict_sentence());
+    assert!(r.regressed && o.judgement().regressed() && !o.passed());
     assert_eq!(r.pairs, b.trials.len());
     assert!((r.mean_now / r.mean_then - 1.3).abs() < 1e-9);
     let sentence = o.verdict_sentence();
@@ -101,7 +101,7 @@ fn a_worse_version_regresses_an_unchanged_one_passes() {
         .baselines(compare(&d))
         .run()
         .unwrap();
-    let r = o.regression.as_ref().unwrap();
+    let r = o.regression().unwrap();
     assert!(!r.regressed && o.passed(), "{}", o.verdict_sentence());
     assert!(
         o.verdict_sentence()
@@ -156,7 +156,7 @@ fn a_short_baseline_says_so_and_a_missing_one_is_no_comparison() {
         .stop_early(false)
         .run()
         .unwrap();
-    let r = o.regression.as_ref().unwrap();
+    let r = o.regression().unwrap();
     assert!(!r.regressed && r.pairs == 3);
     // Each criterion at α/2 = 0.005: 2^-8 is the first tail below it.
     assert!(
@@ -172,7 +172,7 @@ fn a_short_baseline_says_so_and_a_missing_one_is_no_comparison() {
         .baselines(compare(&d))
         .run()
         .unwrap();
-    assert!(o.regression.is_none() && o.passed());
+    assert!(o.regression().is_none() && o.passed());
 }
 
 /// A kernel whose outputs are noisy from run to run (a nondeterministic
@@ -219,7 +219,7 @@ fn false_regressions_of_an_unchanged_noisy_kernel_stay_below_alpha() {
         };
         run(save(&d));
         let o = run(compare(&d));
-        let r = o.regression.unwrap();
+        let r = o.regression().unwrap();
         assert_eq!(r.pairs, 100);
         regressed += usize::from(r.regressed);
         below_5_percent += usize::from(r.p_value.unwrap() < 0.05);

@@ -4,7 +4,7 @@
 //! contortions.
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{DecidedBy, Metric};
+use dual_delta_runtime::{Metric, decision::DecidedBy};
 
 /// Taylor's sine to x⁵: within 4.7e-3 of sin on [-π/2, π/2].
 fn taylor_sin(x: &f32) -> f32 {
@@ -33,12 +33,12 @@ fn test(bound: f64) -> DualDelta<'static, f32> {
 #[test]
 fn an_approximation_within_its_documented_bound_passes_with_every_input_checked() {
     let o = test(5e-3).run().unwrap();
-    assert!(o.passed(), "{:?} {}", o.judgement, o.verdict_sentence());
+    assert!(o.passed(), "{:?} {}", o.judgement(), o.verdict_sentence());
     // Every input measured, no gross error reported against the far more
     // accurate baseline, and the verdict says the bound held.
     assert_eq!(o.trials_run(), 300);
-    assert!(o.gross.is_empty());
-    let max = o.delta1.iter().copied().fold(0.0, f64::max);
+    assert!(o.gross().is_empty());
+    let max = o.delta1().iter().copied().fold(0.0, f64::max);
     assert!(max > 1e-3 && max <= 5e-3, "{max}");
     assert!(
         o.verdict_sentence()
@@ -57,13 +57,13 @@ fn the_first_input_over_the_bound_fails_the_run_there_naming_it() {
     // series to miss by more than the bound, found independently.
     let first = (0..300)
         .find(|&i| {
-            let x = angle(&mut TrialRng::for_trial(o.settings.seed, i));
+            let x = angle(&mut TrialRng::for_trial(o.settings().seed(), i));
             (f64::from(taylor_sin(&x)) - sin64(&x)).abs() > bound
         })
         .unwrap();
-    let b = o.judgement.over_bound.expect("the bound decided");
+    let b = o.judgement().over_bound().expect("the bound decided");
     assert_eq!(
-        o.judgement.decided_by,
+        o.judgement().decided_by(),
         DecidedBy::Bound {
             trial: first,
             seed: b.at.seed
@@ -85,7 +85,11 @@ fn the_first_input_over_the_bound_fails_the_run_there_naming_it() {
         )),
         "{failure}"
     );
-    assert_eq!(o.judgement.p_value, None, "a p-value only under no_worse");
+    assert_eq!(
+        o.judgement().p_value(),
+        None,
+        "a p-value only under no_worse"
+    );
 }
 
 #[test]
@@ -98,8 +102,11 @@ fn a_bound_holds_whatever_the_expectation() {
         .run()
         .unwrap();
     assert!(!o.passed());
-    assert!(matches!(o.judgement.decided_by, DecidedBy::Bound { .. }));
-    assert_eq!(o.judgement.p_value, Some(0.0));
+    assert!(matches!(
+        o.judgement().decided_by(),
+        DecidedBy::Bound { .. }
+    ));
+    assert_eq!(o.judgement().p_value(), Some(0.0));
 }
 
 #[test]
@@ -114,9 +121,9 @@ fn a_negative_bound_is_refused_with_the_tables_message() {
 #[test]
 fn the_worst_inputs_are_shown_largest_first_drawn_again_from_their_seeds() {
     let o = test(5e-3).show_inputs().run().unwrap();
-    let w = &o.worst_inputs;
+    let w = o.worst_inputs();
     assert_eq!(w.len(), dual_delta_runtime::worst::SHOWN);
-    let mut sorted = o.delta1.clone();
+    let mut sorted = o.delta1().to_vec();
     sorted.sort_by(|a, b| b.total_cmp(a));
     for (shown, largest) in w.iter().zip(&sorted) {
         let a = &shown.at;
@@ -151,7 +158,7 @@ fn an_input_without_debug_still_runs_and_says_why_it_is_not_shown() {
     .n(50)
     .run()
     .unwrap();
-    let w = &o.worst_inputs[0];
+    let w = &o.worst_inputs()[0];
     assert_eq!(w.input, None);
     assert!(
         w.line().contains("input not shown (its type has no Debug"),
@@ -163,7 +170,7 @@ fn an_input_without_debug_still_runs_and_says_why_it_is_not_shown() {
 #[test]
 fn a_trial_replayed_on_its_own_gives_its_input_and_outputs_in_full() {
     let o = test(1e-3).run().unwrap();
-    let b = o.judgement.over_bound.unwrap().at;
+    let b = o.judgement().over_bound().unwrap().at;
     let t = test(1e-3).show_inputs().replay_trial(b.seed).unwrap();
     let x = angle(&mut TrialRng::from_trial_seed(b.seed));
     assert_eq!(t.index, Some(b.trial));
@@ -189,9 +196,9 @@ fn the_worst_inputs_and_the_bound_read_back_from_summary_json() {
     dual_delta_runtime::report::write_to(&o, &dir).unwrap();
     let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
     let back = dual_delta_runtime::report::summary::Summary::read(&text).unwrap();
-    assert_eq!(back.worst_inputs.as_ref(), o.worst_inputs.as_slice());
-    assert_eq!(back.judgement.over_bound, o.judgement.over_bound);
-    let seed = format!("\"seed\": \"{:#018x}\"", o.worst_inputs[0].at.seed);
+    assert_eq!(back.worst_inputs.as_ref(), o.worst_inputs());
+    assert_eq!(back.judgement.over_bound(), o.judgement().over_bound());
+    let seed = format!("\"seed\": \"{:#018x}\"", o.worst_inputs()[0].at.seed);
     assert!(text.contains(&seed), "{text}");
 }
 
@@ -217,10 +224,10 @@ fn a_nan_output_is_over_the_bound_even_when_the_test_expects_worse() {
         .find(|&i| angle(&mut TrialRng::for_trial(7, i)) > 1.5)
         .expect("an angle above 1.5");
     let over = o
-        .judgement
-        .over_bound
+        .judgement()
+        .over_bound()
         .expect("the NaN input is over the bound");
     assert_eq!(over.at.trial, first);
     assert!(over.at.candidate.is_nan());
-    assert!(matches!(o.judgement.decided_by, DecidedBy::Bound { trial, .. } if trial == first));
+    assert!(matches!(o.judgement().decided_by(), DecidedBy::Bound { trial, .. } if trial == first));
 }

@@ -8,7 +8,7 @@
 #![allow(clippy::ptr_arg)]
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{SeedSource, seed_from_name};
+use dual_delta_runtime::{generate::seed_from_name, settings::SeedSource};
 
 /// `len` numbers uniform in [0, 1).
 fn random_vec(len: usize) -> impl Fn(&mut TrialRng) -> Vec<f32> + Sync {
@@ -26,15 +26,15 @@ fn naive(x: &Vec<f32>) -> f32 {
 /// from that name (unless `DUAL_DELTA_SEED` sets it).
 fn is_case(outcome: &Outcome, path: &str) -> Result<(), String> {
     let test = format!("runtime::cases::{path}");
-    if outcome.names.test != test {
-        return Err(format!("test `{}`, not `{test}`", outcome.names.test));
+    if outcome.names().test != test {
+        return Err(format!("test `{}`, not `{test}`", outcome.names().test));
     }
-    let s = &outcome.settings;
-    if s.seed_source == SeedSource::Default && s.seed != seed_from_name(&test) {
-        return Err(format!("seed {:#x} is not derived from `{test}`", s.seed));
+    let s = &outcome.settings();
+    if s.seed_source() == SeedSource::Default && s.seed() != seed_from_name(&test) {
+        return Err(format!("seed {:#x} is not derived from `{test}`", s.seed()));
     }
-    if outcome.names.candidate.starts_with("len") {
-        return Err(format!("candidate named `{}`", outcome.names.candidate));
+    if outcome.names().candidate.starts_with("len") {
+        return Err(format!("candidate named `{}`", outcome.names().candidate));
     }
     Ok(())
 }
@@ -125,10 +125,10 @@ fn slice_sum_f64(x: &[f32]) -> f64 {
     baseline = sum_f64_rounded,
     input = random_vec(1024),
     expect = worse,
-    check = |o| if o.names.candidate == "slice_naive" && o.names.oracle == "slice_sum_f64" {
+    check = |o| if o.names().candidate == "slice_naive" && o.names().oracle == "slice_sum_f64" {
         Ok(())
     } else {
-        Err(format!("{:?}", o.names))
+        Err(format!("{:?}", o.names()))
     },
 )]
 fn slice_naive(x: &[f32]) -> f32 {

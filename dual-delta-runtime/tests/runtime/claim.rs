@@ -11,7 +11,7 @@
 #![allow(clippy::ptr_arg)]
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{DecidedBy, RunError, TooFewTrials};
+use dual_delta_runtime::{decision::DecidedBy, error::RunError, error::TooFewTrials};
 
 use crate::common::{binomial_bound, kahan, naive, oracle, reversed, short_input};
 
@@ -304,12 +304,13 @@ fn a_small_loss_passes_and_is_stated_a_larger_one_fails() {
 fn a_version_nine_times_worse_on_half_its_inputs_regresses_against_one_saved_under_the_defaults() {
     let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("claim-baselines");
     let _ = std::fs::remove_dir_all(&dir);
-    let baselines = |save: Option<&str>, compare: Option<&str>| dual_delta_runtime::Baselines {
-        save: save.map(str::to_owned),
-        compare: compare.map(str::to_owned),
-        dir: Some(dir.clone()),
-        any_device: false,
-    };
+    let baselines =
+        |save: Option<&str>, compare: Option<&str>| dual_delta_runtime::settings::Baselines {
+            save: save.map(str::to_owned),
+            compare: compare.map(str::to_owned),
+            dir: Some(dir.clone()),
+            any_device: false,
+        };
     let v1 = |x: &Vec<f32>| scaled_error(x, 1.0);
     let v2 = |x: &Vec<f32>| scaled_error(x, if marked(x, 500) { 9.0 } else { 1.0 });
     let saved = DualDelta::new(v1, naive, oracle, short_input)
@@ -325,7 +326,7 @@ fn a_version_nine_times_worse_on_half_its_inputs_regresses_against_one_saved_und
         .baselines(baselines(None, Some("main")))
         .run()
         .unwrap();
-    let r = now.regression.as_ref().unwrap();
+    let r = now.regression().unwrap();
     println!("{}", r.sentence());
     assert!(r.regressed && !now.passed(), "{}", r.sentence());
     // A run that compares with a baseline runs every input: the
@@ -356,9 +357,9 @@ fn a_clear_failure_stops_within_32_trials() {
         .unwrap();
     assert!(!o.passed());
     assert!(
-        matches!(o.judgement.decided_by, DecidedBy::Sequential { after, .. } if after <= 32),
+        matches!(o.judgement().decided_by(), DecidedBy::Sequential { after, .. } if after <= 32),
         "{:?}",
-        o.judgement.decided_by
+        o.judgement().decided_by()
     );
     // The early failure cites the e-value it stopped at, not a fixed-N
     // p-value it did not decide by.

@@ -13,7 +13,7 @@ use std::process::Command;
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::suite::{self, SuiteResult, SuiteSummary};
-use dual_delta_runtime::{Baselines, report};
+use dual_delta_runtime::{report, settings::Baselines};
 
 use crate::common::{kahan, kahan_on_half, naive, oracle, short_input as input};
 
@@ -133,9 +133,9 @@ fn an_offline_compare_says_over_which_inputs_when_ties_were_sampled() {
     };
     // Saving measures every input; a plain run samples its ties.
     let saved = run(Some("main"));
-    assert_eq!(saved.delta1.len(), 400);
+    assert_eq!(saved.delta1().len(), 400);
     let o = run(None);
-    let s = &o.screen;
+    let s = o.screen();
     assert!(s.ties_unmeasured() > 0, "{s:?}");
     report::write_under(&o, &reports).unwrap();
     let (b, r) = (baselines.to_str().unwrap(), reports.to_str().unwrap());
@@ -152,14 +152,14 @@ fn an_offline_compare_says_over_which_inputs_when_ties_were_sampled() {
     let (ok, out) = cargo_dual_delta(&args, &d);
     assert!(ok, "{out}");
     assert!(
-        out.contains(&format!("over {} paired trials", o.delta1.len())),
+        out.contains(&format!("over {} paired trials", o.delta1().len())),
         "{out}"
     );
     assert!(
         out.contains(&format!(
             "  note: over the {} inputs its run measured of 400: the oracle skipped {} of its {} \
              ties (identical outputs)",
-            o.delta1.len(),
+            o.delta1().len(),
             s.ties_unmeasured(),
             s.ties
         )),
@@ -170,7 +170,7 @@ fn an_offline_compare_says_over_which_inputs_when_ties_were_sampled() {
         out.contains(&format!(
             "this measures and compares every input: DUAL_DELTA_BASELINE=main \
              DUAL_DELTA_SEED={:#x} cargo test",
-            o.settings.seed
+            o.settings().seed()
         )),
         "{out}"
     );

@@ -145,7 +145,7 @@ fn a_failed_check_fails_the_test_with_its_reason() {
     let Some(dual_delta_runtime::report::Stored::Run(r)) = stored.values().next() else {
         panic!("no report under {}: {stored:?}", home.display())
     };
-    assert!(!r.judgement.passed);
+    assert!(!r.judgement.passed());
     let failure = r.sentences.failure.as_deref().unwrap_or_default();
     assert!(
         failure.starts_with("Failed its check: max error "),
@@ -540,7 +540,11 @@ fn each_case_has_its_own_seed_and_report() {
         let test = format!("cases::{}", case.replace('.', "::"));
         assert_eq!(summary["names"]["test"], test.as_str());
         let seed = summary["settings"]["seed"].as_u64().expect("a seed");
-        assert_eq!(seed, dual_delta_runtime::seed_from_name(&test), "{test}");
+        assert_eq!(
+            seed,
+            dual_delta_runtime::generate::seed_from_name(&test),
+            "{test}"
+        );
         seeds.push(seed);
     }
     seeds.sort_unstable();

@@ -3,6 +3,7 @@
 
 #![allow(clippy::ptr_arg)]
 
+use dual_delta_runtime::decision::Accuracy;
 use dual_delta_runtime::prelude::*;
 
 use crate::common::{LEN, input, kahan, kahan_on_half, naive, oracle, pairwise};
@@ -27,16 +28,16 @@ fn a_worse_candidate_fails_within_a_few_dozen_trials_on_any_number_of_threads() 
         .collect();
     let o = &runs[0];
     let after = o.inputs_checked();
-    assert!(o.sequential.stopped && !o.passed());
+    assert!(o.sequential().stopped && !o.passed());
     assert!(after <= 64, "decided after {after} trials");
     assert!(matches!(
-        o.judgement.decided_by,
-        dual_delta_runtime::DecidedBy::Sequential { after: a, .. } if a == after
+        o.judgement().decided_by(),
+        dual_delta_runtime::decision::DecidedBy::Sequential { after: a, .. } if a == after
     ));
     assert!(o.trials_run() <= after);
-    assert_eq!(o.judgement.accuracy, Accuracy::LessAccurate);
+    assert_eq!(o.judgement().accuracy(), Accuracy::LessAccurate);
     assert!(matches!(
-        o.sequential.crossed,
+        o.sequential().crossed,
         dual_delta_runtime::stats::sequential::Crossed::Fail { .. }
     ));
     let sentence = o.verdict_sentence();
@@ -52,8 +53,8 @@ fn a_worse_candidate_fails_within_a_few_dozen_trials_on_any_number_of_threads() 
         "{sentence}"
     );
     for other in &runs[1..] {
-        assert_eq!(other.delta1, o.delta1);
-        assert_eq!(other.sequential, o.sequential);
+        assert_eq!(other.delta1(), o.delta1());
+        assert_eq!(other.sequential(), o.sequential());
     }
     println!("naive vs kahan summation of {LEN}: decided (fail) after {after} trials");
 }
@@ -65,7 +66,7 @@ fn naive_against_pairwise_summation_is_decided_within_the_first_rounds() {
         .unwrap();
     let after = o.inputs_checked();
     assert!(!o.passed() && after <= 64, "{after}");
-    assert_eq!(o.judgement.accuracy, Accuracy::LessAccurate);
+    assert_eq!(o.judgement().accuracy(), Accuracy::LessAccurate);
     // A pass speaks for every input: the better candidate runs all of them.
     let swapped = DualDelta::new(pairwise, naive, oracle, input)
         .expect(Expect::Better)
@@ -82,10 +83,10 @@ fn naive_against_pairwise_summation_is_decided_within_the_first_rounds() {
 #[test]
 fn a_candidate_equal_to_the_baseline_passes_with_the_oracle_on_the_tie_sample_only() {
     let o = DualDelta::new(kahan, kahan, oracle, input).run().unwrap();
-    assert!(o.passed() && !o.sequential.stopped);
-    assert_eq!((o.inputs_checked(), o.screen.ties), (1000, 1000));
+    assert!(o.passed() && !o.sequential().stopped);
+    assert_eq!((o.inputs_checked(), o.screen().ties), (1000, 1000));
     // The first round and one tie in eight run the oracle.
-    let measured = o.screen.ties_measured;
+    let measured = o.screen().ties_measured;
     assert!((100..200).contains(&measured), "{measured}");
     assert_eq!(o.trials_run(), measured);
     assert!(
@@ -106,12 +107,15 @@ fn without_early_stopping_every_trial_runs_and_the_decision_is_still_recorded() 
         .run()
         .unwrap();
     assert_eq!(o.trials_run(), 300);
-    assert!(!o.sequential.stopped);
-    let after = o.sequential.decided_after().expect("the evidence crossed");
+    assert!(!o.sequential().stopped);
+    let after = o
+        .sequential()
+        .decided_after()
+        .expect("the evidence crossed");
     assert!(after < 300);
     // The sequential test sees the trials whose outputs differ.
-    assert!(o.sequential.trace.len() <= 300 && o.sequential.trace.len() > 250);
-    assert_eq!(o.fixed_alpha(), o.settings.alpha);
+    assert!(o.sequential().trace.len() <= 300 && o.sequential().trace.len() > 250);
+    assert_eq!(o.fixed_alpha(), o.settings().alpha());
     assert!(
         o.table().contains(&format!(
             "the sequential test would have decided after {after} trials (fail); early stopping \
@@ -131,7 +135,7 @@ fn undecided_at_the_cap_the_fixed_n_test_decides_at_its_share_of_alpha() {
         .run()
         .unwrap();
     assert_eq!(o.trials_run(), 12);
-    assert_eq!(o.sequential.decided_after(), None);
+    assert_eq!(o.sequential().decided_after(), None);
     assert_eq!(o.fixed_alpha(), 0.005);
     assert!(o.passed());
     assert!(
@@ -157,7 +161,7 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
     // Schema 4: the sequential verdict and how the run ended are the
     // run's own types.
     let summary = dual_delta_runtime::report::summary::Summary::read(&text).unwrap();
-    assert_eq!(summary.settings.settings.n, 1000);
+    assert_eq!(summary.settings.settings.n(), 1000);
     assert_eq!(summary.trials_run, o.trials_run());
     let q = &summary.sequential;
     assert!(matches!(
@@ -168,8 +172,8 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
         }
     ));
     assert!(matches!(
-        summary.judgement.ending,
-        dual_delta_runtime::Ending::Decided { .. }
+        summary.judgement.ending(),
+        dual_delta_runtime::decision::Ending::Decided { .. }
     ));
     let decided_after = q.decided_after().unwrap();
     assert!(decided_after <= o.trials_run());
@@ -185,7 +189,7 @@ fn the_report_records_the_trials_run_the_reason_and_the_evidence() {
         )),
         "{svg}"
     );
-    let stop = dual_delta_runtime::claim::STOP_EVIDENCE
+    let stop = dual_delta_runtime::decision::claim::STOP_EVIDENCE
         .max(1.0 / q.alpha_split.fail)
         .log10();
     assert!(svg.contains(&format!("an early failure at log10 e = {stop:.2}")));
@@ -203,16 +207,16 @@ fn with_ties_sampled_the_tables_means_and_the_ratio_tell_one_story() {
         .seed(11)
         .run()
         .unwrap();
-    let s = &o.screen;
+    let s = o.screen();
     assert_eq!(o.inputs_checked(), 1000);
     assert!(s.ties_unmeasured() > 300, "{s:?}");
-    let ratio = o.claim.mean.effect;
+    let ratio = o.claim().mean.effect;
     let shown = o.shown_summaries();
     let close = |a: f64, b: f64| (a / b - 1.0).abs() < 0.02;
     assert!(close(shown.candidate.mean / shown.baseline.mean, ratio));
     // Over the inputs the oracle ran on alone, the ties count an eighth of
     // what they weigh: the two would disagree.
-    let unweighted = o.summaries.candidate.mean / o.summaries.baseline.mean;
+    let unweighted = o.summaries().candidate.mean / o.summaries().baseline.mean;
     assert!(!close(unweighted, ratio), "{unweighted} vs {ratio}");
     // The table prints those means, and says over which inputs.
     let table = o.table();
@@ -231,7 +235,7 @@ fn with_ties_sampled_the_tables_means_and_the_ratio_tell_one_story() {
          as the {} it ran on); the other columns over the {} inputs it ran on)",
         s.ties_unmeasured(),
         s.ties_measured,
-        o.delta1.len()
+        o.delta1().len()
     );
     assert!(table.contains(&note), "{table}");
     println!(

@@ -13,7 +13,8 @@
 #![allow(clippy::ptr_arg)]
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{Judgement, Metric};
+use dual_delta_runtime::{Metric, decision::Judgement};
+use dual_delta_runtime::{decision::Accuracy, output::NumberFormat, output::Output};
 use nalgebra::{DMatrix, DVector};
 use ndarray::{Array1, Array2, ShapeBuilder};
 use num_complex::Complex;
@@ -71,11 +72,17 @@ fn in_pairs<T: Copy>(sums: Vec<T>) -> Vec<Complex<T>> {
 fn assert_same_run(vec: &Outcome, twin: &Outcome) {
     let bits = |v: &[f64]| v.iter().map(|d| d.to_bits()).collect::<Vec<_>>();
     assert_eq!(vec.trials_run(), twin.trials_run());
-    assert_eq!(bits(&vec.delta1), bits(&twin.delta1));
-    assert_eq!(bits(&vec.delta2), bits(&twin.delta2));
-    let judgement = |o: &Outcome| -> Judgement { o.judgement };
+    assert_eq!(bits(&vec.delta1()), bits(&twin.delta1()));
+    assert_eq!(bits(&vec.delta2()), bits(&twin.delta2()));
+    let judgement = |o: &Outcome| -> Judgement { *o.judgement() };
     assert_eq!(judgement(vec), judgement(twin));
-    let p = |o: &Outcome| o.analysis.worse.as_ref().map(|t| t.p_value.to_bits()).ok();
+    let p = |o: &Outcome| {
+        o.analysis()
+            .worse
+            .as_ref()
+            .map(|t| t.p_value.to_bits())
+            .ok()
+    };
     assert!(p(vec).is_some());
     assert_eq!(p(vec), p(twin));
 }
@@ -88,10 +95,10 @@ fn vec_runs() -> (Outcome, Outcome) {
         .run()
         .unwrap();
     assert!(!fails.passed());
-    assert_eq!(fails.judgement.accuracy, Accuracy::LessAccurate);
+    assert_eq!(fails.judgement().accuracy(), Accuracy::LessAccurate);
     assert!(fails.trials_run() < 200, "{}", fails.trials_run());
     let mean = |d: &[f64]| d.iter().sum::<f64>() / d.len() as f64;
-    assert!(mean(&fails.delta1) > 3.0 * mean(&fails.delta2));
+    assert!(mean(&fails.delta1()) > 3.0 * mean(&fails.delta2()));
     let passes = DualDelta::new(pairwise, naive, exact, matrix)
         .seed(SEED)
         .n(200)
@@ -99,7 +106,7 @@ fn vec_runs() -> (Outcome, Outcome) {
         .unwrap();
     assert!(passes.passed(), "{}", passes.verdict_sentence());
     assert_eq!(passes.trials_run(), 200);
-    assert!(passes.delta1.iter().any(|&d| d > 0.0));
+    assert!(passes.delta1().iter().any(|&d| d > 0.0));
     (fails, passes)
 }
 
@@ -154,7 +161,7 @@ fn nalgebra_outputs_are_judged_as_their_vec_twins() {
         .run()
         .unwrap();
     assert!(!misread.passed());
-    assert!(misread.delta1[0] > 100.0 * passes.delta1[0]);
+    assert!(misread.delta1()[0] > 100.0 * passes.delta1()[0]);
 }
 
 #[test]

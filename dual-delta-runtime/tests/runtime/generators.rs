@@ -12,7 +12,9 @@ use dual_delta_runtime::generate::{
     scaled_matrix_pair, sparse, student_t, uniform, vector, with_edges,
 };
 use dual_delta_runtime::oracle;
-use dual_delta_runtime::{DualDelta, E4m3, E5m2, NumberFormat, Output, TrialRng, trial_seed};
+use dual_delta_runtime::{
+    DualDelta, E4m3, E5m2, TrialRng, generate::trial_seed, output::NumberFormat, output::Output,
+};
 use half::{bf16, f16};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
@@ -835,19 +837,19 @@ fn runs_record_the_kind_of_each_trial() {
         .stop_early(false)
         .run()
         .expect("the run completes");
-    assert_eq!(outcome.input_kinds.len(), n);
+    assert_eq!(outcome.input_kinds().len(), n);
     let mut overflowed = 0;
     for i in 0..n {
         let mut rng = TrialRng::for_trial(SEED, i);
         input(&mut rng);
-        assert_eq!(outcome.input_kinds[i], rng.input_kind(), "trial {i}");
+        assert_eq!(outcome.input_kinds()[i], rng.input_kind(), "trial {i}");
         if rng.input_kind() == "edge/overflow_sum" {
             // Summed in f16 the running sum overflows; in f32 it does not.
-            assert_eq!(outcome.delta1[i], f64::INFINITY, "trial {i}");
-            assert!(outcome.delta2[i].is_finite(), "trial {i}");
+            assert_eq!(outcome.delta1()[i], f64::INFINITY, "trial {i}");
+            assert!(outcome.delta2()[i].is_finite(), "trial {i}");
             overflowed += 1;
         }
     }
     assert!(overflowed > 0);
-    assert!(outcome.input_kinds[outcome.worst_trial()].starts_with("edge/"));
+    assert!(outcome.input_kinds()[outcome.worst_trial()].starts_with("edge/"));
 }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use dual_delta_runtime::baseline::{Baseline, baseline_file};
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::report::{self, Stored};
-use dual_delta_runtime::{Baselines, Outcome};
+use dual_delta_runtime::{outcome::Outcome, settings::Baselines};
 
 use crate::common::{kahan, naive, oracle, short_input as input};
 

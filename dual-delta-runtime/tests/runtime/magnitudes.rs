@@ -175,11 +175,11 @@ fn fails_and_reports(case: Case) {
     let table = o.table();
     assert!(table.contains("worst candidate trial"), "{table}");
     // A cut of numbers is at a number between its two sides.
-    let cut = o.regions.as_ref().and_then(|l| l.cut.as_ref());
+    let cut = o.regions().and_then(|l| l.cut.as_ref());
     if let Some(bound) = cut.and_then(|c| c.side.bound()) {
         assert!(bound.is_finite(), "{cut:?}");
     }
-    let dir = home.join(report::test_dir_name(&o.names.test));
+    let dir = home.join(report::test_dir_name(&o.names().test));
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["judgement"]["passed"], false, "{summary:#}");

@@ -5,7 +5,7 @@
 
 #![allow(clippy::ptr_arg)]
 
-use dual_delta_runtime::DecidedBy;
+use dual_delta_runtime::decision::DecidedBy;
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::report::step_summary;
 
@@ -38,10 +38,10 @@ fn the_builder_names_functions_by_their_names_and_closures_by_their_roles() {
         .unwrap();
     assert_eq!(
         (
-            &*o.names.candidate,
-            &*o.names.baseline,
-            &*o.names.oracle,
-            &*o.names.input
+            &*o.names().candidate,
+            &*o.names().baseline,
+            &*o.names().oracle,
+            &*o.names().input
         ),
         ("naive", "kahan", "exact", "input")
     );
@@ -56,8 +56,8 @@ fn the_builder_names_functions_by_their_names_and_closures_by_their_roles() {
         .stop_early(false)
         .run()
         .unwrap();
-    assert_eq!(o.names.candidate, "candidate");
-    assert_eq!(o.names.baseline, "kahan");
+    assert_eq!(o.names().candidate, "candidate");
+    assert_eq!(o.names().baseline, "kahan");
 }
 
 #[test]
@@ -67,16 +67,16 @@ fn accessors_give_the_deciding_p_values_the_sentence_and_the_non_finite_counts()
         .stop_early(false)
         .run()
         .unwrap();
-    let worse = o.analysis.worse.as_ref().unwrap().p_value;
+    let worse = o.analysis().worse.as_ref().unwrap().p_value;
     assert_eq!(o.p_worse(), Some(worse));
     assert!(worse < 1e-10, "{worse}");
     assert!(o.p_better().unwrap() > 0.5);
-    let r = o.claim.mean;
-    let ties = o.screen.ties;
+    let r = o.claim().mean;
+    let ties = o.screen().ties;
     // Both criteria fail; the mean's p-value at the margin is the smaller
     // and names the criterion. Each criterion is at α/2: one-sided bounds
     // at 99.5%.
-    let t = &o.claim.typical;
+    let t = &o.claim().typical;
     assert!(r.p_margin < t.p_margin);
     assert_eq!(
         o.verdict_sentence(),
@@ -91,8 +91,8 @@ fn accessors_give_the_deciding_p_values_the_sentence_and_the_non_finite_counts()
             t.effect
         ) + &o.stability_sentence()
     );
-    assert!(o.claim.mean.beyond(o.claim.level) && t.beyond(o.claim.level));
-    assert!(o.non_finite.candidate.is_empty() && !o.non_finite_gate());
+    assert!(o.claim().mean.beyond(o.claim().level) && t.beyond(o.claim().level));
+    assert!(o.non_finite().candidate.is_empty() && !o.non_finite_gate());
 }
 
 /// NaN wherever the input's first element is below 0.05.
@@ -112,9 +112,9 @@ fn a_non_finite_candidate_fails_whatever_the_statistics_unless_allowed() {
         .filter(|&i| input(&mut TrialRng::for_trial(11, i))[0] < 0.05)
         .collect();
     assert!(!nans.is_empty());
-    let recorded: Vec<usize> = o.non_finite.candidate.iter().map(|t| t.trial).collect();
+    let recorded: Vec<usize> = o.non_finite().candidate.iter().map(|t| t.trial).collect();
     assert_eq!(recorded, nans);
-    let first = &o.non_finite.candidate[0];
+    let first = &o.non_finite().candidate[0];
     assert_eq!((first.position, first.seed), (0, o.trial_seed(nans[0])));
     assert!(first.value.is_nan());
     assert!(o.non_finite_gate() && !o.passed());
@@ -122,7 +122,7 @@ fn a_non_finite_candidate_fails_whatever_the_statistics_unless_allowed() {
     assert!(
         message.starts_with(&format!(
             "dual-delta test `{}` failed: the candidate kahan_nan returned a non-finite value",
-            o.names.test
+            o.names().test
         )),
         "{message}"
     );
@@ -148,7 +148,7 @@ fn a_non_finite_candidate_fails_whatever_the_statistics_unless_allowed() {
     // are too few for the mean's test at this level, and the run names
     // the `n` that could show them rather than pass.
     assert!(!allowed.non_finite_gate());
-    assert_eq!(allowed.judgement.decided_by, DecidedBy::ShortOfInputs);
+    assert_eq!(allowed.judgement().decided_by(), DecidedBy::ShortOfInputs);
     let failure = allowed.failure_sentence().unwrap();
     assert!(failure.contains("raise n to at least"), "{failure}");
 
@@ -159,7 +159,7 @@ fn a_non_finite_candidate_fails_whatever_the_statistics_unless_allowed() {
         .stop_early(false)
         .run()
         .unwrap();
-    assert_eq!(baseline.non_finite.baseline_only().len(), nans.len());
+    assert_eq!(baseline.non_finite().baseline_only().len(), nans.len());
     assert!(baseline.passed());
     assert!(baseline.table().contains(&format!(
         "note: the baseline kahan_nan returned a non-finite value on {} trials",
@@ -180,8 +180,8 @@ fn trials_where_both_errors_are_infinite_are_ties_and_the_table_says_so() {
         .stop_early(false)
         .run()
         .unwrap();
-    let both = o.non_finite.candidate.len();
-    assert!(both > 0 && o.non_finite.candidate_only().is_empty());
+    let both = o.non_finite().candidate.len();
+    assert!(both > 0 && o.non_finite().candidate_only().is_empty());
     assert!(!o.non_finite_gate());
     assert!(
         o.table().contains(&format!(
@@ -214,7 +214,7 @@ fn the_table_says_why_a_figure_is_missing_and_writes_tiny_p_values_plainly() {
         .run()
         .unwrap();
     // The mean is over the inputs whose errors are finite, and says so.
-    let finite = 100 - nan.non_finite.candidate.len();
+    let finite = 100 - nan.non_finite().candidate.len();
     assert!(
         nan.table().contains(&format!(
             "(M)'s mean over the {finite} of 100 inputs whose errors are finite"
@@ -256,7 +256,7 @@ fn a_step_summary_row_per_run_under_one_header() {
         .stop_early(false)
         .run()
         .unwrap();
-    let ended = dual_delta_runtime::Ended::Ran(Box::new(o.clone()));
+    let ended = dual_delta_runtime::ended::Ended::Ran(Box::new(o.clone()));
     step_summary::append(&file, &ended, Err("permission denied")).unwrap();
     step_summary::append(&file, &ended, Ok(std::path::Path::new("r/index.html"))).unwrap();
     let text = std::fs::read_to_string(&file).unwrap();

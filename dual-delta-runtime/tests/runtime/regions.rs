@@ -4,12 +4,12 @@
 //! spread over every input, and noise, name none.
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{Localization, Side};
+use dual_delta_runtime::{regions::Localization, regions::Side};
 
 /// The cut a failing run names, with its sentence.
 fn named(o: &Outcome) -> (&Localization, String) {
     assert!(!o.passed(), "{}", o.table());
-    let l = o.regions.as_ref().expect("a failing run is localized");
+    let l = o.regions().expect("a failing run is localized");
     assert!(l.carries, "{l:#?}\n{}", o.table());
     (l, o.where_sentence().unwrap())
 }
@@ -251,7 +251,7 @@ fn a_loss_of_four_percent_everywhere_passes_and_names_no_region() {
     .run()
     .unwrap();
     assert!(o.passed(), "{}", o.table());
-    assert!(o.regions.is_none() && o.where_sentence().is_none());
+    assert!(o.regions().is_none() && o.where_sentence().is_none());
     assert!(!o.table().contains("where:"), "{}", o.table());
 }
 
@@ -276,7 +276,7 @@ fn a_loss_of_twenty_percent_everywhere_is_spread_over_the_inputs() {
         .run()
         .unwrap();
         assert!(!o.passed(), "seed {seed}: {}", o.table());
-        let l = o.regions.as_ref().unwrap();
+        let l = o.regions().unwrap();
         let w = o.where_sentence().unwrap();
         if l.carries {
             named += 1;
@@ -337,7 +337,7 @@ fn a_hybrid_metric_hiding_a_relative_loss_gets_the_advice() {
         .test_name("regions::hybrid_hides")
         .run()
         .unwrap();
-    let a = o.metric_advice.as_ref().expect("advice");
+    let a = o.metric_advice().expect("advice");
     assert!((a.ratio - 1.8).abs() < 1e-6, "{a:?}");
     assert!(a.relative_ratio > 5e4, "{a:?}");
     assert_eq!(a.absolute_share, 1.0);
@@ -353,7 +353,7 @@ fn a_hybrid_metric_hiding_a_relative_loss_gets_the_advice() {
         .metric(Metric::MaxRelative)
         .run()
         .unwrap();
-    assert!(o.metric_advice.is_none() && !o.passed());
+    assert!(o.metric_advice().is_none() && !o.passed());
 }
 
 /// A struct of the test's own, its coordinates derived: a vector of values
@@ -422,7 +422,7 @@ fn a_loss_a_field_of_a_derived_struct_places_is_cut_at_that_field() {
         o.table()
     );
     // The worst input, field by field: the vector by its summary.
-    let shown = o.worst_inputs[0].input.as_deref().unwrap();
+    let shown = o.worst_inputs()[0].input.as_deref().unwrap();
     println!("{w}\n{shown}");
     assert!(shown.starts_with("values: 256 × f32 in ["), "{shown}");
     assert!(shown.contains("; scale: "), "{shown}");
@@ -438,7 +438,7 @@ fn a_generic_struct_derives_coordinates_where_its_fields_have_them() {
         values: Vec<T>,
         count: usize,
     }
-    fn name<T: dual_delta_runtime::Coordinates>() -> &'static str {
+    fn name<T: dual_delta_runtime::regions::Coordinates>() -> &'static str {
         std::any::type_name::<T>()
     }
     assert!(name::<Generic<f32>>().ends_with("Generic<f32>"));

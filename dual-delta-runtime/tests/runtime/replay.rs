@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::child::{Run, cargo_test, run_printed};
-use dual_delta_runtime::Stopped;
+use dual_delta_runtime::ended::Stopped;
 use dual_delta_runtime::report::{Stored, scan, show};
 use dual_delta_runtime::suite::summarise;
 
@@ -156,7 +156,7 @@ fn the_watchdog_is_heard_without_nocapture_and_its_command_replays_the_test() {
         "exit status: 124",
     ]);
     let command = command_after(&run.output, "Replay it with ");
-    let seed = dual_delta_runtime::seed_from_name("gate::slow_first_call");
+    let seed = dual_delta_runtime::generate::seed_from_name("gate::slow_first_call");
     assert_eq!(
         command,
         format!(

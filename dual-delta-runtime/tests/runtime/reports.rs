@@ -12,13 +12,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
 
+use dual_delta_runtime::output::NumberFormat;
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::report::json::number;
 use dual_delta_runtime::report::plot::{self, Labels};
 use dual_delta_runtime::report::summary::Summary as SummaryJson;
 use dual_delta_runtime::report::{self, DELTAS_FILE, INDEX_FILE, PLOT_FILES, SUMMARY_FILE};
 use dual_delta_runtime::stats::Summary;
-use dual_delta_runtime::{Names, Outcome};
+use dual_delta_runtime::{outcome::Names, outcome::Outcome};
 use serde_json::Value;
 
 const LEN: usize = 256;
@@ -168,7 +169,7 @@ fn check_test(
 
 /// Compares every number of `summary.json` with the outcome's fields.
 fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
-    let s = &o.settings;
+    let s = o.settings();
     assert_eq!(j["schema_version"], 5);
     // The settings record holds the table's recorded settings, the seed
     // also in hexadecimal and with its source.
@@ -179,7 +180,7 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
         .map(String::as_str)
         .filter(|k| !["seed_hex", "seed_source"].contains(k))
         .collect();
-    let table: std::collections::BTreeSet<&str> = dual_delta_runtime::SETTINGS
+    let table: std::collections::BTreeSet<&str> = dual_delta_runtime::settings::SETTINGS
         .iter()
         .filter(|s| s.recorded)
         .map(|s| s.name)
@@ -196,47 +197,53 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     assert_eq!(j["timestamp"].as_u64(), Some(ts / 1000));
     assert!(j["time_utc"].as_str().unwrap().ends_with('Z'));
 
-    assert_eq!(j["names"], serde_json::to_value(&o.names).unwrap());
+    assert_eq!(j["names"], serde_json::to_value(&o.names()).unwrap());
     let st = &j["settings"];
-    assert_eq!(st["n"].as_u64(), Some(s.n as u64));
-    assert_num(&st["alpha"], s.alpha, "alpha");
-    assert_eq!(st["seed"].as_u64(), Some(s.seed));
+    assert_eq!(st["n"].as_u64(), Some(s.n() as u64));
+    assert_num(&st["alpha"], s.alpha(), "alpha");
+    assert_eq!(st["seed"].as_u64(), Some(s.seed()));
     let hex = st["seed_hex"].as_str().unwrap();
-    assert_eq!(dual_delta_runtime::parse_seed(hex), Some(s.seed));
+    assert_eq!(
+        dual_delta_runtime::settings::parse_seed(hex),
+        Some(s.seed())
+    );
     assert_eq!(
         st["seed_source"],
-        serde_json::to_value(s.seed_source).unwrap()
+        serde_json::to_value(s.seed_source()).unwrap()
     );
-    assert_eq!(st["metric"], s.metric.name());
-    assert_eq!(st["expect"], serde_json::to_value(s.expect).unwrap());
-    assert_eq!(st["test"], serde_json::to_value(s.test).unwrap());
-    assert_num(&st["margin"], s.margin, "margin");
-    assert_eq!(st["stability"], serde_json::to_value(s.stability).unwrap());
-    assert_eq!(st["threads"], serde_json::to_value(s.threads).unwrap());
-    assert_eq!(j["candidate_format"], o.candidate_format.name());
+    assert_eq!(st["metric"], s.metric().name());
+    assert_eq!(st["expect"], serde_json::to_value(s.expect()).unwrap());
+    assert_eq!(st["test"], serde_json::to_value(s.test()).unwrap());
+    assert_num(&st["margin"], s.margin(), "margin");
+    assert_eq!(
+        st["stability"],
+        serde_json::to_value(s.stability()).unwrap()
+    );
+    assert_eq!(st["threads"], serde_json::to_value(s.threads()).unwrap());
+    assert_eq!(j["candidate_format"], o.candidate_format().name());
 
     check_summary(
         &j["summaries"]["candidate"],
-        &o.summaries.candidate,
+        &o.summaries().candidate,
         "candidate",
     );
     check_summary(
         &j["summaries"]["baseline"],
-        &o.summaries.baseline,
+        &o.summaries().baseline,
         "baseline",
     );
     check_summary(
         &j["summaries"]["differences"],
-        &o.summaries.differences,
+        &o.summaries().differences,
         "differences",
     );
     let m = &j["claim"]["mean"];
-    assert_num(&m["effect"], o.claim.mean.effect, "ratio");
-    assert_num(&m["lower"], o.claim.mean.lower, "lower");
-    assert_num(&m["upper"], o.claim.mean.upper, "upper");
-    assert_eq!(m["p_margin"].as_f64(), o.claim.mean.p_margin);
+    assert_num(&m["effect"], o.claim().mean.effect, "ratio");
+    assert_num(&m["lower"], o.claim().mean.lower, "lower");
+    assert_num(&m["upper"], o.claim().mean.upper, "upper");
+    assert_eq!(m["p_margin"].as_f64(), o.claim().mean.p_margin);
 
-    let a = &o.analysis;
+    let a = o.analysis();
     assert_eq!(
         j["accuracy_test"],
         serde_json::to_value(a.accuracy_test).unwrap()
@@ -262,7 +269,7 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     ];
     assert_eq!(tests.len(), expected.len());
     for (key, r) in expected {
-        check_test(&tests[key], r, s.alpha, key);
+        check_test(&tests[key], r, s.alpha(), key);
     }
     match &a.hodges_lehmann {
         Ok(h) => assert_num(&j["hodges_lehmann"]["estimate"], *h, "hodges_lehmann"),
@@ -273,23 +280,23 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     // judgement's and the outcome's, under `judgement` and `sentences`.
     assert_eq!(
         j["judgement"]["accuracy"],
-        serde_json::to_value(o.judgement.accuracy).unwrap()
+        serde_json::to_value(o.judgement().accuracy()).unwrap()
     );
-    assert_eq!(j["judgement"], serde_json::to_value(o.judgement).unwrap());
+    assert_eq!(j["judgement"], serde_json::to_value(o.judgement()).unwrap());
     let v = &j["verdict"];
     assert_eq!(
         v["equivalence"],
-        serde_json::to_value(o.verdict.equivalence).unwrap()
+        serde_json::to_value(o.verdict().equivalence).unwrap()
     );
     assert_eq!(
         v["stability"],
-        serde_json::to_value(o.verdict.stability).unwrap()
+        serde_json::to_value(o.verdict().stability).unwrap()
     );
-    assert_eq!(v["identical"], o.verdict.identical);
-    let (c, b) = (&o.names.candidate, &o.names.baseline);
+    assert_eq!(v["identical"], o.verdict().identical);
+    let (c, b) = (&o.names().candidate, &o.names().baseline);
     let words = &j["sentences"];
     assert_eq!(words["accuracy"], o.accuracy_sentence());
-    assert_eq!(words["stability"], o.verdict.stability_sentence(c, b));
+    assert_eq!(words["stability"], o.verdict().stability_sentence(c, b));
     assert_eq!(words["verdict"], o.verdict_sentence());
     assert_eq!(j["judgement"]["passed"], o.passed());
 
@@ -299,38 +306,45 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     let sums = &j["summaries"];
     assert_eq!(
         sums["candidate"]["non_finite"].as_u64(),
-        Some(nf(&o.delta1))
+        Some(nf(&o.delta1()))
     );
-    assert_eq!(sums["baseline"]["non_finite"].as_u64(), Some(nf(&o.delta2)));
+    assert_eq!(
+        sums["baseline"]["non_finite"].as_u64(),
+        Some(nf(&o.delta2()))
+    );
     let outputs = &j["non_finite_outputs"];
     let listed = |side: &str| outputs[side].as_array().map(Vec::len);
-    assert_eq!(listed("candidate"), Some(o.non_finite.candidate.len()));
-    assert_eq!(listed("baseline"), Some(o.non_finite.baseline.len()));
+    assert_eq!(listed("candidate"), Some(o.non_finite().candidate.len()));
+    assert_eq!(listed("baseline"), Some(o.non_finite().baseline.len()));
 
     let w = o.worst_trial();
     let wj = &j["worst_trial"];
     assert_eq!(wj["index"].as_u64(), Some(w as u64));
     assert_eq!(wj["seed"].as_u64(), Some(o.trial_seed(w)));
     assert_eq!(
-        dual_delta_runtime::parse_seed(wj["seed_hex"].as_str().unwrap()),
+        dual_delta_runtime::settings::parse_seed(wj["seed_hex"].as_str().unwrap()),
         Some(o.trial_seed(w))
     );
-    assert_num(&wj["candidate_error"], o.delta1[w], "worst candidate error");
-    assert_num(&wj["baseline_error"], o.delta2[w], "worst baseline error");
-    assert_eq!(j["replay"], format!("DUAL_DELTA_SEED={:#x}", s.seed));
+    assert_num(
+        &wj["candidate_error"],
+        o.delta1()[w],
+        "worst candidate error",
+    );
+    assert_num(&wj["baseline_error"], o.delta2()[w], "worst baseline error");
+    assert_eq!(j["replay"], format!("DUAL_DELTA_SEED={:#x}", s.seed()));
 
     assert_eq!(
         j["environment"],
-        serde_json::to_value(&o.environment).unwrap()
+        serde_json::to_value(&o.environment()).unwrap()
     );
     assert_num(
         &j["timings"]["trials_seconds"],
-        o.trial_time.as_secs_f64(),
+        o.trial_time().as_secs_f64(),
         "trials_seconds",
     );
     assert_num(
         &j["timings"]["total_seconds"],
-        o.elapsed.as_secs_f64(),
+        o.elapsed().as_secs_f64(),
         "total_seconds",
     );
 }
@@ -339,22 +353,32 @@ fn check_csv(text: &str, o: &Outcome) {
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("index,seed,delta1,delta2,fingerprint"));
     let rows: Vec<&str> = lines.collect();
-    assert_eq!(rows.len(), o.delta1.len());
+    assert_eq!(rows.len(), o.delta1().len());
     for (i, row) in rows.iter().enumerate() {
         let cells: Vec<&str> = row.split(',').collect();
         assert_eq!(cells.len(), 5, "{row}");
-        assert_eq!(cells[4], format!("{:016x}", o.fingerprints[i]));
+        assert_eq!(cells[4], format!("{:016x}", o.fingerprints()[i]));
         assert_eq!(cells[0].parse::<usize>().unwrap(), i);
         // Hexadecimal, as the terminal and summary.json write seeds.
         assert_eq!(cells[1].len(), 18);
         assert_eq!(
-            dual_delta_runtime::parse_seed(cells[1]),
+            dual_delta_runtime::settings::parse_seed(cells[1]),
             Some(o.trial_seed(i))
         );
         let d1: f64 = cells[2].parse().unwrap();
         let d2: f64 = cells[3].parse().unwrap();
-        assert!(same(d1, o.delta1[i]), "row {i}: {} != {}", d1, o.delta1[i]);
-        assert!(same(d2, o.delta2[i]), "row {i}: {} != {}", d2, o.delta2[i]);
+        assert!(
+            same(d1, o.delta1()[i]),
+            "row {i}: {} != {}",
+            d1,
+            o.delta1()[i]
+        );
+        assert!(
+            same(d2, o.delta2()[i]),
+            "row {i}: {} != {}",
+            d2,
+            o.delta2()[i]
+        );
     }
 }
 
@@ -680,7 +704,7 @@ fn summary_json_matches_the_runs_numbers() {
         let page = report::write_under(&o, &root).unwrap();
         let after = SystemTime::now();
         let dir = page.parent().unwrap();
-        assert_eq!(dir, root.join(report::test_dir_name(&o.names.test)));
+        assert_eq!(dir, root.join(report::test_dir_name(&o.names().test)));
         let j = read_json(&dir.join(SUMMARY_FILE));
         check_json(&j, &o, before, after);
         for (key, file) in j["files"].as_object().unwrap() {
@@ -706,10 +730,10 @@ fn fp8_candidates_are_reported_in_their_format() {
         .seed(5)
         .run()
         .expect("the run completes");
-    assert_eq!(o.candidate_format, NumberFormat::E4m3);
+    assert_eq!(o.candidate_format(), NumberFormat::E4m3);
     // The f32 sum rounded once to e4m3: half a unit in its last place,
     // give or take the f32 sum's own (tiny) error.
-    let max = o.summaries.candidate.max;
+    let max = o.summaries().candidate.max;
     assert!(max <= 0.5 + 1e-3 && max > 0.1, "{max}");
     let before = SystemTime::now();
     let page = report::write_under(&o, &root).unwrap();
@@ -733,14 +757,14 @@ fn summary_json_reads_back_as_a_summary() {
         let page = report::write_under(&o, &root).unwrap();
         let text = fs::read_to_string(page.parent().unwrap().join(SUMMARY_FILE)).unwrap();
         let summary = SummaryJson::read(&text).unwrap();
-        assert_eq!(*summary.names, o.names);
-        assert_eq!(summary.judgement.passed, o.passed());
-        assert_eq!(summary.tests.0.len(), o.analysis.rows().len());
-        for (row, (key, test)) in o.analysis.rows().iter().zip(&summary.tests.0) {
+        assert_eq!(&*summary.names, o.names());
+        assert_eq!(summary.judgement.passed(), o.passed());
+        assert_eq!(summary.tests.0.len(), o.analysis().rows().len());
+        for (row, (key, test)) in o.analysis().rows().iter().zip(&summary.tests.0) {
             assert_eq!((row.key, row.name), (key.as_ref(), test.name.as_ref()));
         }
         let max = summary.summaries.candidate.max;
-        assert!(same(max, o.summaries.candidate.max), "{max}");
+        assert!(same(max, o.summaries().candidate.max), "{max}");
         // Written again, it is the same document, field for field.
         let again = serde_json::to_string_pretty(&summary).unwrap() + "\n";
         assert_eq!(again, text);
@@ -751,7 +775,7 @@ fn summary_json_reads_back_as_a_summary() {
 #[test]
 fn non_finite_errors_are_counted_not_dropped() {
     let o = flaky_outcome("reports::non_finite", 200);
-    let nf = o.delta1.iter().filter(|x| !x.is_finite()).count();
+    let nf = o.delta1().iter().filter(|x| !x.is_finite()).count();
     assert!(
         nf > 0 && nf < 200,
         "the flaky candidate fails on some trials: {nf}"
@@ -767,7 +791,7 @@ fn non_finite_errors_are_counted_not_dropped() {
     assert_eq!(j["summaries"]["candidate"]["max"], "inf");
     // Every trial's seed is written as a failure prints it: the first
     // non-finite trial's, in its list and where it decided the run.
-    let first = o.non_finite.candidate[0];
+    let first = o.non_finite().candidate[0];
     let hex = format!("{:#018x}", first.seed);
     assert_eq!(
         j["non_finite_outputs"]["candidate"][0]["seed"],
@@ -777,7 +801,7 @@ fn non_finite_errors_are_counted_not_dropped() {
     assert_eq!(j["judgement"]["decided_by"]["seed"], hex.as_str());
     assert_eq!(
         first.seed,
-        dual_delta_runtime::trial_seed(7, first.trial),
+        dual_delta_runtime::generate::trial_seed(7, first.trial),
         "the seed replays its trial"
     );
     // A summary that wrote these seeds as integers still reads.
@@ -789,8 +813,8 @@ fn non_finite_errors_are_counted_not_dropped() {
     assert_ne!(older, text);
     let read = SummaryJson::read(&older).expect("integer seeds read");
     assert_eq!(
-        read.judgement.decided_by,
-        dual_delta_runtime::DecidedBy::NonFinite {
+        read.judgement.decided_by(),
+        dual_delta_runtime::decision::DecidedBy::NonFinite {
             trial: first.trial,
             seed: first.seed
         }
@@ -828,15 +852,15 @@ fn svg_plots_of_a_run_are_well_formed_with_both_series() {
         let svgs = PLOT_FILES.map(|f| fs::read_to_string(dir.join(f)).unwrap());
         check_plots(
             &svgs,
-            &o.delta1,
-            &o.delta2,
-            &o.names.candidate,
-            &o.names.baseline,
+            &o.delta1(),
+            &o.delta2(),
+            &o.names().candidate,
+            &o.names().baseline,
         );
         for svg in &svgs {
             let doc = roxmltree::Document::parse(svg).unwrap();
             let all = svg_texts(&doc).join("\n");
-            assert!(all.contains(o.settings.metric.name()), "axis unit");
+            assert!(all.contains(o.settings().metric().name()), "axis unit");
         }
     }
     clean(&root);
@@ -876,7 +900,7 @@ fn html_links_resolve_and_strings_are_escaped() {
     assert!(
         html.contains(&format!(
             "Replay this run: <code>DUAL_DELTA_SEED={:#x} cargo test -- ",
-            o.settings.seed
+            o.settings().seed()
         )),
         "the replay command"
     );
@@ -901,11 +925,9 @@ fn html_links_resolve_and_strings_are_escaped() {
 #[test]
 fn top_index_lists_every_report_newest_first() {
     let root = temp_root("index");
-    let base = sum_outcome("reports::index", 100);
     let tests = ["reports::first", "reports::second", "reports::third"];
     for t in tests {
-        let mut o = base.clone();
-        o.names.test = t.to_owned();
+        let o = sum_outcome(t, 100);
         report::write_under(&o, &root).unwrap();
         std::thread::sleep(Duration::from_millis(15));
     }
@@ -918,8 +940,7 @@ fn top_index_lists_every_report_newest_first() {
     assert!(top.contains("3 reports"));
 
     // Rewriting a report moves it to the top and replaces it whole.
-    let mut o = base.clone();
-    o.names.test = tests[0].to_owned();
+    let o = sum_outcome(tests[0], 100);
     report::write_under(&o, &root).unwrap();
     let top = fs::read_to_string(root.join(INDEX_FILE)).unwrap();
     let at = |t: &str| {
@@ -953,8 +974,6 @@ fn write_to_a_directory_with_other_files_keeps_them() {
 #[test]
 fn parallel_writers_leave_a_complete_index() {
     let root = temp_root("parallel");
-    let base = sum_outcome("reports::parallel", 60);
-
     // Child processes: this test binary, running only `child_writer`.
     let exe = std::env::current_exe().unwrap();
     let children: Vec<_> = (0..3)
@@ -978,12 +997,10 @@ fn parallel_writers_leave_a_complete_index() {
 
     std::thread::scope(|s| {
         for k in 0..6 {
-            let base = &base;
             let root = &root;
             s.spawn(move || {
-                let mut o = base.clone();
                 // Two threads share a test name: the last writer wins whole.
-                o.names.test = format!("reports::thread_{}", k.min(4));
+                let o = sum_outcome(&format!("reports::thread_{}", k.min(4)), 60);
                 report::write_under(&o, root).unwrap();
             });
         }
@@ -1025,12 +1042,11 @@ fn child_writer() {
     };
     let home = PathBuf::from(std::env::var("DUAL_DELTA_HOME").unwrap());
     assert_eq!(report::report_root().unwrap(), home);
-    let mut o = sum_outcome("reports::child", 60);
-    o.names.test = format!("reports::child_{k}");
+    let o = sum_outcome(&format!("reports::child_{k}"), 60);
     let page = report::write(&o).unwrap();
     assert_eq!(
         page,
-        home.join(report::test_dir_name(&o.names.test))
+        home.join(report::test_dir_name(&o.names().test))
             .join(INDEX_FILE)
     );
 }

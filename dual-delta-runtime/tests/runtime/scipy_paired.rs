@@ -100,6 +100,7 @@ fn error_kind(e: &StatsError) -> &'static str {
         StatsError::InvalidValue { .. } => "invalid_value",
         StatsError::ConstantData { .. } => "constant_data",
         StatsError::InvalidParameter { .. } => "invalid_parameter",
+        other => panic!("an error the fixtures do not name: {other:?}"),
     }
 }
 

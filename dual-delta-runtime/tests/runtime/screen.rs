@@ -9,7 +9,7 @@
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::screen::Mode;
-use dual_delta_runtime::{DecidedBy, RunError, trial_seed};
+use dual_delta_runtime::{decision::DecidedBy, error::RunError, generate::trial_seed};
 
 use crate::common::{binomial_bound, kahan, naive, oracle, reversed, short_input as input};
 
@@ -143,7 +143,7 @@ fn the_report_says_what_the_screen_found() {
         .unwrap();
     assert!(!o.passed());
     assert_eq!(
-        o.judgement.decided_by,
+        o.judgement().decided_by(),
         DecidedBy::NonFinite {
             trial: 417,
             seed: marked
@@ -166,7 +166,7 @@ fn the_report_says_what_the_screen_found() {
     assert!(o.passed());
     assert_eq!(o.inputs_checked(), 1000);
     // Kahan against Kahan: every input a tie, the oracle on the sample only.
-    assert_eq!(o.screen.ties, 1000);
+    assert_eq!(o.screen().ties, 1000);
     assert!(o.trials_run() < 200, "{}", o.trials_run());
 
     // The old, unscreened early pass: only on request, and said so.
@@ -219,7 +219,7 @@ fn equal_or_better_kernels_still_pass() {
                 "{name}, seed {seed}: {}",
                 o.result().unwrap_err()
             );
-            assert!(o.gross.is_empty(), "{name}: {:?}", o.gross);
+            assert!(o.gross().is_empty(), "{name}: {:?}", o.gross());
         }
     }
 }
@@ -258,7 +258,7 @@ fn both_modes_give_the_same_verdict_on_small_and_large_differences() {
             assert_eq!(fixed.passed(), pass, "{}", fixed.verdict_sentence());
             if pass {
                 for o in [&early, &fixed] {
-                    let w = o.judgement.within_margin.expect("a stated difference");
+                    let w = o.judgement().within_margin().expect("a stated difference");
                     assert!((w.percent - 1.0).abs() < 0.05, "{}", w.percent);
                     assert!(
                         o.verdict_sentence()
@@ -316,8 +316,9 @@ fn false_failures_on_a_noisy_null_stay_below_alpha_with_the_screen_on() {
             .run()
             .unwrap();
             failed += usize::from(!o.passed());
-            gross += usize::from(!o.gross.is_empty());
-            screened += usize::from(o.screen.mode == Mode::Screened && o.inputs_checked() == 1000);
+            gross += usize::from(!o.gross().is_empty());
+            screened +=
+                usize::from(o.screen().mode == Mode::Screened && o.inputs_checked() == 1000);
         }
         println!(
             "  {name:<28} {failed:>3} failed, {gross} with a gross error, {screened} with all 1000 \
@@ -345,7 +346,7 @@ fn a_custom_threshold_or_no_gate() {
         .seed(5)
         .run()
         .unwrap();
-    assert!(o.gross.is_empty() && o.passed());
+    assert!(o.gross().is_empty() && o.passed());
     // At G = 2 some are gross; the gate fails the run only where they are
     // too many to be chance (p = 2^-k below the level of the tests over
     // every input, 0.005: 8 of them), and reports them otherwise.
@@ -354,12 +355,12 @@ fn a_custom_threshold_or_no_gate() {
         .gross_factor(2.0)
         .run()
         .unwrap();
-    assert!(!o.gross.is_empty());
+    assert!(!o.gross().is_empty());
     assert_eq!(
         o.gross_error_gate(),
-        o.gross.len() >= 8,
+        o.gross().len() >= 8,
         "{}",
-        o.gross.len()
+        o.gross().len()
     );
     assert!(o.verdict_sentence().contains("made a gross error on"));
     // 30 × worse on 5% of the inputs: many gross errors, the gate fails it.
@@ -378,6 +379,9 @@ fn a_custom_threshold_or_no_gate() {
         .gross_factor(2.0)
         .run()
         .unwrap();
-    assert!(!o.passed() && o.gross_error_gate(), "{}", o.gross.len());
-    assert_eq!(o.judgement.p_value, Some(0.5f64.powi(o.gross.len() as i32)));
+    assert!(!o.passed() && o.gross_error_gate(), "{}", o.gross().len());
+    assert_eq!(
+        o.judgement().p_value(),
+        Some(0.5f64.powi(o.gross().len() as i32))
+    );
 }

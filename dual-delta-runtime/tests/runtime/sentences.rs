@@ -8,8 +8,8 @@
 
 #![allow(clippy::ptr_arg)]
 
-use dual_delta_runtime::Accuracy;
-use dual_delta_runtime::DecidedBy;
+use dual_delta_runtime::decision::Accuracy;
+use dual_delta_runtime::decision::DecidedBy;
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::stats::sequential::Reason;
 
@@ -19,9 +19,9 @@ use crate::adversary::{cells, grid};
 /// Every way `o`'s words contradict its judgement.
 fn contradictions(o: &Outcome) -> Vec<String> {
     let mut wrong = Vec::new();
-    let c = &o.claim;
-    let j = &o.judgement;
-    let early = match j.decided_by {
+    let c = o.claim();
+    let j = o.judgement();
+    let early = match j.decided_by() {
         DecidedBy::Sequential { reason, .. } => Some(reason),
         _ => None,
     };
@@ -76,13 +76,13 @@ fn contradictions(o: &Outcome) -> Vec<String> {
                 continue;
             }
             for p in p_values(clause) {
-                if p >= c.level.max(j.fixed_alpha) {
+                if p >= c.level.max(j.fixed_alpha()) {
                     wrong.push(format!("'significantly' with p = {p}: {clause}"));
                 }
             }
         }
     }
-    let gate_word = match j.decided_by {
+    let gate_word = match j.decided_by() {
         DecidedBy::NonFinite { .. } => Some("non-finite"),
         DecidedBy::GrossError { .. } => Some("gross error"),
         DecidedBy::Bound { .. } => Some("documented bound"),
@@ -95,7 +95,7 @@ fn contradictions(o: &Outcome) -> Vec<String> {
     {
         wrong.push(format!(
             "decided by {:?}, the failure says: {f}",
-            j.decided_by
+            j.decided_by()
         ));
     }
     for row in o.claim_rows() {
@@ -110,10 +110,11 @@ fn contradictions(o: &Outcome) -> Vec<String> {
                 row.label, row.found
             ));
         }
-        if row.deciding && !matches!(j.decided_by, DecidedBy::FixedN { .. }) {
+        if row.deciding && !matches!(j.decided_by(), DecidedBy::FixedN { .. }) {
             wrong.push(format!(
                 "row {} deciding under {:?}",
-                row.label, j.decided_by
+                row.label,
+                j.decided_by()
             ));
         }
     }
@@ -313,15 +314,18 @@ fn every_gate_and_ending_says_what_decided() {
         }
     }
     // The decisions these runs are about.
-    let by: Vec<DecidedBy> = runs.iter().map(|(_, o)| o.judgement.decided_by).collect();
+    let by: Vec<DecidedBy> = runs
+        .iter()
+        .map(|(_, o)| o.judgement().decided_by())
+        .collect();
     assert!(matches!(by[0], DecidedBy::NonFinite { .. }), "{:?}", by[0]);
-    assert!(!runs[1].1.passed() && runs[1].1.claim.mean.effect.is_infinite());
+    assert!(!runs[1].1.passed() && runs[1].1.claim().mean.effect.is_infinite());
     assert!(matches!(by[2], DecidedBy::GrossError { .. }), "{:?}", by[2]);
     assert!(matches!(by[3], DecidedBy::Bound { .. }), "{:?}", by[3]);
     assert_eq!(by[4], DecidedBy::Check);
     assert!(runs[5].1.passed(), "{}", runs[5].1.verdict_sentence());
     assert!(
-        runs[6].1.judgement.within_margin.is_some(),
+        runs[6].1.judgement().within_margin().is_some(),
         "{}",
         runs[6].1.verdict_sentence()
     );

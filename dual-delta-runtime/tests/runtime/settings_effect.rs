@@ -8,7 +8,7 @@
 //! candidate's errors are a known function of the baseline's.
 
 use dual_delta_runtime::prelude::*;
-use dual_delta_runtime::{DecidedBy, Ending};
+use dual_delta_runtime::{decision::DecidedBy, decision::Ending};
 
 /// An input: where it falls (`u`), a noise factor near 1 both share, and
 /// a draw `v` in `[-1, 1)` of the candidate's own.
@@ -94,7 +94,7 @@ fn test_decides_the_typical_input_beside_the_sign_test() {
     // input (T)".
     let wilcoxon = run("test_wilcoxon", worse_on_most, |d| d);
     assert!(wilcoxon.passed(), "{}", wilcoxon.verdict_sentence());
-    let t = wilcoxon.claim.typical_tests;
+    let t = wilcoxon.claim().typical_tests;
     assert!(
         t.sign_margin.unwrap() < 1e-6 && t.paired_worse.unwrap() > 0.5,
         "{t:?}"
@@ -102,8 +102,8 @@ fn test_decides_the_typical_input_beside_the_sign_test() {
     let sign = run("test_sign", worse_on_most, |d| d.test(AccuracyTest::Sign));
     assert!(!sign.passed());
     assert_eq!(
-        sign.claim.failed_by(),
-        Some(dual_delta_runtime::claim::Which::Typical)
+        sign.claim().failed_by(),
+        Some(dual_delta_runtime::decision::claim::Which::Typical)
     );
 }
 
@@ -117,7 +117,7 @@ fn margin_forgives_a_loss_inside_it_and_zero_forgives_none() {
     });
     assert!(!zero.passed(), "{}", zero.verdict_sentence());
     assert!(matches!(
-        zero.judgement.decided_by,
+        zero.judgement().decided_by(),
         DecidedBy::FixedN { .. }
     ));
 }
@@ -129,12 +129,15 @@ fn rule_paper_fails_exactly_where_the_one_sided_test_rejects() {
     let paper = run("rule_paper", two_percent_worse, |d| d.rule(Rule::Paper));
     assert!(!paper.passed());
     assert!(matches!(
-        paper.judgement.decided_by,
+        paper.judgement().decided_by(),
         DecidedBy::Paper { alpha } if alpha == 0.01
     ));
     // Every input, no margin, and the decision is the test's at α.
-    assert_eq!(paper.judgement.ending, Ending::AllTrials);
-    assert_eq!((paper.settings.margin, paper.screen.checked), (0.0, 400));
+    assert_eq!(paper.judgement().ending(), Ending::AllTrials);
+    assert_eq!(
+        (paper.settings().margin(), paper.screen().checked),
+        (0.0, 400)
+    );
     assert!(paper.p_worse().unwrap() < 0.01);
     assert!(paper.verdict_sentence().contains("by the paper's test"));
     // The paper passes a candidate the claim fails in mean: 50× worse on
@@ -142,8 +145,8 @@ fn rule_paper_fails_exactly_where_the_one_sided_test_rejects() {
     // test cannot see (the losses outrank nothing: the gains are many).
     let claim = run("rule_claim_mean", mixture, |d| d.stop_early(false));
     assert_eq!(
-        claim.claim.failed_by(),
-        Some(dual_delta_runtime::claim::Which::Mean),
+        claim.claim().failed_by(),
+        Some(dual_delta_runtime::decision::claim::Which::Mean),
         "{}",
         claim.verdict_sentence()
     );
@@ -178,27 +181,30 @@ fn expect_reads_the_same_evidence_the_other_way() {
 fn stop_early_ends_a_clear_loss_early_and_false_runs_every_input() {
     let early = run("stop_early_on", three_times_worse, |d| d);
     assert!(matches!(
-        early.judgement.decided_by,
+        early.judgement().decided_by(),
         DecidedBy::Sequential { .. }
     ));
-    assert!(early.screen.checked < 100, "{}", early.screen.checked);
+    assert!(early.screen().checked < 100, "{}", early.screen().checked);
     let all = run("stop_early_off", three_times_worse, |d| d.stop_early(false));
     assert!(!all.passed());
-    assert_eq!(all.judgement.ending, Ending::AllTrials);
-    assert_eq!(all.screen.checked, 400);
+    assert_eq!(all.judgement().ending(), Ending::AllTrials);
+    assert_eq!(all.screen().checked, 400);
 }
 
 #[test]
 fn screen_false_passes_early_leaving_rare_events_unchecked() {
     let screened = run("screen_on", nan_where_rare, |d| d);
     assert!(
-        matches!(screened.judgement.decided_by, DecidedBy::NonFinite { .. }),
+        matches!(
+            screened.judgement().decided_by(),
+            DecidedBy::NonFinite { .. }
+        ),
         "{:?}",
-        screened.judgement.decided_by
+        screened.judgement().decided_by()
     );
     let quick = run("screen_off", nan_where_rare, |d| d.screen(false));
     assert!(quick.passed(), "{}", quick.verdict_sentence());
-    assert!(quick.screen.checked < 50, "{}", quick.screen.checked);
+    assert!(quick.screen().checked < 50, "{}", quick.screen().checked);
 }
 
 #[test]
@@ -209,10 +215,10 @@ fn bound_fails_the_first_input_over_it_whatever_else_holds() {
     assert!(free.passed());
     let bounded = run("bound_50", baseline, |d| d.bound(50.0));
     assert!(!bounded.passed());
-    let DecidedBy::Bound { trial, .. } = bounded.judgement.decided_by else {
-        panic!("{:?}", bounded.judgement.decided_by)
+    let DecidedBy::Bound { trial, .. } = bounded.judgement().decided_by() else {
+        panic!("{:?}", bounded.judgement().decided_by())
     };
-    assert!(bounded.delta1[bounded.trials.iter().position(|&t| t == trial).unwrap()] > 50.0);
+    assert!(bounded.delta1()[bounded.trials().iter().position(|&t| t == trial).unwrap()] > 50.0);
 }
 
 #[test]
@@ -295,10 +301,13 @@ fn a_runs_p_value_is_the_smaller_criterions_scaled_as_the_guide_says() {
         let o = run("p_value_scaling", two_percent_worse, |d| {
             d.stop_early(stop_early)
         });
-        assert!(matches!(o.judgement.decided_by, DecidedBy::FixedN { .. }));
-        let c = &o.claim;
+        assert!(matches!(
+            o.judgement().decided_by(),
+            DecidedBy::FixedN { .. }
+        ));
+        let c = o.claim();
         let smaller = c.mean.p_margin.unwrap().min(c.typical.p_margin.unwrap());
-        let p = o.judgement.p_value.unwrap();
+        let p = o.judgement().p_value().unwrap();
         assert!(
             (p - (times * smaller).min(1.0)).abs() <= 1e-12 * p.max(1e-300),
             "stop_early = {stop_early}: {p} against {times} × {smaller}"

@@ -24,7 +24,7 @@ use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::stats::{
     Alternative, StatsError, TestResult, ZeroMethod, paired_spread, pitman_morgan, wilcoxon,
 };
-use dual_delta_runtime::{Stability, Verdict};
+use dual_delta_runtime::{decision::Stability, decision::Verdict};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use crate::adversary::grid::Law;
@@ -340,7 +340,7 @@ fn the_stability_gate_holds_its_level_in_full_runs() {
             let (mut unstable, mut failed) = (0, 0);
             for seed in 0..seeds as u64 {
                 let o = full_run(pair, seed, expect, false);
-                unstable += usize::from(!o.verdict.meets_stability(Expect::NoWorse));
+                unstable += usize::from(!o.verdict().meets_stability(Expect::NoWorse));
                 failed += usize::from(!o.passed());
             }
             println!(
@@ -357,9 +357,9 @@ fn the_stability_gate_holds_its_level_in_full_runs() {
         let (mut unstable, mut failed) = (0, 0);
         for seed in 0..seeds as u64 {
             let o = full_run(pair, seed, Expect::NoWorse, true);
-            unstable += usize::from(less(&o.verdict));
+            unstable += usize::from(less(&o.verdict()));
             failed += usize::from(!o.passed());
-            if less(&o.verdict) {
+            if less(&o.verdict()) {
                 let s = o.stability_sentence();
                 assert!(s.contains("significantly less stable"), "{s}");
             }
@@ -393,14 +393,14 @@ fn a_run_failed_on_stability_alone_reports_the_spread_tests_p_value() {
     .stability(Expect::NoWorse)
     .run()
     .unwrap();
-    let j = &o.judgement;
-    assert!(!j.passed && j.accuracy_met, "{}", o.verdict_sentence());
-    assert_eq!(o.verdict.stability, Stability::LessStable);
-    let spread = o.analysis.spread_greater.as_ref().unwrap().p_value;
+    let j = o.judgement();
+    assert!(!j.passed() && j.accuracy_met(), "{}", o.verdict_sentence());
+    assert_eq!(o.verdict().stability, Stability::LessStable);
+    let spread = o.analysis().spread_greater.as_ref().unwrap().p_value;
     assert!(spread < 1e-30, "{spread}");
     assert_eq!(
-        j.p_value,
-        Some((spread * o.settings.alpha / j.fixed_alpha).min(1.0))
+        j.p_value(),
+        Some((spread * o.settings().alpha() / j.fixed_alpha()).min(1.0))
     );
     let s = o.stability_sentence();
     assert!(s.contains("is significantly less stable than"), "{s}");

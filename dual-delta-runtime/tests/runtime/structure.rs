@@ -270,7 +270,7 @@ fn each_setting_is_declared_once() {
             (f, code)
         })
         .collect();
-    for s in dual_delta_runtime::SETTINGS {
+    for s in dual_delta_runtime::settings::SETTINGS {
         let name = s.name;
         let patterns = [
             format!("pub {name}:"),

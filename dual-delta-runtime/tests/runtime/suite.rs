@@ -115,7 +115,7 @@ fn the_suite_budget_keeps_a_clear_failure_and_holds_false_ones_below_it() {
                 .seed(seed as u64)
                 .run()
                 .unwrap();
-            o.judgement.p_value.unwrap()
+            o.judgement().p_value().unwrap()
         })
         .collect();
     for t in [0.01, 0.05, 0.2] {
@@ -143,7 +143,7 @@ fn the_suite_budget_keeps_a_clear_failure_and_holds_false_ones_below_it() {
                 if o.passed() {
                     1.0
                 } else {
-                    o.judgement.p_value.unwrap()
+                    o.judgement().p_value().unwrap()
                 }
             })
             .collect();
@@ -161,12 +161,12 @@ fn the_suite_budget_keeps_a_clear_failure_and_holds_false_ones_below_it() {
             .seed(seed)
             .run()
             .unwrap();
-        assert!(!o.passed() && o.sequential.stopped);
+        assert!(!o.passed() && o.sequential().stopped);
         let mut p: Vec<f64> = nulls[..TESTS_200 - 1]
             .iter()
             .map(|&p| if p < 0.01 { p } else { 1.0 })
             .collect();
-        let failure = o.judgement.p_value.unwrap();
+        let failure = o.judgement().p_value().unwrap();
         p.push(failure);
         let bar = bh(&p, a).map(|(_, bar)| bar);
         assert!(
@@ -198,12 +198,12 @@ fn a_lone_failure_in_mean_alone_is_kept_in_a_suite_of_two_hundred() {
             .unwrap();
         assert!(!o.passed(), "{}", o.verdict_sentence());
         assert_eq!(
-            o.claim.failed_by(),
-            Some(dual_delta_runtime::claim::Which::Mean),
+            o.claim().failed_by(),
+            Some(dual_delta_runtime::decision::claim::Which::Mean),
             "{}",
             o.verdict_sentence()
         );
-        let failure = o.judgement.p_value.unwrap();
+        let failure = o.judgement().p_value().unwrap();
         let mut p = vec![1.0; 199];
         p.push(failure);
         let bar = bh(&p, 0.05).map(|(_, bar)| bar);

@@ -11,6 +11,7 @@
 
 use dual_delta_runtime::prelude::*;
 use dual_delta_runtime::stats::Alternative;
+use dual_delta_runtime::{decision::Accuracy, decision::Equivalence};
 
 use crate::common::{input, kahan, naive, oracle, pairwise};
 
@@ -24,12 +25,12 @@ fn naive_summation_is_judged_less_accurate_than_kahan() {
         .stop_early(false)
         .run()
         .unwrap();
-    assert_eq!(outcome.delta1.len(), 1000);
-    assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
-    assert_eq!(outcome.verdict.equivalence, Equivalence::Distinguishable);
-    let p = outcome.analysis.worse.as_ref().unwrap().p_value;
+    assert_eq!(outcome.delta1().len(), 1000);
+    assert_eq!(outcome.judgement().accuracy(), Accuracy::LessAccurate);
+    assert_eq!(outcome.verdict().equivalence, Equivalence::Distinguishable);
+    let p = outcome.analysis().worse.as_ref().unwrap().p_value;
     assert!(p < 1e-100, "Wilcoxon p = {p}");
-    assert!(outcome.summaries.candidate.mean > 10.0 * outcome.summaries.baseline.mean);
+    assert!(outcome.summaries().candidate.mean > 10.0 * outcome.summaries().baseline.mean);
     outcome.assert();
     // The default gate fails on it, and says why.
     let gate = DualDelta::new(naive, kahan, oracle, input)
@@ -48,8 +49,8 @@ fn swapped_the_candidate_is_judged_more_accurate() {
         .expect(Expect::Better)
         .run()
         .unwrap();
-    assert_eq!(outcome.judgement.accuracy, Accuracy::MoreAccurate);
-    assert_eq!(outcome.analysis.accuracy_test, AccuracyTest::Wilcoxon);
+    assert_eq!(outcome.judgement().accuracy(), Accuracy::MoreAccurate);
+    assert_eq!(outcome.analysis().accuracy_test, AccuracyTest::Wilcoxon);
     outcome.assert();
 }
 
@@ -60,12 +61,15 @@ fn identical_implementations_are_equivalent() {
         .expect(Expect::Equivalent)
         .run()
         .unwrap();
-    assert!(outcome.verdict.identical);
+    assert!(outcome.verdict().identical);
     assert_eq!(
-        outcome.judgement.accuracy,
+        outcome.judgement().accuracy(),
         Accuracy::NoSignificantDifference
     );
-    assert_eq!(outcome.verdict.equivalence, Equivalence::Indistinguishable);
+    assert_eq!(
+        outcome.verdict().equivalence,
+        Equivalence::Indistinguishable
+    );
     outcome.assert();
     let better = DualDelta::new(kahan, kahan, oracle, input)
         .n(1000)
@@ -90,9 +94,9 @@ fn two_implementations_of_equal_accuracy_are_not_told_apart() {
         .n(1000)
         .run()
         .unwrap();
-    assert!(!outcome.verdict.identical);
+    assert!(!outcome.verdict().identical);
     assert_eq!(
-        outcome.judgement.accuracy,
+        outcome.judgement().accuracy(),
         Accuracy::NoSignificantDifference
     );
     outcome.assert();
@@ -114,7 +118,7 @@ fn a_margin_tolerates_a_bounded_loss() {
         .margin(1.0)
         .run()
         .unwrap();
-    assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
+    assert_eq!(outcome.judgement().accuracy(), Accuracy::LessAccurate);
 }
 
 #[test]
@@ -126,14 +130,14 @@ fn the_t_test_falls_back_to_wilcoxon_on_non_normal_differences() {
         .unwrap();
     // Errors of naive summation are far from normal differences? Either way
     // the analysis must say which test decided and why.
-    match &outcome.analysis.fallback {
+    match &outcome.analysis().fallback {
         Some(why) => {
-            assert_eq!(outcome.analysis.accuracy_test, AccuracyTest::Wilcoxon);
+            assert_eq!(outcome.analysis().accuracy_test, AccuracyTest::Wilcoxon);
             assert!(why.contains("Shapiro-Wilk"), "{why}");
         }
-        None => assert_eq!(outcome.analysis.accuracy_test, AccuracyTest::PairedT),
+        None => assert_eq!(outcome.analysis().accuracy_test, AccuracyTest::PairedT),
     }
-    assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
+    assert_eq!(outcome.judgement().accuracy(), Accuracy::LessAccurate);
 }
 
 #[test]
@@ -148,9 +152,9 @@ fn parallel_and_serial_runs_are_bit_identical() {
         .run()
         .unwrap();
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-    assert_eq!(bits(&parallel.delta1), bits(&serial.delta1));
-    assert_eq!(bits(&parallel.delta2), bits(&serial.delta2));
-    assert_eq!(parallel.settings.seed, serial.settings.seed);
+    assert_eq!(bits(&parallel.delta1()), bits(&serial.delta1()));
+    assert_eq!(bits(&parallel.delta2()), bits(&serial.delta2()));
+    assert_eq!(parallel.settings().seed(), serial.settings().seed());
 }
 
 #[test]
@@ -164,8 +168,8 @@ fn any_trial_replays_alone_from_its_seed() {
     let x = input(&mut rng);
     let o = oracle(&x);
     let e = (f64::from(naive(&x)) - o).abs() / (1.0 + o.abs());
-    assert_eq!(e.to_bits(), outcome.delta1[worst].to_bits());
-    assert!(outcome.delta1.iter().all(|&d| d <= e));
+    assert_eq!(e.to_bits(), outcome.delta1()[worst].to_bits());
+    assert!(outcome.delta1().iter().all(|&d| d <= e));
 }
 
 #[test]
@@ -176,12 +180,12 @@ fn the_wilcoxon_p_value_reported_is_the_statistics_modules() {
         .run()
         .unwrap();
     let direct = dual_delta_runtime::stats::wilcoxon(
-        &outcome.delta1,
-        &outcome.delta2,
+        &outcome.delta1(),
+        &outcome.delta2(),
         Alternative::Greater,
         Default::default(),
         false,
     )
     .unwrap();
-    assert_eq!(outcome.analysis.worse.as_ref().unwrap(), &direct);
+    assert_eq!(outcome.analysis().worse.as_ref().unwrap(), &direct);
 }

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use dual_delta_gpu::f16;
-use dual_delta_runtime::{Metric, NumberFormat};
+use dual_delta_runtime::{Metric, output::NumberFormat};
 
 /// Milliseconds per call of `f`: the median of `reps` runs after one
 /// warm-up run (which also compiles the pipelines).

@@ -282,8 +282,8 @@ pub fn attention_cpu<E: KernelElement>(input: &AttentionInput<E>) -> Vec<E> {
 
 /// The shape a failing run's loss is cut by (`heads`, `seq_q`, `seq_k`,
 /// `d`, `d_v`) and whether the causal mask applies (1 or 0).
-impl<E: KernelElement> dual_delta_runtime::Coordinates for AttentionInput<E> {
-    fn coordinates(&self, sink: &mut dual_delta_runtime::Sink<'_>) {
+impl<E: KernelElement> dual_delta_runtime::regions::Coordinates for AttentionInput<E> {
+    fn coordinates(&self, sink: &mut dual_delta_runtime::regions::Sink<'_>) {
         let s = self.shape;
         for (name, value) in [
             ("heads", s.heads),

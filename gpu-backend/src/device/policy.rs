@@ -52,7 +52,7 @@ pub fn require_gpu() -> Option<&'static Gpu> {
 /// candidate or baseline passed to `#[dual_delta_test]` or
 /// [`DualDelta`](dual_delta_runtime::DualDelta)): the context when a GPU is
 /// usable; when none is and `DUAL_DELTA_GPU=skip`, the run is skipped with
-/// [`dual_delta_runtime::skip`], which reports the test as skipped with the
+/// [`dual_delta_runtime::error::skip`], which reports the test as skipped with the
 /// reason instead of failing it.
 ///
 /// ```no_run
@@ -73,7 +73,7 @@ pub fn shared_or_skip() -> &'static Gpu {
     match Gpu::shared() {
         Ok(gpu) => gpu,
         Err(e) if policy == GpuPolicy::Skip && e.is_unavailable() => {
-            dual_delta_runtime::skip(format!("no GPU ({ENV_GPU}=skip): {e}"))
+            dual_delta_runtime::error::skip(format!("no GPU ({ENV_GPU}=skip): {e}"))
         }
         Err(e) => panic!("{e}"),
     }

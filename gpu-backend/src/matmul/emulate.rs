@@ -161,7 +161,7 @@ mod tests {
             matmul_cpu_emulated(&x, Accumulation::F32),
         ] {
             for (y, e) in c.iter().zip(&exact) {
-                let ulp = dual_delta_runtime::NumberFormat::F16.ulp(*e);
+                let ulp = dual_delta_runtime::output::NumberFormat::F16.ulp(*e);
                 assert!((y.to_f64() - e).abs() <= ulp, "{y} vs {e}");
             }
         }

@@ -299,8 +299,8 @@ pub fn random_matmul_input<E: MatmulElement>(
 
 /// The shape a failing run's loss is cut by: `m`, `k` (the length of every
 /// dot product, where accumulation loses accuracy) and `n`.
-impl<E: MatmulElement> dual_delta_runtime::Coordinates for MatmulInput<E> {
-    fn coordinates(&self, sink: &mut dual_delta_runtime::Sink<'_>) {
+impl<E: MatmulElement> dual_delta_runtime::regions::Coordinates for MatmulInput<E> {
+    fn coordinates(&self, sink: &mut dual_delta_runtime::regions::Sink<'_>) {
         sink.push("m", self.m as f64);
         sink.push("k", self.k as f64);
         sink.push("n", self.n as f64);

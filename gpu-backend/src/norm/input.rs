@@ -168,9 +168,9 @@ fn assert_arguments(rows: usize, len: usize, eps: f64) {
 
 /// What a failing run's loss is cut by: the activations' shape
 /// (`rows`, `len`) and `eps`.
-impl<E: KernelElement> dual_delta_runtime::Coordinates for NormInput<E> {
-    fn coordinates(&self, sink: &mut dual_delta_runtime::Sink<'_>) {
-        dual_delta_runtime::Coordinates::coordinates(&self.x, sink);
+impl<E: KernelElement> dual_delta_runtime::regions::Coordinates for NormInput<E> {
+    fn coordinates(&self, sink: &mut dual_delta_runtime::regions::Sink<'_>) {
+        dual_delta_runtime::regions::Coordinates::coordinates(&self.x, sink);
         sink.push("eps", self.eps);
     }
 }

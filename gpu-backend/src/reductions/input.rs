@@ -225,8 +225,8 @@ pub(crate) fn finite<E: KernelElement>(v: E) -> E {
 
 /// The shape a failing run's loss is cut by: `rows` and `len`, the length
 /// of every row.
-impl<E: KernelElement> dual_delta_runtime::Coordinates for RowsInput<E> {
-    fn coordinates(&self, sink: &mut dual_delta_runtime::Sink<'_>) {
+impl<E: KernelElement> dual_delta_runtime::regions::Coordinates for RowsInput<E> {
+    fn coordinates(&self, sink: &mut dual_delta_runtime::regions::Sink<'_>) {
         sink.push("rows", self.rows as f64);
         sink.push("len", self.len as f64);
     }
@@ -234,8 +234,8 @@ impl<E: KernelElement> dual_delta_runtime::Coordinates for RowsInput<E> {
 
 /// The shape a failing run's loss is cut by: `rows` and `len`, the length
 /// of every dot product.
-impl<E: KernelElement> dual_delta_runtime::Coordinates for DotInput<E> {
-    fn coordinates(&self, sink: &mut dual_delta_runtime::Sink<'_>) {
+impl<E: KernelElement> dual_delta_runtime::regions::Coordinates for DotInput<E> {
+    fn coordinates(&self, sink: &mut dual_delta_runtime::regions::Sink<'_>) {
         sink.push("rows", self.rows as f64);
         sink.push("len", self.len as f64);
     }

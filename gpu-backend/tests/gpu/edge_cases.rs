@@ -12,7 +12,7 @@
 use dual_delta_gpu::matmul::{matmul_dd, matmul_input};
 use dual_delta_runtime::generate::{EdgeKind, edges, mix_values, normal, with_edges};
 use dual_delta_runtime::oracle::{Separation, SeparationReport};
-use dual_delta_runtime::{Accuracy, DualDelta, Expect, TrialRng, environment};
+use dual_delta_runtime::{DualDelta, Expect, TrialRng, decision::Accuracy, environment};
 use std::sync::OnceLock;
 
 use dual_delta_gpu::{
@@ -154,34 +154,34 @@ fn f16_accumulation_overflows(gpu: &'static Gpu) {
         .run()
         .expect("the run completes");
     println!("{}", outcome.table());
-    assert_eq!(outcome.judgement.accuracy, Accuracy::LessAccurate);
+    assert_eq!(outcome.judgement().accuracy(), Accuracy::LessAccurate);
     outcome.assert();
     let mut inf = 0;
-    for (i, kind) in outcome.input_kinds.iter().enumerate() {
+    for (i, kind) in outcome.input_kinds().iter().enumerate() {
         if overflowing(kind) {
-            assert_eq!(outcome.delta1[i], f64::INFINITY, "trial {i} ({kind})");
+            assert_eq!(outcome.delta1()[i], f64::INFINITY, "trial {i} ({kind})");
             // Accumulated in f32 the sums do not overflow (the cancellation
             // still costs the baseline accuracy: errors up to about 0.2).
             assert!(
-                outcome.delta2[i].is_finite(),
+                outcome.delta2()[i].is_finite(),
                 "trial {i} ({kind}): {}",
-                outcome.delta2[i]
+                outcome.delta2()[i]
             );
             inf += 1;
         } else {
-            assert!(outcome.delta1[i].is_finite(), "trial {i} ({kind})");
+            assert!(outcome.delta1()[i].is_finite(), "trial {i} ({kind})");
         }
     }
     assert_eq!(inf, overflowing_trials);
     let worst = outcome.worst_trial();
     assert!(
-        overflowing(&outcome.input_kinds[worst]),
+        overflowing(&outcome.input_kinds()[worst]),
         "the worst trial is of kind {}",
-        outcome.input_kinds[worst]
+        outcome.input_kinds()[worst]
     );
     println!(
         "{inf} of {trials} trials overflowed (error +inf); worst trial {worst} of kind {}",
-        outcome.input_kinds[worst]
+        outcome.input_kinds()[worst]
     );
 }
 

@@ -13,7 +13,7 @@ use dual_delta_gpu::{
     },
     require_gpu,
 };
-use dual_delta_runtime::{NumberFormat, TrialRng};
+use dual_delta_runtime::{TrialRng, output::NumberFormat};
 
 const SHAPES: [(usize, usize, usize); 4] =
     [(1, 1, 1), (17, 33, 65), (128, 128, 128), (128, 4096, 128)];

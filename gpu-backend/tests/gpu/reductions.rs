@@ -13,7 +13,7 @@ use dual_delta_gpu::{
         sum_f64,
     },
 };
-use dual_delta_runtime::{NumberFormat, TrialRng};
+use dual_delta_runtime::{TrialRng, output::NumberFormat};
 use rand::RngExt as _;
 
 fn rng(trial: usize) -> TrialRng {

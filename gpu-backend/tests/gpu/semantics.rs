@@ -184,7 +184,7 @@ fn each_run_records_the_facts_of_the_context_it_ran_on() {
         let outcome = run(ctx, name);
         for key in ["gpu.adapter", "gpu.semantics", "gpu.caveats"] {
             assert_eq!(
-                outcome.environment.get(key),
+                outcome.environment().get(key),
                 ctx.facts().get(key),
                 "{name}: {key}"
             );

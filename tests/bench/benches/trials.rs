@@ -35,7 +35,7 @@ fn run_cpu(case: &CaseStudy, trials: usize) {
     .n(trials)
     .run()
     .expect("run");
-    black_box(outcome.summaries.candidate.mean);
+    black_box(outcome.summaries().candidate.mean);
 }
 
 fn run_gpu(case: &CaseStudy, trials: usize) {
@@ -49,7 +49,7 @@ fn run_gpu(case: &CaseStudy, trials: usize) {
     .n(trials)
     .run()
     .expect("run");
-    black_box(outcome.summaries.candidate.mean);
+    black_box(outcome.summaries().candidate.mean);
 }
 
 fn run_gpu_batched(case: &CaseStudy, trials: usize) {
@@ -63,7 +63,7 @@ fn run_gpu_batched(case: &CaseStudy, trials: usize) {
     .n(trials)
     .run()
     .expect("run");
-    black_box(outcome.summaries.candidate.mean);
+    black_box(outcome.summaries().candidate.mean);
 }
 
 fn trials(c: &mut Criterion) {

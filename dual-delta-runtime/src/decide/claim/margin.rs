@@ -5,6 +5,7 @@
 /// criterion of the claim finds the candidate significantly less accurate
 /// at margin 0, yet neither shows it beyond the margin with confidence.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct WithinMargin {
     /// `100 × (R − 1)`, `R` the ratio of mean errors over every input (see
     /// [`crate::decide::claim`]); negative when the candidate's mean error is the

@@ -87,6 +87,7 @@ pub const STOP_EVIDENCE: f64 = 1e4;
 /// One criterion of the claim over every input of a run: its effect, and
 /// the one-sided tests and bounds each direction is decided by.
 #[derive(Clone, Copy, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Criterion {
     /// The effect: `mean Δ1 / mean Δ2` for (M), the median of `Δ1 / Δ2`
     /// over every input (ties counting as 1) for (T).
@@ -134,6 +135,7 @@ impl Criterion {
 /// Which criterion of the claim decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Which {
     /// (M): the mean error.
     Mean,
@@ -144,6 +146,7 @@ pub enum Which {
 /// The claim's two criteria over every input of a run, and the inputs they
 /// are computed over.
 #[derive(Clone, Copy, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Claim {
     /// (M): mean Δ1 / mean Δ2, the skew-corrected mean test and its bounds.
     pub mean: Criterion,
@@ -414,6 +417,7 @@ fn typical(errors: &Errors, level: f64, margin: f64, paired: &PairedTest) -> (Cr
 /// The two tests (T) is decided by, each as it found: "less accurate
 /// beyond the margin" is shown where both reject.
 #[derive(Clone, Copy, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Typical {
     /// The one-sided paired test named by `test` (after any fallback of
     /// the paired t-test to Wilcoxon), at margin 0.

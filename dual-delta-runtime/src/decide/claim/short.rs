@@ -56,6 +56,7 @@ const HANDFUL_TIMES_NEEDED: f64 = 2.0;
 /// spike both implementations draw, that the baseline happened not to
 /// draw in this run, is no loss.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Short {
     /// The inputs the loss rests on.
     pub carriers: usize,

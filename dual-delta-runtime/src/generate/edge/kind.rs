@@ -9,6 +9,7 @@ use core::fmt;
 /// matrix pair `A · B` ([`Values::draw_pair`](crate::generate::Values::draw_pair)) the row kinds are
 /// coordinated across the two factors so that they act on the dot products.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum EdgeKind {
     /// Scattered `+0` and `-0`.
     Zero,

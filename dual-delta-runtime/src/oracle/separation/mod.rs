@@ -255,6 +255,7 @@ struct SampledErrors {
 
 /// Errors measured against the reference on the sampled trials.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct ErrorSummary {
     /// The error on each sampled trial, in trial order.
     pub errors: Vec<f64>,
@@ -289,6 +290,7 @@ impl ErrorSummary {
 
 /// One implementation's errors against the reference.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct ImplementationErrors {
     /// The implementation's name.
     pub name: String,
@@ -298,6 +300,7 @@ pub struct ImplementationErrors {
 
 /// The result of a [`Separation`] check.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct SeparationReport {
     /// The name of the test checked.
     pub name: String,
@@ -417,6 +420,7 @@ impl fmt::Display for SeparationReport {
 
 /// Why a separation check could not run.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SeparationError {
     /// No implementation was added.
     NoImplementations,

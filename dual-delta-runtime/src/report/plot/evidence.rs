@@ -22,7 +22,7 @@ pub struct Evidence<'a> {
     /// `log10(1/α_pass)`: the pass side's (where it may stop the run).
     pub pass_threshold: f64,
     /// The input after which the run stopped early, as the run's
-    /// [`crate::Ending`] says; `None` where it did not stop early.
+    /// [`crate::decision::Ending`] says; `None` where it did not stop early.
     pub stopped_after: Option<usize>,
     /// The most trials the run could take (`n`).
     pub cap: usize,

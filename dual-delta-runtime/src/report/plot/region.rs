@@ -7,7 +7,7 @@ use super::axis::{Axis, Place};
 use super::figure::{Entry, Glyph, figure_with, no_decoration};
 use super::{CANDIDATE, EDGE, GREY, Labels, MAX_POINTS, POINTS};
 use crate::regions::{Cut, Side};
-use crate::report::words::numbers::times;
+use crate::report::numbers::times;
 use crate::report::words::side_of;
 
 /// `points` (each input's value of the cut's feature and its `Δ1 / Δ2`,

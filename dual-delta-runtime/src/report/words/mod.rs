@@ -1,5 +1,5 @@
 //! The one writer of words: every sentence a report prints about a run is
-//! composed here, from the run's decision ([`crate::Judgement`]) and the
+//! composed here, from the run's decision ([`crate::decision::Judgement`]) and the
 //! evidence it read, and nowhere else. Other modules hold data; the
 //! reporters (the terminal, the page, `summary.json`, the step summary)
 //! print what these functions say, so no two of them can disagree with
@@ -13,7 +13,8 @@
 mod claim;
 mod verdict;
 
-pub use self::claim::CriterionRow;
+#[cfg(feature = "html")]
+pub(crate) use self::claim::CriterionRow;
 mod events;
 pub mod numbers;
 
@@ -38,7 +39,7 @@ impl Outcome {
     }
 
     /// Where the loss is, for a run that fails the claim: the one cut of
-    /// the inputs' features that carries it ([`crate::Localization`]), or
+    /// the inputs' features that carries it ([`crate::regions::Localization`]), or
     /// that it is spread over them. `None` for a pass.
     pub fn where_sentence(&self) -> Option<String> {
         let l = self.regions.as_ref()?;
@@ -155,12 +156,12 @@ impl Outcome {
     }
 
     /// The descriptive statistics as every report's table shows them: the
-    /// run's [`Summaries`](crate::Summaries) over the inputs the oracle ran
+    /// run's [`Summaries`](crate::outcome::Summaries) over the inputs the oracle ran
     /// on, except where ties were sampled: then the means are the claim's,
     /// over every input with finite errors, each measured tie standing for
     /// the ties the oracle skipped, so that the table's means and the
     /// ratio of means tell one story ([`Outcome::means_note`] says so).
-    pub fn shown_summaries(&self) -> crate::Summaries {
+    pub fn shown_summaries(&self) -> crate::outcome::Summaries {
         let mut shown = self.summaries;
         if self.means_weighted() {
             let (m1, m2) = (self.claim.mean_delta1, self.claim.mean_delta2);
@@ -326,7 +327,7 @@ pub(crate) fn dangling_link(target: Option<&Path>) -> String {
 
 /// The line a reader prints for a report it cannot read: counted as a
 /// failure.
-pub fn unreadable_line(u: &super::Unreadable) -> String {
+pub(crate) fn unreadable_line(u: &super::Unreadable) -> String {
     format!(
         "unreadable report of `{}`: {}: {}",
         u.dir,
@@ -335,18 +336,22 @@ pub fn unreadable_line(u: &super::Unreadable) -> String {
     )
 }
 
-/// `, N unreadable` after a suite's counts where reports cannot be read,
-/// else nothing.
-pub fn unreadable_count(unreadable: usize) -> String {
-    if unreadable == 0 {
+/// `P passed, F failed, R regressed, S skipped`, and `, U unreadable`
+/// where reports cannot be read.
+pub(crate) fn suite_counts(s: &crate::suite::SuiteSummary) -> String {
+    let unreadable = if s.unreadable == 0 {
         String::new()
     } else {
-        format!(", {unreadable} unreadable")
-    }
+        format!(", {} unreadable", s.unreadable)
+    };
+    format!(
+        "{} passed, {} failed, {} regressed, {} skipped{unreadable}",
+        s.passed, s.failed, s.regressed, s.skipped
+    )
 }
 
 /// What `merge` says of a shard with no report.
-pub fn empty_shard_line(shard: &str) -> String {
+pub(crate) fn empty_shard_line(shard: &str) -> String {
     format!("shard {shard} holds no report: its tests are missing from the merge (a failure)")
 }
 

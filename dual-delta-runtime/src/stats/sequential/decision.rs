@@ -6,6 +6,7 @@ use crate::expect::Expect;
 /// Which claim the evidence established.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Reason {
     /// The candidate is less accurate: the differences `Δ1 − (1 + δ) Δ2`
     /// lean positive (signed-rank e-process; `δ` is the fixed-N margin,
@@ -33,7 +34,7 @@ pub enum Reason {
 }
 
 /// Which threshold the evidence has crossed so far: the e-process's own
-/// state, which the judgement ([`crate::Judgement`]) reads.
+/// state, which the judgement ([`crate::decision::Judgement`]) reads.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Crossed {
@@ -45,9 +46,9 @@ pub enum Crossed {
     Fail {
         /// The number of trials after which the evidence reached `1/α`
         /// of its side. A run stops early only once the evidence also
-        /// reaches [`crate::claim::STOP_EVIDENCE`], which may take more:
+        /// reaches [`crate::decision::claim::STOP_EVIDENCE`], which may take more:
         /// where it stopped is the judgement's
-        /// ([`crate::DecidedBy::Sequential`]'s `after`).
+        /// ([`crate::decision::DecidedBy::Sequential`]'s `after`).
         after: usize,
         /// The e-value then (at least the threshold).
         #[serde(with = "crate::json_number")]
@@ -80,6 +81,7 @@ impl Crossed {
 /// `fail` and `pass` are the two e-processes that decide the expectation;
 /// the five others are the processes they are made of, kept for reports.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TracePoint {
     /// Trials observed so far (1-based).
     pub trial: usize,
@@ -119,6 +121,7 @@ pub struct TracePoint {
 /// `better` failure), it has no error rate to share, and the sequential
 /// side gets all of α.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AlphaSplit {
     /// The level of the fail side: it fails when its e-value reaches
     /// `1 / fail`.

@@ -66,7 +66,7 @@ mod every_key {
         stop_early = false,
         screen = false,
         gross_factor = 1000.0,
-        check = |outcome| match outcome.delta1.len() {
+        check = |outcome| match outcome.delta1().len() {
             300 => Ok(()),
             n => Err(format!("{n} trials")),
         },
@@ -98,7 +98,7 @@ mod every_key {
     input = random_vec,
     n = 100,
     check = |outcome| {
-        let max = outcome.summaries.candidate.max;
+        let max = outcome.summaries().candidate.max;
         if max < 1e-12 { Ok(()) } else { Err(format!("max error {max:.3e} is above 1e-12")) }
     }
 )]

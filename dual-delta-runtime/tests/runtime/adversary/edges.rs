@@ -53,7 +53,7 @@ fn a_failure_near_the_largest_floats_prints_a_finite_ratio() {
     .build();
     let o = cell.run(1, false, false).unwrap();
     assert!(!o.passed());
-    let m = o.claim.mean;
+    let m = o.claim().mean;
     assert!(
         m.effect.is_finite() && m.lower.is_finite() && m.upper.is_finite(),
         "{m:?}"

@@ -7,7 +7,7 @@
 //! a share of inputs, better elsewhere, identical on ties, NaN where the
 //! cell puts it).
 
-use dual_delta_runtime::RunError;
+use dual_delta_runtime::error::RunError;
 use dual_delta_runtime::prelude::*;
 use rand_distr::{Distribution, Gamma};
 

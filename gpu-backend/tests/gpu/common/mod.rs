@@ -18,7 +18,7 @@ use dual_delta_gpu::{
     device::{F16Path, GpuPolicy, Subgroups},
     f16, require_gpu,
 };
-use dual_delta_runtime::{Metric, NumberFormat};
+use dual_delta_runtime::{Metric, output::NumberFormat};
 
 /// The GPU contexts every kernel test runs on: the shared context (native
 /// `f16` where the adapter has `SHADER_F16`; subgroup matmul kernels where

@@ -5,7 +5,7 @@ use dual_delta_gpu::KernelElement;
 use dual_delta_gpu::f16;
 use dual_delta_gpu::norm::*;
 use dual_delta_gpu::reductions::*;
-use dual_delta_runtime::{Accuracy, DualDelta, Outcome};
+use dual_delta_runtime::{DualDelta, decision::Accuracy, outcome::Outcome};
 
 /// A sum that accumulates in `f16`: every partial sum rounded to `f16`.
 fn sum_f16_accumulator(x: &RowsInput<f16>) -> Vec<f16> {
@@ -55,12 +55,12 @@ fn describe(what: &str, o: &Outcome) {
     eprintln!(
         "{what}: {:?} after {} trials, passed {}, non-finite gate {}, \
          mean error candidate {:.3e} / baseline {:.3e}",
-        o.judgement.accuracy,
+        o.judgement().accuracy(),
         o.trials_run(),
         o.passed(),
         o.non_finite_gate(),
-        o.summaries.candidate.mean,
-        o.summaries.baseline.mean,
+        o.summaries().candidate.mean,
+        o.summaries().baseline.mean,
     );
 }
 
@@ -84,7 +84,7 @@ fn an_f16_accumulator_stops_at_2048() {
     .run()
     .unwrap();
     describe("f16-accumulated sum", &o);
-    assert_eq!(o.judgement.accuracy, Accuracy::LessAccurate);
+    assert_eq!(o.judgement().accuracy(), Accuracy::LessAccurate);
     assert!(!o.passed());
 }
 
@@ -132,7 +132,7 @@ fn softmax_without_max_subtraction_overflows() {
     describe("softmax without max, outliers ±20", &outliers);
     eprintln!(
         "  trials where only the candidate was non-finite: {} of {}",
-        outliers.non_finite.candidate_only().len(),
+        outliers.non_finite().candidate_only().len(),
         outliers.trials_run()
     );
     assert!(outliers.non_finite_gate());
@@ -173,6 +173,6 @@ fn one_pass_layer_norm_variance_fails_on_offset_activations() {
     .run()
     .unwrap();
     describe("one-pass LayerNorm, offset 1000", &o);
-    assert_eq!(o.judgement.accuracy, Accuracy::LessAccurate);
+    assert_eq!(o.judgement().accuracy(), Accuracy::LessAccurate);
     assert!(!o.passed());
 }
