@@ -25,21 +25,28 @@
 //! # Configuration
 //!
 //! Settings are read when a test runs, in one place, highest first: the
-//! environment, then the attribute or builder ([`Overrides`]), then the
-//! defaults; an invalid value is an error naming it ([`ConfigError`]).
-//! Every setting is one row of [`SETTINGS`]; the guide's
+//! environment, then the attribute or the builder's setters, then the
+//! defaults; an invalid value is an error naming it
+//! ([`settings::ConfigError`]). Every setting is one row of
+//! [`settings::SETTINGS`]; the guide's
 //! [configuration chapter](guide::configuration) is that table with every
 //! variable the runtime reads.
 //!
 //! # Modules
 //!
-//! The types of a run are at the crate's root: the builder [`DualDelta`],
-//! its [`Settings`], the [`Outcome`] with its [`Verdict`] and [`Analysis`].
-//! [`generate`] makes inputs, [`oracle`] has high-precision references,
-//! [`stats`] the tests (SciPy-exact), [`report`] writes reports, and [`screen`]
-//! checks every input before an early pass. The 8-bit formats [`E4m3`] and
-//! [`E5m2`] are outputs and inputs like
-//! `half`'s `f16` and `bf16`.
+//! The crate's root holds what a test writer needs: the builder
+//! [`DualDelta`], the values a test sets ([`Metric`], [`Expect`], [`Rule`],
+//! [`AccuracyTest`]), [`TrialRng`] for input generators, the 8-bit formats
+//! [`E4m3`] and [`E5m2`] (outputs and inputs like `half`'s `f16` and
+//! `bf16`) and the attribute; the [`prelude`] brings them into scope with
+//! the [`outcome::Outcome`] and [`error::RunError`]. Every other item is in
+//! one named module: [`outcome`] (what a run found), [`decision`] (the
+//! judgement, the verdicts and the claim), [`settings`], [`error`],
+//! [`ended`] (how a test ended), [`output`] (what an implementation may
+//! return), [`regions`] (where the loss is), [`generate`] (inputs),
+//! [`oracle`] (high-precision references), [`stats`] (the tests,
+//! SciPy-exact), [`screen`] (every input checked before an early pass),
+//! [`worst`], [`baseline`], [`suite`] and [`report`].
 //!
 //! # Features
 //!
@@ -47,7 +54,7 @@
 //!   plotters). Without it a run writes `summary.json`, `deltas.csv`, the
 //!   terminal table and the step summary's row.
 //! - `cli`: the `cargo dual-delta` command (`cargo-dual-delta`, clap).
-//! - `num-complex`: `num_complex::Complex<E>` as an [`Output`], two
+//! - `num-complex`: `num_complex::Complex<E>` as an [`output::Output`], two
 //!   elements each, the real part then the imaginary part.
 //! - `ndarray`: ndarray's arrays and views of any dimension as outputs,
 //!   in logical (row-major) order.
@@ -55,7 +62,7 @@
 //!   in nalgebra's column-major order; turns `num-complex` on.
 //!
 //! The last three are off by default, and a build without them compiles
-//! none of those crates; [`Output`] says how each type is read.
+//! none of those crates; [`output::Output`] says how each type is read.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
