@@ -115,11 +115,11 @@ pub use crate::rng::TrialRng;
 pub use crate::rule::Rule;
 pub use crate::verdict::AccuracyTest;
 
-/// The decision of a run and the tests behind it: the [`Judgement`]
-/// (passed or failed, and why: [`DecidedBy`], [`Ending`]), the gates'
-/// findings, the paper's [`Verdict`] with every test in its [`Analysis`],
-/// and the claim's two criteria ([`claim`]).
 pub mod decision {
+    //! The decision of a run and the tests behind it: the [`Judgement`]
+    //! (passed or failed, and why: [`DecidedBy`], [`Ending`]), the gates'
+    //! findings, the paper's [`Verdict`] with every test in its [`Analysis`],
+    //! and the claim's two criteria ([`claim`]).
     pub use crate::advice::MetricAdvice;
     pub use crate::decide::claim;
     pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, OverBound};
@@ -128,13 +128,13 @@ pub mod decision {
     };
 }
 
-/// The settings of a run, resolved in one place from the environment, the
-/// attribute or builder, and the defaults: [`Settings`], the one table
-/// they are declared in ([`SETTINGS`]), the process's variables
-/// ([`Process`]) and the error an invalid value gives ([`ConfigError`]).
-/// The values a test writer passes ([`crate::Metric`], [`crate::Expect`],
-/// [`crate::Rule`], [`crate::AccuracyTest`]) are at the crate's root.
 pub mod settings {
+    //! The settings of a run, resolved in one place from the environment, the
+    //! attribute or builder, and the defaults: [`Settings`], the one table
+    //! they are declared in ([`SETTINGS`]), the process's variables
+    //! ([`Process`]) and the error an invalid value gives ([`ConfigError`]).
+    //! The values a test writer passes ([`crate::Metric`], [`crate::Expect`],
+    //! [`crate::Rule`], [`crate::AccuracyTest`]) are at the crate's root.
     pub use crate::config::{
         Baselines, ConfigError, Kind, Process, SETTINGS, SeedSource, Setting, Settings, parse_seed,
     };

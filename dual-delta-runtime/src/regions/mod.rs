@@ -2,13 +2,13 @@
 //! fails the claim, cut once by the feature that best separates the loss.
 //!
 //! Every input checked has features: its own coordinates
-//! ([`coordinates`]: a number's value and magnitude, each component of a
+//! (`coordinates`: a number's value and magnitude, each component of a
 //! tuple, a vector's length, extremes, norm and counts, its value at the
 //! worst output element, or the coordinates a type names for itself), the
 //! features the test adds ([`crate::DualDelta::feature`]), the oracle's
 //! value and magnitude and the position at the candidate's worst output
 //! element, and the kind its generator labelled it with. The search
-//! ([`search`]) finds the one threshold, or label, of one feature whose
+//! (`search`) finds the one threshold, or label, of one feature whose
 //! worse side ranks highest in loss, and a permutation test of the largest
 //! statistic over every feature and cut says whether noise would do as well.
 //!

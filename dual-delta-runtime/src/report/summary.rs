@@ -214,7 +214,7 @@ pub struct Recorded<'a> {
 }
 
 /// The run in words, each from the outcome's own method
-/// ([`crate::report::words`]).
+/// (the report's one writer of sentences).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Sentences {
