@@ -169,7 +169,13 @@ impl SuiteSummary {
     /// unreadable` where reports could not be read: the counts every
     /// listing prints.
     pub fn counts(&self) -> String {
-        words::suite_counts(self)
+        words::suite_counts([
+            self.passed,
+            self.failed,
+            self.regressed,
+            self.skipped,
+            self.unreadable,
+        ])
     }
 
     /// What a merge says of each shard that held no report (each a
@@ -314,7 +320,7 @@ pub fn markdown(s: &SuiteSummary) -> String {
     let mut out = format!(
         "### dual-delta suite\n\n{} ({} tests); \
          up to {:.2} false failures expected at the tests' α{}\n\n",
-        words::suite_counts(s),
+        s.counts(),
         s.tests.len(),
         s.expected_false_failures,
         s.suite_alpha

@@ -338,15 +338,15 @@ pub(crate) fn unreadable_line(u: &super::Unreadable) -> String {
 
 /// `P passed, F failed, R regressed, S skipped`, and `, U unreadable`
 /// where reports cannot be read.
-pub(crate) fn suite_counts(s: &crate::suite::SuiteSummary) -> String {
-    let unreadable = if s.unreadable == 0 {
+/// The counts in order: passed, failed, regressed, skipped, unreadable.
+pub(crate) fn suite_counts([passed, failed, regressed, skipped, unreadable]: [usize; 5]) -> String {
+    let unreadable = if unreadable == 0 {
         String::new()
     } else {
-        format!(", {} unreadable", s.unreadable)
+        format!(", {unreadable} unreadable")
     };
     format!(
-        "{} passed, {} failed, {} regressed, {} skipped{unreadable}",
-        s.passed, s.failed, s.regressed, s.skipped
+        "{passed} passed, {failed} failed, {regressed} regressed, {skipped} skipped{unreadable}"
     )
 }
 
