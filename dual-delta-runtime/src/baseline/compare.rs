@@ -1,6 +1,6 @@
 //! A run against a saved baseline: the candidate's errors now and then,
 //! paired by trial seed, compared at the level the run's
-//! [`Levels`](crate::decide::Levels) give a comparison.
+//! [`Levels`] give a comparison.
 
 use std::collections::BTreeMap;
 
