@@ -121,8 +121,8 @@ pub fn run_test<I: Send + Sync>(
             id.file, id.line
         ),
     }
-    // How the run ended: an outcome, judged again with the test's own
-    // check before any report; a skip (counted, never hidden); or a run
+    // How the run ended: an outcome, with the test's own check applied
+    // to its judgement before any report; a skip (counted, never hidden); or a run
     // that could not finish (a failure of the test, recorded as one).
     let ended = match run.end() {
         Ended::Ran(outcome) => {

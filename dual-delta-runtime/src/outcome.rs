@@ -8,7 +8,7 @@ use crate::baseline::Regression;
 use crate::config::Settings;
 use crate::decide::GrossError;
 use crate::decide::claim::Claim;
-use crate::decide::{DecidedBy, Evidence, Judgement, Levels, judge};
+use crate::decide::{DecidedBy, Judgement, check_failed};
 pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
@@ -328,30 +328,16 @@ impl Outcome {
         worst
     }
 
-    /// The outcome judged again with the result of the test's own check:
-    /// the judgement decides, and a failed check fails
-    /// the run ([`DecidedBy::Check`]), every report saying why, first. Run
-    /// before any report is written, so that no report calls such a run
-    /// passed.
+    /// The outcome with the result of the test's own check, which reads
+    /// the finished outcome: a failed check is the judgement's first gate,
+    /// applied to the judgement the run gave (no other gate runs again),
+    /// and fails the run ([`DecidedBy::Check`]), every report saying why,
+    /// first. Run before any report is written, so that no report calls
+    /// such a run passed.
     pub fn with_check(mut self, check: Result<(), String>) -> Outcome {
         if let Err(reason) = check {
             self.check = Some(reason);
-            let levels = Levels::of(&self.settings);
-            self.judgement = judge(&Evidence {
-                settings: &self.settings,
-                levels: &levels,
-                sequential: &self.sequential,
-                analysis: &self.analysis,
-                claim: &self.claim,
-                verdict: &self.verdict,
-                summaries: &self.summaries,
-                non_finite: &self.non_finite,
-                gross: &self.gross,
-                over_bound: self.judgement.over_bound,
-                screen: &self.screen,
-                regressed: self.judgement.regressed,
-                check: self.check.as_deref(),
-            });
+            self.judgement = check_failed(&self.judgement, self.settings.expect);
         }
         self
     }

@@ -1,11 +1,14 @@
 //! A run against a saved baseline: the candidate's errors now and then,
-//! paired by trial seed.
+//! paired by trial seed, compared at the level the run's
+//! [`Levels`] give a comparison.
+
+use std::collections::BTreeMap;
 
 use super::Baseline;
 use crate::config::Settings;
+use crate::decide::Levels;
 use crate::error::{BaselineError, RunError, TrialId};
 use crate::rng::seed_hex;
-use crate::verdict::AccuracyTest;
 
 /// How the comparison with a baseline was decided.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -102,6 +105,19 @@ pub fn compare_errors(
     now: &Settings,
     trials: &[(usize, f64, u64)],
 ) -> Result<Regression, RunError> {
+    // Outside a run (`cargo dual-delta`), the levels of the settings it is
+    // compared under.
+    compare_at(baseline, now, &Levels::of(now), trials)
+}
+
+/// [`compare_errors`] with the run's `levels`, computed once from `now`:
+/// the comparison is decided at [`Levels::comparison`].
+fn compare_at(
+    baseline: &Baseline,
+    now: &Settings,
+    levels: &Levels,
+    trials: &[(usize, f64, u64)],
+) -> Result<Regression, RunError> {
     let b = &baseline.settings;
     let settings = [
         ("metric", b.metric.clone(), now.metric.name().to_owned()),
@@ -148,12 +164,12 @@ pub fn compare_errors(
         now_errors.push(d);
         then_errors.push(t.delta1);
     }
-    let (alpha, margin) = (now.alpha, now.margin);
+    let (fixed, margin) = (levels.comparison(), now.margin);
     let pairs = now_errors.len();
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     // The claim's rule at α, each criterion at α/2: its typical-input
     // criterion needs both the sign test and the run's paired test.
-    let needed = now.test.min_trials(alpha / 2.0);
+    let needed = fixed.min_inputs(now.test);
     let mut result = Regression {
         baseline: baseline.name.clone(),
         commit: baseline.commit.clone(),
@@ -176,20 +192,16 @@ pub fn compare_errors(
     for (&a, &b) in now_errors.iter().zip(&then_errors) {
         errors.push(a, b, a == b);
     }
-    let paired = crate::verdict::PairedTest::of(&now_errors, &then_errors, now.test, alpha);
-    let claim = crate::decide::claim::assess(
-        &errors,
-        alpha,
-        margin,
-        &paired,
-        AccuracyTest::Sign.min_trials(alpha / 2.0),
-    );
+    let paired = crate::verdict::PairedTest::of(&now_errors, &then_errors, now.test, fixed.level());
+    let claim = crate::decide::claim::assess(&errors, fixed, margin, &paired);
     result.regressed = claim.less_accurate();
     let decision = match claim.short {
         Some(short) if !result.regressed => RegressionDecision::ShortOfInputs {
             n_needed: short.n_needed,
         },
-        _ => RegressionDecision::FixedN { alpha },
+        _ => RegressionDecision::FixedN {
+            alpha: fixed.level(),
+        },
     };
     result.p_value = match claim.failed_by() {
         Some(crate::decide::claim::Which::Typical) => claim.typical.p_margin,
@@ -204,4 +216,35 @@ pub fn compare_errors(
     result.then = then_errors;
     result.decision = decision;
     Ok(result)
+}
+
+/// The run's errors `delta1` (fingerprints `fingerprints`, facts
+/// `environment`) against `baseline`, at the run's `levels`.
+///
+/// # Errors
+///
+/// [`BaselineError::Device`] when the baseline was saved on another GPU
+/// and `DUAL_DELTA_BASELINE_ANY_DEVICE` is off;
+/// [`BaselineError::Mismatch`] when a paired trial's fingerprint
+/// differs.
+pub(crate) fn against(
+    baseline: &Baseline,
+    settings: &Settings,
+    levels: &Levels,
+    trials: &[(usize, f64, u64)],
+    environment: &BTreeMap<String, String>,
+) -> Result<Regression, RunError> {
+    let now = environment.get("gpu.adapter");
+    if let (Some(now), Some(then)) = (now, baseline.adapter())
+        && now != then
+        && !settings.baselines.any_device
+    {
+        return Err(BaselineError::Device {
+            baseline: baseline.name.clone(),
+            now: now.clone(),
+            then: then.to_owned(),
+        }
+        .into());
+    }
+    compare_at(baseline, settings, levels, trials)
 }

@@ -71,6 +71,7 @@ mod compare;
 mod file;
 
 pub use self::checksum::checksum;
+pub(crate) use self::compare::against;
 pub use self::compare::{Regression, RegressionDecision, compare_errors};
 pub use self::file::{
     Baseline, BaselineSettings, BaselineTrial, FORMAT, FORMAT_WITHOUT_CHECKSUM, Listed, entries,
@@ -143,36 +144,6 @@ pub(crate) fn load(settings: &Settings, test: &str) -> Result<Option<Baseline>, 
         }
         .into()),
     }
-}
-
-/// The run's errors `delta1` (fingerprints `fingerprints`, facts
-/// `environment`) against `baseline`.
-///
-/// # Errors
-///
-/// [`BaselineError::Device`] when the baseline was saved on another GPU
-/// and `DUAL_DELTA_BASELINE_ANY_DEVICE` is off;
-/// [`BaselineError::Mismatch`] when a paired trial's fingerprint
-/// differs.
-pub(crate) fn against(
-    baseline: &Baseline,
-    settings: &Settings,
-    trials: &[(usize, f64, u64)],
-    environment: &BTreeMap<String, String>,
-) -> Result<Regression, RunError> {
-    let now = environment.get("gpu.adapter");
-    if let (Some(now), Some(then)) = (now, baseline.adapter())
-        && now != then
-        && !settings.baselines.any_device
-    {
-        return Err(BaselineError::Device {
-            baseline: baseline.name.clone(),
-            now: now.clone(),
-            then: then.to_owned(),
-        }
-        .into());
-    }
-    compare_errors(baseline, settings, trials)
 }
 
 /// Saves the run as the baseline `DUAL_DELTA_SAVE_BASELINE` names, if it

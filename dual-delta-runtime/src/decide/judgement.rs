@@ -1,18 +1,38 @@
 //! The judgement: the one place where a run's pass or fail is decided.
 //!
-//! In order: the test's documented bound, the non-finite gate, the
-//! gross-error gate (each over every full trial; see [`crate::screen`]),
-//! then the sequential decision if the
-//! run stopped at it (a failure, or a pass in the quick mode or under
-//! `expect = worse`), then the
-//! claim's rule over every input ([`crate::decide::claim`]), or under
-//! `rule = paper` the paper's one-sided test alone.
+//! It is an ordered list of gates (`GATES`), each of which decides the run
+//! or passes it on; the first that decides wins, and its decision alone
+//! gives what decided the run ([`DecidedBy`]), the accuracy verdict,
+//! whether the accuracy expectation holds and the run's p-value for a
+//! suite. In order:
+//!
+//! 1. the test's own check (`check = ...`), which fails the run whatever
+//!    else held. It reads the finished [`Outcome`](crate::outcome::Outcome), so it
+//!    is applied to the judgement the other gates gave ([`check_failed`]),
+//!    which keeps their accuracy verdict: no evidence is gathered and no
+//!    gate runs again;
+//! 2. the test's documented bound, then the non-finite gate, then the
+//!    gross-error gate where its count could not be chance (each over
+//!    every full trial; see [`crate::screen`]);
+//! 3. a quick pass, checked by the claim over the inputs it ran: a loss
+//!    they show, or one they are too few to decide, is no pass;
+//! 4. the sequential decision if the run stopped at it (a failure, or a
+//!    pass in the quick mode or under `expect = worse`);
+//! 5. under `rule = paper`, the paper's one-sided test alone;
+//! 6. the claim's rule over every input ([`crate::decide::claim`]), which
+//!    always decides: a pass this `n` could not have withheld ends short
+//!    of inputs.
+//!
+//! Beside the deciding gate, the stability expectation and the comparison
+//! with a saved baseline each fail the run on their own.
 //! [`Outcome`](crate::outcome::Outcome) stores the result; the terminal table, the
 //! HTML page, `summary.json`, the step summary and `assert` read it, and
 //! nothing re-derives it.
 
-use super::Levels;
-use super::gates::{GrossError, OverBound};
+use super::expectation::{accuracy_met, stability_met};
+use super::fixed::FixedLevel;
+use super::gates::{GrossError, OverBound, gross_p_value, gross_shown};
+use super::levels::Levels;
 use crate::config::Settings;
 use crate::decide::claim::Claim;
 use crate::decide::claim::WithinMargin;
@@ -218,11 +238,15 @@ impl Judgement {
     }
 }
 
-/// What the judgement reads.
+/// What the judgement reads, gathered once by the run.
 pub(crate) struct Evidence<'a> {
     pub(crate) settings: &'a Settings,
     /// The run's levels, computed once from its settings.
     pub(crate) levels: &'a Levels,
+    /// The level of the tests over every input, as the levels give it for
+    /// how the run ended: that of the tests and the claim the judgement
+    /// reads.
+    pub(crate) fixed: FixedLevel,
     pub(crate) sequential: &'a SequentialEvidence,
     pub(crate) analysis: &'a Analysis,
     pub(crate) claim: &'a Claim,
@@ -236,16 +260,49 @@ pub(crate) struct Evidence<'a> {
     /// The comparison with a saved baseline found the candidate less
     /// accurate than it was.
     pub(crate) regressed: bool,
-    /// Why the test's own check failed, where it ran and failed.
-    pub(crate) check: Option<&'a str>,
 }
 
-/// Decides the run: the documented bound, then the non-finite gate, then
-/// the gross-error gate (where its count could not be chance), then the
-/// sequential decision if the run stopped at it, then the claim over every
-/// input (or, under `rule = paper`, the paper's test); and the comparison
-/// with a baseline, if any, which fails the run on its own, and the test's
-/// own check.
+/// A gate's decision: what decided, the accuracy verdict, whether the
+/// accuracy expectation holds, and the run's p-value for a suite (kept
+/// for `expect = no_worse` alone, and capped at 1, by [`suite_p_value`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Decision {
+    decided_by: DecidedBy,
+    accuracy: Accuracy,
+    accuracy_met: bool,
+    p_value: Option<f64>,
+}
+
+/// What every gate reads: the evidence, and what the judgement derives
+/// from it once, before any gate.
+struct Judging<'e, 'a> {
+    e: &'e Evidence<'a>,
+    /// How the trials ended.
+    ending: Ending,
+    /// Whether the run stopped at a pass in the quick mode.
+    quick_pass: bool,
+    /// Whether the stability expectation holds (where there is one).
+    stability_met: bool,
+}
+
+/// A gate: its decision, or `None` to pass the run on to the next.
+type Gate = fn(&Judging<'_, '_>) -> Option<Decision>;
+
+/// The gates, in order (the check aside: see the module's list); the
+/// last, the claim's, always decides.
+const GATES: [Gate; 7] = [
+    bound,
+    non_finite,
+    gross_error,
+    quick_pass_checked,
+    sequential,
+    paper,
+    claim,
+];
+
+/// Decides the run: the first of `GATES` that decides, and beside it
+/// the stability expectation and the comparison with a saved baseline,
+/// which each fail the run on their own.
 pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
     let s = e.settings;
     let q = e.sequential;
@@ -256,142 +313,246 @@ pub(crate) fn judge(e: &Evidence<'_>) -> Judgement {
         _ if s.stop_early => Ending::Cap,
         _ => Ending::AllTrials,
     };
-    let levels = e.levels;
     // A quick pass is checked by the claim over the inputs it ran, at the
     // share of α left to the tests over every input: not descriptive.
     let quick = e.screen.mode == crate::screen::Mode::Quick;
-    let quick_pass = q.quick_pass(quick);
-    let fixed_alpha = levels.fixed_after(q, quick);
-    let first_non_finite = e
-        .non_finite
-        .candidate_only()
-        .first()
-        .map(|t| (t.trial, t.seed));
-    // A documented bound decides first: an input over it (a NaN output
-    // included) fails the run whatever the expectation, even `worse`, which
-    // a non-finite output alone would meet.
-    // Gross errors fail the run where their count could not be chance at
-    // the level of the tests over every input.
-    let gross = e
-        .gross
-        .first()
-        .filter(|_| super::gross_shown(e.gross.len(), fixed_alpha));
-    let (decided_by, accuracy) = match (first_non_finite, e.over_bound, gross) {
-        (_, Some(b), _) => (
-            DecidedBy::Bound {
-                trial: b.at.trial,
-                seed: b.at.seed,
-            },
-            e.verdict.accuracy,
-        ),
-        (Some((trial, seed)), _, _) if !s.allow_non_finite => {
-            (DecidedBy::NonFinite { trial, seed }, Accuracy::LessAccurate)
-        }
-        (_, _, Some(g)) => (
-            DecidedBy::GrossError {
-                trial: g.at.trial,
-                seed: g.at.seed,
-            },
-            Accuracy::LessAccurate,
-        ),
-        _ => match q.crossed {
-            // A quick pass whose inputs already show the loss is no pass,
-            // nor one whose inputs show a loss they are too few to decide.
-            Crossed::Pass { .. } if quick_pass && e.claim.less_accurate() => (
-                DecidedBy::FixedN { alpha: fixed_alpha },
-                Accuracy::LessAccurate,
-            ),
-            Crossed::Pass { .. } if quick_pass && e.claim.short.is_some() => {
-                (DecidedBy::ShortOfInputs, Accuracy::NoSignificantDifference)
-            }
-            Crossed::Fail { reason, .. } | Crossed::Pass { reason, .. }
-                if matches!(ending, Ending::Decided { .. }) =>
-            {
-                let after = e.screen.checked;
-                let accuracy = match reason {
-                    Reason::Worse => Accuracy::LessAccurate,
-                    Reason::Better => Accuracy::MoreAccurate,
-                    _ => Accuracy::NoSignificantDifference,
-                };
-                (DecidedBy::Sequential { after, reason }, accuracy)
-            }
-            _ if s.rule == Rule::Paper => {
-                (DecidedBy::Paper { alpha: fixed_alpha }, e.verdict.accuracy)
-            }
-            _ => (DecidedBy::FixedN { alpha: fixed_alpha }, e.verdict.accuracy),
-        },
+    let j = Judging {
+        e,
+        ending,
+        quick_pass: q.quick_pass(quick),
+        stability_met: s.stability.is_none_or(|x| stability_met(e.verdict, x)),
     };
-    let mut accuracy_met = match decided_by {
-        DecidedBy::NonFinite { .. } | DecidedBy::GrossError { .. } => s.expect == Expect::Worse,
-        // A documented bound holds whatever the expectation.
-        DecidedBy::Bound { .. } => false,
-        // A loss the inputs run are too few to decide is no pass.
-        DecidedBy::ShortOfInputs => false,
-        DecidedBy::Sequential { .. } => matches!(q.crossed, Crossed::Pass { .. }),
-        _ => e.verdict.meets_accuracy(s.expect),
-    };
-    // A pass this n could not have withheld is no pass: the claim's mean
-    // points beyond the margin on too few inputs for its test ever to
-    // reject.
-    let decided_by = match decided_by {
-        DecidedBy::FixedN { .. } if accuracy_met && e.claim.short.is_some() => {
-            accuracy_met = false;
-            DecidedBy::ShortOfInputs
-        }
-        other => other,
-    };
-    let stability_met = s.stability.is_none_or(|x| e.verdict.meets_stability(x));
-    let within_margin = (accuracy != Accuracy::LessAccurate)
+    let d = GATES
+        .iter()
+        .find_map(|gate| gate(&j))
+        .expect("the claim, the last gate, always decides");
+    let within_margin = (d.accuracy != Accuracy::LessAccurate)
         .then(|| within_margin(e))
         .flatten();
-    let regressed = e.regressed;
-    // The test's own check fails the run whatever else held.
-    let decided_by = if e.check.is_some() {
-        DecidedBy::Check
-    } else {
-        decided_by
-    };
-    let p_value = (s.expect == Expect::NoWorse)
-        .then(|| match decided_by {
-            DecidedBy::NonFinite { .. }
-            | DecidedBy::Bound { .. }
-            | DecidedBy::Check
-            | DecidedBy::ShortOfInputs => Some(0.0),
-            DecidedBy::GrossError { .. } => {
-                Some(super::gross_p_value(e.gross.len()) * s.alpha / fixed_alpha)
-            }
-            DecidedBy::Sequential { .. } => match q.crossed {
-                Crossed::Fail { .. } => q.trace.last().map(|p| levels.early_p_value(p.log10_fail)),
-                _ => Some(1.0),
-            },
-            DecidedBy::FixedN { .. } if accuracy_met && !stability_met => Some(
-                e.analysis
-                    .spread_greater
-                    .as_ref()
-                    .map_or(0.0, |t| t.p_value * s.alpha / fixed_alpha),
-            ),
-            DecidedBy::FixedN { .. } => Some(e.claim.p_value() * s.alpha / fixed_alpha),
-            DecidedBy::Paper { .. } if accuracy_met && !stability_met => Some(
-                e.analysis
-                    .spread_greater
-                    .as_ref()
-                    .map_or(0.0, |t| t.p_value),
-            ),
-            DecidedBy::Paper { .. } => Some(e.analysis.worse.as_ref().map_or(1.0, |t| t.p_value)),
-        })
-        .flatten()
-        .map(|p| p.min(1.0));
     Judgement {
-        passed: accuracy_met && stability_met && !regressed && e.check.is_none(),
-        accuracy_met,
-        accuracy,
-        decided_by,
+        passed: d.accuracy_met && j.stability_met && !e.regressed,
+        accuracy_met: d.accuracy_met,
+        accuracy: d.accuracy,
+        decided_by: d.decided_by,
         ending,
-        fixed_alpha,
+        fixed_alpha: e.fixed.level(),
         within_margin,
-        regressed,
+        regressed: e.regressed,
         over_bound: e.over_bound,
+        p_value: suite_p_value(d.p_value, s.expect),
+    }
+}
+
+/// The test's own check, failed: the first gate of the order, applied to
+/// `judgement`, which the other gates gave, since the check reads the
+/// finished outcome. It fails the run ([`DecidedBy::Check`], a p-value of
+/// 0 for a suite) and keeps the accuracy verdict the other gates found: a
+/// check says nothing of accuracy.
+pub(crate) fn check_failed(judgement: &Judgement, expect: Expect) -> Judgement {
+    let d = Decision {
+        decided_by: DecidedBy::Check,
+        accuracy: judgement.accuracy,
+        accuracy_met: judgement.accuracy_met,
+        p_value: Some(0.0),
+    };
+    Judgement {
+        passed: false,
+        accuracy: d.accuracy,
+        accuracy_met: d.accuracy_met,
+        decided_by: d.decided_by,
+        p_value: suite_p_value(d.p_value, expect),
+        ..*judgement
+    }
+}
+
+/// The run's p-value for a suite, from the deciding gate's: kept for
+/// `expect = no_worse` alone, capped at 1.
+fn suite_p_value(p_value: Option<f64>, expect: Expect) -> Option<f64> {
+    (expect == Expect::NoWorse)
+        .then_some(p_value)
+        .flatten()
+        .map(|p| p.min(1.0))
+}
+
+/// The test's documented bound: an input over it (a NaN output included)
+/// fails the run whatever the expectation, even `worse`, which a
+/// non-finite output alone would meet.
+fn bound(j: &Judging<'_, '_>) -> Option<Decision> {
+    let b = j.e.over_bound?;
+    Some(Decision {
+        decided_by: DecidedBy::Bound {
+            trial: b.at.trial,
+            seed: b.at.seed,
+        },
+        accuracy: j.e.verdict.accuracy,
+        accuracy_met: false,
+        p_value: Some(0.0),
+    })
+}
+
+/// The non-finite gate: the candidate's first NaN or infinity where the
+/// baseline's output was finite, unless allowed. Only `expect = worse`
+/// is met by it.
+fn non_finite(j: &Judging<'_, '_>) -> Option<Decision> {
+    let s = j.e.settings;
+    if s.allow_non_finite {
+        return None;
+    }
+    let first = *j.e.non_finite.candidate_only().first()?;
+    Some(Decision {
+        decided_by: DecidedBy::NonFinite {
+            trial: first.trial,
+            seed: first.seed,
+        },
+        accuracy: Accuracy::LessAccurate,
+        accuracy_met: s.expect == Expect::Worse,
+        p_value: Some(0.0),
+    })
+}
+
+/// The gross-error gate: gross errors fail the run where their count
+/// could not be chance at the level of the tests over every input. Only
+/// `expect = worse` is met by it.
+fn gross_error(j: &Judging<'_, '_>) -> Option<Decision> {
+    let gross = j.e.gross;
+    let first = gross
+        .first()
+        .filter(|_| gross_shown(gross.len(), j.e.fixed.level()))?;
+    Some(Decision {
+        decided_by: DecidedBy::GrossError {
+            trial: first.at.trial,
+            seed: first.at.seed,
+        },
+        accuracy: Accuracy::LessAccurate,
+        accuracy_met: j.e.settings.expect == Expect::Worse,
+        p_value: Some(j.e.fixed.to_alpha(gross_p_value(gross.len()))),
+    })
+}
+
+/// A quick pass, checked by the claim over the inputs it ran: one whose
+/// inputs already show the loss is no pass, nor one whose inputs show a
+/// loss they are too few to decide. Any other quick pass is the
+/// sequential decision's.
+fn quick_pass_checked(j: &Judging<'_, '_>) -> Option<Decision> {
+    if !j.quick_pass {
+        None
+    } else if j.e.claim.less_accurate() {
+        Some(claim_rule(j, Accuracy::LessAccurate))
+    } else if j.e.claim.short.is_some() {
+        Some(short_of_inputs(Accuracy::NoSignificantDifference))
+    } else {
+        None
+    }
+}
+
+/// The sequential decision, where the run stopped at it: its failure, or
+/// its pass (in the quick mode or under `expect = worse`).
+fn sequential(j: &Judging<'_, '_>) -> Option<Decision> {
+    let Ending::Decided { .. } = j.ending else {
+        return None;
+    };
+    let q = j.e.sequential;
+    let (reason, passed) = match q.crossed {
+        Crossed::Fail { reason, .. } => (reason, false),
+        Crossed::Pass { reason, .. } => (reason, true),
+        Crossed::Neither => return None,
+    };
+    let accuracy = match reason {
+        Reason::Worse => Accuracy::LessAccurate,
+        Reason::Better => Accuracy::MoreAccurate,
+        _ => Accuracy::NoSignificantDifference,
+    };
+    // An early failure's p-value for a suite is valid by Ville's
+    // inequality; a pass has none below 1.
+    let p_value = if passed {
+        Some(1.0)
+    } else {
+        q.trace
+            .last()
+            .map(|p| j.e.levels.early_p_value(p.log10_fail))
+    };
+    Some(Decision {
+        decided_by: DecidedBy::Sequential {
+            after: j.e.screen.checked,
+            reason,
+        },
+        accuracy,
+        accuracy_met: passed,
         p_value,
+    })
+}
+
+/// Under `rule = paper`, the paper's one-sided test over every input,
+/// alone. A run that met its accuracy claim and failed on stability gives
+/// the stability test's p-value (0 where stability could not be compared).
+fn paper(j: &Judging<'_, '_>) -> Option<Decision> {
+    let e = j.e;
+    if e.settings.rule != Rule::Paper {
+        return None;
+    }
+    let met = accuracy_met(e.verdict, e.settings.expect);
+    let p_value = if met && !j.stability_met {
+        e.analysis
+            .spread_greater
+            .as_ref()
+            .map_or(0.0, |t| t.p_value)
+    } else {
+        e.analysis.worse.as_ref().map_or(1.0, |t| t.p_value)
+    };
+    Some(Decision {
+        decided_by: DecidedBy::Paper {
+            alpha: j.e.fixed.level(),
+        },
+        accuracy: e.verdict.accuracy,
+        accuracy_met: met,
+        p_value: Some(p_value),
+    })
+}
+
+/// The claim's rule over every input: the last gate, which always
+/// decides.
+fn claim(j: &Judging<'_, '_>) -> Option<Decision> {
+    Some(claim_rule(j, j.e.verdict.accuracy))
+}
+
+/// The claim's decision, with `accuracy` as the verdict: a pass this `n`
+/// could not have withheld is no pass (the claim's mean points beyond the
+/// margin on too few inputs for its test ever to reject). Its p-value is
+/// the claim's scaled to α, or, for a run that met its accuracy claim and
+/// failed on stability, the stability test's, scaled the same way (0
+/// where stability could not be compared).
+fn claim_rule(j: &Judging<'_, '_>, accuracy: Accuracy) -> Decision {
+    let e = j.e;
+    let met = accuracy_met(e.verdict, e.settings.expect);
+    if met && e.claim.short.is_some() {
+        return short_of_inputs(accuracy);
+    }
+    let p_value = if met && !j.stability_met {
+        e.analysis
+            .spread_greater
+            .as_ref()
+            .map_or(0.0, |t| j.e.fixed.to_alpha(t.p_value))
+    } else {
+        j.e.fixed.to_alpha(e.claim.p_value())
+    };
+    Decision {
+        decided_by: DecidedBy::FixedN {
+            alpha: j.e.fixed.level(),
+        },
+        accuracy,
+        accuracy_met: met,
+        p_value: Some(p_value),
+    }
+}
+
+/// A loss the inputs run are too few to decide: no pass, and a p-value of
+/// 0 for a suite.
+fn short_of_inputs(accuracy: Accuracy) -> Decision {
+    Decision {
+        decided_by: DecidedBy::ShortOfInputs,
+        accuracy,
+        accuracy_met: false,
+        p_value: Some(0.0),
     }
 }
 
@@ -419,4 +580,37 @@ fn within_margin(e: &Evidence<'_>) -> Option<WithinMargin> {
         margin,
         p99_percent: heavier.then_some(p99),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_check_decides_and_keeps_the_accuracy_verdict() {
+        let passed = Judgement {
+            passed: true,
+            accuracy_met: true,
+            accuracy: Accuracy::NoSignificantDifference,
+            decided_by: DecidedBy::FixedN { alpha: 0.005 },
+            ending: Ending::Cap,
+            fixed_alpha: 0.005,
+            within_margin: None,
+            regressed: false,
+            over_bound: None,
+            p_value: Some(0.4),
+        };
+        let checked = check_failed(&passed, Expect::NoWorse);
+        assert_eq!(
+            checked,
+            Judgement {
+                passed: false,
+                decided_by: DecidedBy::Check,
+                p_value: Some(0.0),
+                ..passed
+            }
+        );
+        let worse = check_failed(&passed, Expect::Worse);
+        assert_eq!((worse.decided_by, worse.p_value), (DecidedBy::Check, None));
+    }
 }

@@ -24,9 +24,9 @@ use crate::rule::Rule;
 use crate::schedule;
 use crate::screen::{Mode, Screen};
 use crate::stats;
-use crate::stats::sequential::{Crossed, Sequential};
+use crate::stats::sequential::Sequential;
 use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
-use crate::verdict::{self, AccuracyTest, Analysis, PairedTest, Verdict};
+use crate::verdict::{self, Analysis, PairedTest, Verdict};
 use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
 
 mod locate;
@@ -67,21 +67,7 @@ pub(crate) fn run<I: Send + Sync>(
     measure_skipped_ties(trial, &plan, &sequential, &mut checked)?;
     let trial_time = start.elapsed();
     let collected = Collected::of(&plan, &checked, &sequential)?;
-    let mut decided = Decided::of(&plan, &collected)?;
-    // Where the loss is, for a run that fails the claim: nothing for a
-    // pass.
-    if decided.claim.less_accurate() {
-        let measured = Measured {
-            settings: &plan.settings,
-            level: decided.claim.level,
-            screen: &collected.screen,
-            indices: &collected.indices,
-            delta1: &collected.delta1,
-            delta2: &collected.delta2,
-            worst: &collected.worst,
-        };
-        decided.regions = Some(locate(trial, &measured, features));
-    }
+    let decided = Decided::of(trial, &plan, &collected, features)?;
     let worst_inputs = show_worst(trial, &plan, &collected, describe);
     let outcome = publish(
         names,
@@ -163,10 +149,10 @@ fn measure_skipped_ties<I: Send + Sync>(
 ) -> Result<(), RunError> {
     let s = &plan.settings;
     let stopped = checked.len() < s.n && sequential.crossed().is_final();
-    let quick_pass =
-        plan.mode == Mode::Quick && matches!(sequential.crossed(), Crossed::Pass { .. });
-    let level = plan.levels.fixed(stopped && !quick_pass);
-    if claim::needs_skipped_ties(&Errors::of(checked), level, s.margin) {
+    let fixed = plan
+        .levels
+        .fixed_after(stopped, &sequential.crossed(), plan.mode == Mode::Quick);
+    if claim::needs_skipped_ties(&Errors::of(checked), fixed, s.margin) {
         schedule::measure_ties(trial, s, checked)?;
     }
     Ok(())
@@ -268,8 +254,8 @@ impl Collected {
     }
 }
 
-/// The tests over every input run, the claim, the comparison with a saved
-/// baseline and the judgement.
+/// The tests over every input run, the claim, where the loss is, the
+/// comparison with a saved baseline and the judgement.
 struct Decided {
     analysis: Analysis,
     claim: Claim,
@@ -281,31 +267,36 @@ struct Decided {
 }
 
 impl Decided {
-    fn of(plan: &Plan, c: &Collected) -> Result<Self, RunError> {
+    fn of<I: Send + Sync>(
+        trial: &Trial<'_, I>,
+        plan: &Plan,
+        c: &Collected,
+        features: &[FeatureFn<'_, I>],
+    ) -> Result<Self, RunError> {
         let s = &plan.settings;
-        let fixed = plan
-            .levels
-            .fixed_after(&c.sequential, c.screen.mode == Mode::Quick);
+        let fixed = plan.levels.fixed_after(
+            c.sequential.stopped,
+            &c.sequential.crossed,
+            c.screen.mode == Mode::Quick,
+        );
         let sample = verdict::Sample {
             delta1: &c.delta1,
             delta2: &c.delta2,
             unmeasured_ties: c.screen.ties_unmeasured(),
             identical_outputs: c.identical_outputs,
         };
-        let analysis = verdict::analyse(&sample, s.test, fixed);
+        let analysis = verdict::analyse(&sample, s.test, fixed.level());
         let claim = claim::assess(
             &c.errors,
             fixed,
             s.margin,
             &PairedTest::of_analysis(&analysis),
-            AccuracyTest::Sign.min_trials(fixed / 2.0),
         );
         let accuracy = match s.rule {
-            Rule::Paper => decide::paper_accuracy(&analysis, fixed),
+            Rule::Paper => decide::paper_accuracy(&analysis, fixed.level()),
             _ => claim.accuracy(),
         };
-        let verdict = verdict::verdicts(&analysis, &sample, accuracy, fixed);
-        let regions = None;
+        let verdict = verdict::verdicts(&analysis, &sample, accuracy, fixed.level());
         let environment = crate::environment::of_run(s.seed);
         let regression = plan
             .baseline
@@ -314,12 +305,13 @@ impl Decided {
                 let paired: Vec<(usize, f64, u64)> = (0..c.indices.len())
                     .map(|i| (c.indices[i], c.delta1[i], c.fingerprints[i]))
                     .collect();
-                baseline::against(b, s, &paired, &environment)
+                baseline::against(b, s, &plan.levels, &paired, &environment)
             })
             .transpose()?;
         let judgement = decide::judge(&Evidence {
             settings: s,
             levels: &plan.levels,
+            fixed,
             sequential: &c.sequential,
             analysis: &analysis,
             claim: &claim,
@@ -330,7 +322,20 @@ impl Decided {
             over_bound: c.over_bound,
             screen: &c.screen,
             regressed: regression.as_ref().is_some_and(Regression::fails),
-            check: None,
+        });
+        // Where the loss is, for a run that fails the claim: nothing for a
+        // pass.
+        let regions = claim.less_accurate().then(|| {
+            let measured = Measured {
+                settings: s,
+                level: claim.level,
+                screen: &c.screen,
+                indices: &c.indices,
+                delta1: &c.delta1,
+                delta2: &c.delta2,
+                worst: &c.worst,
+            };
+            locate(trial, &measured, features)
         });
         Ok(Decided {
             analysis,

@@ -1,5 +1,6 @@
 //! Verdicts: the paper's three propositions (accuracy, equivalence,
-//! stability) at significance α, and the expectations a test asserts. The
+//! stability) at significance α, as the tests found them. Whether they
+//! meet what a test expects is decided in [`crate::decide`]. The
 //! accuracy verdict is the claim's ([`crate::decision::claim`]) or, under `rule =
 //! paper`, the one-sided paired test's; equivalence is Kolmogorov-Smirnov's
 //! and stability the paired spread test's (Pitman-Morgan is reported as
@@ -7,7 +8,6 @@
 
 use core::fmt;
 
-use crate::expect::Expect;
 use crate::stats::{self, Alternative, StatsError, TestResult, ZeroMethod};
 
 /// The one-sided paired test of accuracy at margin 0: one of the two tests
@@ -461,34 +461,6 @@ pub(crate) fn verdicts(
             stability,
             identical: false,
             equal_errors: false,
-        }
-    }
-}
-
-impl Verdict {
-    /// Whether the accuracy expectation holds.
-    pub fn meets_accuracy(&self, expect: Expect) -> bool {
-        match expect {
-            Expect::NoWorse => self.accuracy != Accuracy::LessAccurate,
-            Expect::Equivalent => {
-                self.accuracy == Accuracy::NoSignificantDifference
-                    && self.equivalence == Equivalence::Indistinguishable
-            }
-            Expect::Better => self.accuracy == Accuracy::MoreAccurate,
-            Expect::Worse => self.accuracy == Accuracy::LessAccurate,
-        }
-    }
-
-    /// Whether the stability expectation holds.
-    pub fn meets_stability(&self, expect: Expect) -> bool {
-        match expect {
-            Expect::NoWorse => !matches!(
-                self.stability,
-                Stability::LessStable | Stability::Undetermined
-            ),
-            Expect::Equivalent => self.stability == Stability::NoSignificantDifference,
-            Expect::Better => self.stability == Stability::MoreStable,
-            Expect::Worse => self.stability == Stability::LessStable,
         }
     }
 }

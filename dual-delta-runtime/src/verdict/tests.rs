@@ -8,34 +8,6 @@ fn min_trials_is_where_the_exact_tests_can_reject() {
 }
 
 #[test]
-fn expectations_against_verdicts() {
-    let v = |accuracy, equivalence| Verdict {
-        accuracy,
-        equivalence,
-        stability: Stability::NoSignificantDifference,
-        identical: false,
-        equal_errors: false,
-    };
-    let worse = v(Accuracy::LessAccurate, Equivalence::Distinguishable);
-    assert!(!worse.meets_accuracy(Expect::NoWorse));
-    assert!(worse.meets_accuracy(Expect::Worse));
-    let same = v(
-        Accuracy::NoSignificantDifference,
-        Equivalence::Indistinguishable,
-    );
-    assert!(same.meets_accuracy(Expect::NoWorse));
-    assert!(same.meets_accuracy(Expect::Equivalent));
-    assert!(!same.meets_accuracy(Expect::Better));
-    let differ = v(
-        Accuracy::NoSignificantDifference,
-        Equivalence::Distinguishable,
-    );
-    assert!(!differ.meets_accuracy(Expect::Equivalent));
-    let better = v(Accuracy::MoreAccurate, Equivalence::Distinguishable);
-    assert!(better.meets_accuracy(Expect::Better) && better.meets_accuracy(Expect::NoWorse));
-}
-
-#[test]
 fn constant_differences_replace_the_t_test_by_wilcoxon() {
     // Δ1 = Δ2 + 2^-10 on every trial: Shapiro-Wilk gives W = 1, p = 1,
     // the t-test is undefined, Wilcoxon sees 20 positive differences.
@@ -60,7 +32,12 @@ fn constant_differences_replace_the_t_test_by_wilcoxon() {
     }
     let paired = PairedTest::of_analysis(&analyse(&sample(&delta1), AccuracyTest::PairedT, 0.01));
     assert_eq!(paired.test, AccuracyTest::Wilcoxon);
-    let claim = crate::decide::claim::assess(&errors, 0.01, 0.0, &paired, 9);
+    let claim = crate::decide::claim::assess(
+        &errors,
+        crate::decide::FixedLevel::for_test(0.01),
+        0.0,
+        &paired,
+    );
     assert_eq!(claim.accuracy(), Accuracy::LessAccurate);
     // Differences that vary keep the t-test.
     let mut varied = delta1.clone();

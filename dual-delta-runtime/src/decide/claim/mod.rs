@@ -73,6 +73,7 @@
 //! rejects, and neither shows it less accurate at all), the comparison
 //! with a saved baseline ([`crate::baseline`]) and suites.
 
+use crate::decide::fixed::FixedLevel;
 use crate::stats::{Alternative, binom_test_half, median_bound_rank};
 use crate::verdict::{AccuracyTest, PairedTest};
 
@@ -268,24 +269,25 @@ impl Claim {
     }
 }
 
-/// Whether (M) at `level` and `margin` could reject with every tie the
-/// oracle skipped at error 0, the count most adverse to the candidate: the
-/// decision then depends on their errors, and they are measured before it
-/// is taken.
-pub(crate) fn needs_skipped_ties(errors: &Errors, level: f64, margin: f64) -> bool {
+/// Whether (M), at its criterion's level of the run's `fixed` level and
+/// at `margin`, could reject with every tie the oracle skipped at error 0,
+/// the count most adverse to the candidate: the decision then depends on
+/// their errors, and they are measured before it is taken.
+pub(crate) fn needs_skipped_ties(errors: &Errors, fixed: FixedLevel, margin: f64) -> bool {
     errors.unmeasured > 0
         && errors
             .mean_ratio(Skipped::AtZero)
-            .is_some_and(|m| m.p_greater(1.0 + margin) < level / 2.0)
+            .is_some_and(|m| m.p_greater(1.0 + margin) < fixed.criterion())
 }
 
-/// (M) at `level`: the skew-corrected test of the ratio of means over the
-/// finite inputs, and where the candidate alone returned a non-finite
-/// output on some inputs (allowed), the exact sign test of those against
-/// the baseline's, each at half the level (a non-finite output is the
-/// worst possible error: one more than the baseline's makes the mean
-/// infinite).
-fn mean(errors: &Errors, level: f64, margin: f64) -> Criterion {
+/// (M) at its criterion's level of the run's `fixed` level: the
+/// skew-corrected test of the ratio of means over the finite inputs, and
+/// where the candidate alone returned a non-finite output on some inputs
+/// (allowed), the exact sign test of those against the baseline's, each
+/// at half the criterion's level ([`FixedLevel::mean_part`]; a non-finite
+/// output is the worst possible error: one more than the baseline's makes
+/// the mean infinite).
+fn mean(errors: &Errors, fixed: FixedLevel, margin: f64) -> Criterion {
     let (k, b) = (
         errors.candidate_non_finite as u64,
         errors.baseline_non_finite as u64,
@@ -310,8 +312,8 @@ fn mean(errors: &Errors, level: f64, margin: f64) -> Criterion {
         };
         Some(split(p, split_it))
     };
-    let level_worse = if worse_split { level / 2.0 } else { level };
-    let level_better = if better_split { level / 2.0 } else { level };
+    let level_worse = fixed.mean_part(worse_split);
+    let level_better = fixed.mean_part(better_split);
     let p_margin_finite = finite.as_ref().map(|m| {
         let p = m.p_greater(1.0 + margin);
         at_zero
@@ -432,19 +434,20 @@ pub struct Typical {
     pub sign_margin: Option<f64>,
 }
 
-/// The claim over `errors` at the run's fixed-N level `level` (each
-/// criterion at half of it) and `margin`, (T) with the one-sided `paired`
-/// test over the same inputs; `min_differing` is the fewest differing
-/// inputs the typical-input test can reject with.
+/// The claim over `errors` at the run's `fixed` level (each criterion at
+/// [`FixedLevel::criterion`]) and `margin`, (T) with the one-sided
+/// `paired` test over the same inputs. A loss too short to show is judged
+/// against the fewest differing inputs the sign test of (T) can reject
+/// with.
 pub(crate) fn assess(
     errors: &Errors,
-    level: f64,
+    fixed: FixedLevel,
     margin: f64,
     paired: &PairedTest,
-    min_differing: usize,
 ) -> Claim {
-    let half = level / 2.0;
-    let mean = mean(errors, half, margin);
+    let half = fixed.criterion();
+    let min_differing = fixed.min_inputs(AccuracyTest::Sign);
+    let mean = mean(errors, fixed, margin);
     let [mean_delta1, mean_delta2] = errors.means();
     let short = (!mean.beyond(half) && errors.inputs() > 0)
         .then(|| short::short(errors, mean.effect, half, margin, min_differing))

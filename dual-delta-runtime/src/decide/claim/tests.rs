@@ -1,4 +1,5 @@
 use super::*;
+use crate::decide::fixed::FixedLevel;
 use crate::verdict::{AccuracyTest, PairedTest};
 
 /// Every input's pair of errors as the run's paired test reads them: the
@@ -25,7 +26,7 @@ fn pairs_of(e: &Errors) -> (Vec<f64>, Vec<f64>) {
 fn assess_with(e: &Errors, level: f64, margin: f64, test: AccuracyTest) -> Claim {
     let (d1, d2) = pairs_of(e);
     let paired = PairedTest::of(&d1, &d2, test, level);
-    super::assess(e, level, margin, &paired, 9)
+    super::assess(e, FixedLevel::new(level, level), margin, &paired)
 }
 
 /// The claim under the default test, Wilcoxon's.
@@ -135,7 +136,7 @@ fn skipped_ties_are_measured_where_the_mean_depends_on_them() {
         })
         .collect();
     let e = errors(&pairs, &[1.0; 10], 970);
-    assert!(needs_skipped_ties(&e, 0.005, 0.05));
+    assert!(needs_skipped_ties(&e, FixedLevel::new(0.005, 0.005), 0.05));
     // Measured, they forgive it: 1.5× on 2% is inside the margin.
     let e = errors(&pairs, &[1.0; 980], 0);
     let claim = assess(&e, 0.005, 0.05, 9);
@@ -144,7 +145,7 @@ fn skipped_ties_are_measured_where_the_mean_depends_on_them() {
     let better: Vec<(f64, f64)> = pairs.iter().map(|&(a, b)| (b, a)).collect();
     assert!(!needs_skipped_ties(
         &errors(&better, &[1.0; 10], 970),
-        0.005,
+        FixedLevel::new(0.005, 0.005),
         0.05
     ));
 }
