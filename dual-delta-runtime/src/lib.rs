@@ -66,6 +66,7 @@ pub mod baseline;
 mod clock;
 mod config;
 mod decide;
+pub mod device;
 mod dirname;
 mod ended;
 mod environment;
@@ -106,10 +107,7 @@ pub use crate::config::{
 pub use crate::decide::claim;
 pub use crate::decide::{DecidedBy, Ending, GrossError, Judgement, OverBound};
 pub use crate::ended::{Ended, Skipped, Stopped};
-pub use crate::environment::{
-    DeviceFacts, environment, note_device_use, note_device_use_of, record_device,
-    record_environment,
-};
+pub use crate::environment::{environment, record_environment};
 pub use crate::error::{
     BaselineError, BaselineFault, DeltasError, DeltasFault, Fault, NothingCompared, Role, RunError,
     Skip, TooFewTrials, TrialFault, TrialId, skip,
