@@ -35,7 +35,7 @@ pub(crate) use self::locate::FeatureFn;
 use self::locate::{Measured, WorstElement, locate};
 use crate::regions::Localization;
 
-/// Runs `trial` as test `names.test` with `overrides`: the body of
+/// Runs `functions` as test `names.test` with `overrides`: the body of
 /// [`crate::DualDelta::run`].
 pub(crate) fn run<I: Send + Sync>(
     functions: &Functions<'_, I>,
