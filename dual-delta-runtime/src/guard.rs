@@ -9,6 +9,7 @@ use std::sync::{Mutex, Once, OnceLock};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
+use crate::device::Record as DeviceRecord;
 use crate::error::{Fault, Role, RunError, SkipPayload, TrialFault, TrialId};
 
 thread_local! {
@@ -23,19 +24,19 @@ thread_local! {
 /// skip. The panic is not printed where it happens (by the default hook,
 /// with its backtrace note): the error carries it to the test's failure
 /// message, so it is printed once. A device the call used on this thread
-/// ([`crate::note_device_use`]) marks the run (by its base seed, as the
-/// watchdog knows runs), so that its report names the device.
-pub(crate) fn guarded<T>(role: Role, trial: TrialId, f: impl FnOnce() -> T) -> Result<T, RunError> {
+/// ([`crate::device::used`]) goes to `device`, the record of the run
+/// whose function this is, so that its report names the device.
+pub(crate) fn guarded<T>(
+    device: &DeviceRecord,
+    role: Role,
+    trial: TrialId,
+    f: impl FnOnce() -> T,
+) -> Result<T, RunError> {
     install_hook();
     let _call = Call::start(role, trial);
     DEPTH.with(|d| d.set(d.get() + 1));
-    let uses = crate::environment::device_uses();
-    let result = catch_unwind(AssertUnwindSafe(f));
+    let result = device.during(|| catch_unwind(AssertUnwindSafe(f)));
     DEPTH.with(|d| d.set(d.get() - 1));
-    // A device used on this thread during the call was the run's.
-    if crate::environment::device_uses() != uses {
-        crate::environment::mark_device_use(trial.base_seed, crate::environment::last_device());
-    }
     result.map_err(|payload| match payload.downcast::<SkipPayload>() {
         Ok(skip) => RunError::Skipped(crate::error::Skip {
             role,
@@ -217,9 +218,12 @@ mod tests {
 
     #[test]
     fn a_panic_becomes_an_error_with_its_message_and_location() {
-        let e = guarded(Role::Candidate, trial(), || -> u32 {
-            panic!("boom {}", 42)
-        })
+        let e = guarded(
+            &DeviceRecord::default(),
+            Role::Candidate,
+            trial(),
+            || -> u32 { panic!("boom {}", 42) },
+        )
         .unwrap_err();
         match e {
             RunError::Trial(TrialFault {
@@ -234,14 +238,20 @@ mod tests {
             other => panic!("unexpected {other:?}"),
         }
         // Outside `guarded`, nothing is left over for the next call.
-        assert_eq!(guarded(Role::Oracle, trial(), || 5).unwrap(), 5);
+        assert_eq!(
+            guarded(&DeviceRecord::default(), Role::Oracle, trial(), || 5).unwrap(),
+            5
+        );
     }
 
     #[test]
     fn a_skip_is_a_skip() {
-        let e = guarded(Role::Baseline, trial(), || -> () {
-            crate::error::skip("no GPU")
-        })
+        let e = guarded(
+            &DeviceRecord::default(),
+            Role::Baseline,
+            trial(),
+            || -> () { crate::error::skip("no GPU") },
+        )
         .unwrap_err();
         assert_eq!(
             e,

@@ -73,6 +73,7 @@ pub mod baseline;
 mod clock;
 mod config;
 mod decide;
+pub mod device;
 mod dirname;
 pub mod ended;
 mod environment;
@@ -105,7 +106,6 @@ mod trial;
 mod verdict;
 pub mod worst;
 
-pub use crate::environment::{DeviceFacts, note_device_use, note_device_use_of, record_device};
 pub use crate::environment::{environment, record_environment};
 pub use crate::expect::Expect;
 pub use crate::fp8::{E4m3, E5m2};

@@ -144,9 +144,10 @@ pub struct Outcome {
     /// The comparison with the baseline `DUAL_DELTA_BASELINE` names, when
     /// one was asked for and this test has one.
     pub(crate) regression: Option<Regression>,
-    /// Facts about the process recorded with
-    /// [`crate::record_environment`] (such as the GPU adapter), at the end
-    /// of the run.
+    /// The facts the run records: the process's, recorded with
+    /// [`crate::record_environment`] by the end of the run, and those of
+    /// the device its own functions used ([`crate::device::used`]), such
+    /// as the GPU adapter.
     pub(crate) environment: std::collections::BTreeMap<String, String>,
     /// The trials with the candidate's largest errors, largest first, with
     /// their inputs where they can be shown ([`crate::worst`]).

@@ -157,7 +157,8 @@ pub(crate) fn measure_ties<I: Send + Sync>(
 mod tests {
     use super::*;
     use crate::config::Overrides;
-    use crate::trial::{Widened, implementation};
+    use crate::device::Record;
+    use crate::trial::{Functions, Widened, implementation};
 
     fn settings(n: usize, threads: Option<usize>) -> Settings {
         let overrides = Overrides {
@@ -177,14 +178,15 @@ mod tests {
     /// 40 when `stop`: the candidate's errors on the trials kept, and the
     /// trials each look saw.
     fn looked(
-        trial: &Trial<'_, f32>,
+        functions: &Functions<'_, f32>,
         n: usize,
         threads: Option<usize>,
         stop: bool,
     ) -> (Vec<f64>, Vec<usize>) {
         let mut looks = Vec::new();
+        let device = Record::default();
         let kept = run(
-            trial,
+            &Trial::of(functions, &device),
             &settings(n, threads),
             &Progress::hidden(),
             false,
@@ -204,28 +206,28 @@ mod tests {
 
     #[test]
     fn a_look_stops_the_run_keeping_the_same_trials_on_any_number_of_threads() {
-        let trial = |candidate| Trial {
+        let functions = |candidate| Functions {
             candidate,
             baseline: implementation(|x: &f32| *x),
             oracle: implementation(|x: &f32| f64::from(*x)),
             input: Box::new(input),
         };
-        let one = trial(Candidate::One(implementation(|x: &f32| x * 1.5)));
-        let batched = trial(Candidate::Batched {
+        let one = functions(Candidate::One(implementation(|x: &f32| x * 1.5)));
+        let batched = functions(Candidate::Batched {
             f: Box::new(|xs: &[f32]| xs.iter().map(|x| Widened::of(&(x * 1.5))).collect()),
             size: 7,
         });
-        for trial in [&one, &batched] {
+        for functions in [&one, &batched] {
             let runs: Vec<_> = [Some(1), Some(2), None]
                 .into_iter()
-                .map(|threads| looked(trial, 200, threads, true))
+                .map(|threads| looked(functions, 200, threads, true))
                 .collect();
             assert_eq!(runs[0].0.len(), 37);
             assert!(runs.windows(2).all(|w| w[0] == w[1]));
         }
         // Rounds: 32 trials for a one-input candidate, the batch size for a
         // batched one.
-        let looks = |trial: &Trial<'_, f32>| looked(trial, 70, None, false).1;
+        let looks = |functions: &Functions<'_, f32>| looked(functions, 70, None, false).1;
         assert_eq!(looks(&one), [32, 64, 70]);
         assert_eq!(
             looks(&batched),

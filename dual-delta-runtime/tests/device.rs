@@ -1,4 +1,5 @@
-//! The facts a GPU backend records about its device reach every report:
+//! Facts recorded for the process (here a device's, with
+//! `record_environment`) reach every report:
 //! the adapter line of the terminal table, the verdict in words (where the
 //! device rounds differently from lavapipe), `summary.json`'s environment
 //! and the step summary's row. A binary of its own: what it records is

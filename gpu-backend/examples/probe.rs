@@ -1,6 +1,6 @@
 //! What the shared adapter does to floating-point arithmetic: the adapter,
-//! then one line per probe, the one-line summary recorded in every report
-//! (`gpu.semantics`) and the caveats (`gpu.caveats`).
+//! then one line per probe, the one-line summary recorded in the report of
+//! every run that uses it (`gpu.semantics`) and the caveats (`gpu.caveats`).
 //!
 //! ```text
 //! cargo run --release -p dual-delta-gpu --example probe

@@ -169,7 +169,7 @@ impl Gpu {
         // The run whose function called this ran on this context's device:
         // its report names this context's facts, whichever others the
         // process holds.
-        dual_delta_runtime::note_device_use_of(&self.facts);
+        dual_delta_runtime::device::used(&self.facts);
         read
     }
 

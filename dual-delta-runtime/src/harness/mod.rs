@@ -16,7 +16,7 @@ use crate::regions::{Coordinates, Sink};
 use crate::rng::TrialRng;
 use crate::rule::Rule;
 use crate::run::FeatureFn;
-use crate::trial::{Candidate, Trial, Widened, implementation};
+use crate::trial::{Candidate, Functions, Widened, implementation};
 use crate::verdict::AccuracyTest;
 use crate::worst::{Describer, ReplayedTrial};
 
@@ -51,7 +51,7 @@ use crate::worst::{Describer, ReplayedTrial};
 /// `DualDelta` is generic only over the input type `I`, and `'a` is the
 /// lifetime of what the functions borrow.
 pub struct DualDelta<'a, I> {
-    trial: Trial<'a, I>,
+    functions: Functions<'a, I>,
     names: Names,
     overrides: Overrides,
     /// How the worst inputs are shown, if they can be.
@@ -146,7 +146,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     ) -> Self {
         DualDelta {
             names,
-            trial: Trial {
+            functions: Functions {
                 candidate,
                 baseline: implementation(baseline),
                 oracle: implementation(oracle),
@@ -254,7 +254,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// that is not finite, ...).
     pub fn replay_trial(&self, trial_seed: u64) -> Result<ReplayedTrial, RunError> {
         crate::run::replay_trial(
-            &self.trial,
+            &self.functions,
             &self.names,
             &self.overrides,
             self.describe.as_deref(),
@@ -271,7 +271,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     #[track_caller]
     pub fn batch_size(mut self, size: usize) -> Self {
         assert!(size > 0, "a batch holds at least one trial");
-        match &mut self.trial.candidate {
+        match &mut self.functions.candidate {
             Candidate::Batched { size: s, .. } => *s = size,
             Candidate::One(_) => panic!(
                 "batch_size is for a batched candidate (DualDelta::batched); this one takes one \
@@ -313,7 +313,7 @@ impl<'a, I: Send + Sync> DualDelta<'a, I> {
     /// [`crate::settings::Settings::baselines`] asks for it.
     pub fn run(&self) -> Result<Outcome, RunError> {
         crate::run::run(
-            &self.trial,
+            &self.functions,
             &self.names,
             &self.overrides,
             self.describe.as_deref(),

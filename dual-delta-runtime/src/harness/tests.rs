@@ -14,7 +14,7 @@ fn test() -> DualDelta<'static, f64> {
 /// What a test's settings are, in words (`Overrides` holds functions,
 /// so it has no `PartialEq`).
 fn settings(d: &DualDelta<'static, f64>) -> String {
-    let batch = match &d.trial.candidate {
+    let batch = match &d.functions.candidate {
         Candidate::Batched { size, .. } => *size,
         Candidate::One(_) => 1,
     };

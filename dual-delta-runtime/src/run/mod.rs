@@ -13,6 +13,7 @@ use crate::config::{Overrides, Process, Settings};
 use crate::decide::claim::{self, Claim, Errors};
 use crate::decide::{self, Evidence, Judgement, Levels, Monitor};
 use crate::decide::{GrossError, OverBound};
+use crate::device::Record;
 use crate::error::TrialId;
 use crate::error::{NothingCompared, RunError, TooFewTrials};
 use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
@@ -25,7 +26,7 @@ use crate::schedule;
 use crate::screen::{Mode, Screen};
 use crate::stats;
 use crate::stats::sequential::Sequential;
-use crate::trial::{Checked, References, Trial, TrialErrors, draw, measure};
+use crate::trial::{Checked, Functions, References, Trial, TrialErrors, measure};
 use crate::verdict::{self, Analysis, PairedTest, Verdict};
 use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
 
@@ -34,15 +35,18 @@ pub(crate) use self::locate::FeatureFn;
 use self::locate::{Measured, WorstElement, locate};
 use crate::regions::Localization;
 
-/// Runs `trial` as test `names.test` with `overrides`: the body of
+/// Runs `functions` as test `names.test` with `overrides`: the body of
 /// [`crate::DualDelta::run`].
 pub(crate) fn run<I: Send + Sync>(
-    trial: &Trial<'_, I>,
+    functions: &Functions<'_, I>,
     names: &Names,
     overrides: &Overrides,
     describe: Option<&Describe<'_, I>>,
     features: &[FeatureFn<'_, I>],
 ) -> Result<Outcome, RunError> {
+    // The run's own record of the device its functions use.
+    let device = Record::default();
+    let trial = &Trial::of(functions, &device);
     let plan = Plan::of(&names.test, overrides)?;
     let settings = &plan.settings;
     // Watched until the run returns.
@@ -67,7 +71,7 @@ pub(crate) fn run<I: Send + Sync>(
     measure_skipped_ties(trial, &plan, &sequential, &mut checked)?;
     let trial_time = start.elapsed();
     let collected = Collected::of(&plan, &checked, &sequential)?;
-    let decided = Decided::of(trial, &plan, &collected, features)?;
+    let decided = Decided::of(trial, &plan, &collected, features, &device)?;
     let worst_inputs = show_worst(trial, &plan, &collected, describe);
     let outcome = publish(
         names,
@@ -272,6 +276,7 @@ impl Decided {
         plan: &Plan,
         c: &Collected,
         features: &[FeatureFn<'_, I>],
+        device: &Record,
     ) -> Result<Self, RunError> {
         let s = &plan.settings;
         let fixed = plan.levels.fixed_after(
@@ -297,7 +302,7 @@ impl Decided {
             _ => claim.accuracy(),
         };
         let verdict = verdict::verdicts(&analysis, &sample, accuracy, fixed.level());
-        let environment = crate::environment::of_run(s.seed);
+        let environment = crate::environment::of_run(device.facts().as_ref());
         let regression = plan
             .baseline
             .as_ref()
@@ -371,7 +376,7 @@ fn show_worst<I>(
                 max: worst::MAX_CHARS,
                 around: Some(element),
             };
-            let input = describe.map(|describe| match draw(&trial.input, id) {
+            let input = describe.map(|describe| match trial.draw(id) {
                 Ok((x, _)) => describe(&x, &cut),
                 Err(e) => format!("(could not be drawn again: {e})"),
             });
@@ -398,7 +403,7 @@ type Describe<'a, I> = dyn Fn(&I, &worst::Cut) -> String + Sync + 'a;
 /// Trial `seed` run on its own, in full: the body of
 /// [`crate::DualDelta::replay_trial`].
 pub(crate) fn replay_trial<I>(
-    trial: &Trial<'_, I>,
+    functions: &Functions<'_, I>,
     names: &Names,
     overrides: &Overrides,
     describe: Option<&Describe<'_, I>>,
@@ -411,12 +416,14 @@ pub(crate) fn replay_trial<I>(
         seed,
         base_seed: settings.seed,
     };
-    let (x, kind) = draw(&trial.input, id)?;
+    let device = Record::default();
+    let trial = Trial::of(functions, &device);
+    let (x, kind) = trial.draw(id)?;
     let mut candidate = Vec::new();
     let format = trial.candidate_one(id, &x, &mut candidate)?;
     let mut refs = References::default();
     trial.references(id, &x, &mut refs)?;
-    let errors = measure(&settings, id, &candidate, format, &refs, kind)?;
+    let errors = measure(&settings, &device, id, &candidate, format, &refs, kind)?;
     Ok(ReplayedTrial {
         index,
         seed,

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use super::{Checked, References, Trial, Widened, measure, trial_id};
 use crate::config::Settings;
+use crate::device::Record;
 use crate::error::{Fault, Role, RunError, TrialFault, TrialId};
 use crate::guard::guarded;
 
@@ -31,7 +32,7 @@ pub(crate) fn batch<I: Send + Sync>(
             .collect::<Result<_, _>>()?;
     let candidate = || {
         let first = trial_id(settings, start);
-        let outputs = catch_batch(first, end, || f(&inputs))?;
+        let outputs = catch_batch(trial.device, first, end, || f(&inputs))?;
         if outputs.len() == inputs.len() {
             Ok(outputs)
         } else {
@@ -80,6 +81,7 @@ pub(crate) fn batch<I: Send + Sync>(
         } else {
             measure(
                 settings,
+                trial.device,
                 id,
                 &y.values,
                 y.format,
@@ -107,8 +109,13 @@ pub(crate) fn map_range<R: Send>(
 
 /// Calls a batched candidate on trials `first.index .. end`: a panic
 /// becomes an error naming the batch's first trial and its range.
-fn catch_batch<T>(first: TrialId, end: usize, f: impl FnOnce() -> T) -> Result<T, RunError> {
-    guarded(Role::Candidate, first, f).map_err(|mut e| {
+fn catch_batch<T>(
+    device: &Record,
+    first: TrialId,
+    end: usize,
+    f: impl FnOnce() -> T,
+) -> Result<T, RunError> {
+    guarded(device, Role::Candidate, first, f).map_err(|mut e| {
         if let RunError::Trial(TrialFault {
             kind: Fault::Panicked { message },
             trial,

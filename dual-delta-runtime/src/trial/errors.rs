@@ -6,6 +6,7 @@
 use super::outputs::{fingerprint, first_non_finite, worst_element};
 use super::{References, bitwise_equal};
 use crate::config::Settings;
+use crate::device::Record;
 use crate::error::{Fault, Role, RunError, TrialFault, TrialId};
 use crate::guard::guarded;
 use crate::metric::Metric;
@@ -89,9 +90,10 @@ impl TrialErrors {
 }
 
 /// Both errors of a trial from the candidate's widened output `y1` (of
-/// `format`) and the references.
+/// `format`) and the references; a device the metric uses is `device`'s.
 pub(crate) fn measure(
     settings: &Settings,
+    device: &Record,
     trial: TrialId,
     y1: &[f64],
     format: NumberFormat,
@@ -113,7 +115,7 @@ pub(crate) fn measure(
         }
     }
     let error = |role: Role, y: &[f64], oracle: &[f64]| {
-        let e = guarded(Role::Metric, trial, || {
+        let e = guarded(device, Role::Metric, trial, || {
             settings.metric.error(y, oracle, format)
         })?;
         if e.is_nan() || e < 0.0 {
@@ -167,7 +169,7 @@ pub(crate) fn measure(
         let one_ulp: Vec<f64> = oracle.iter().map(|&o| o + format.ulp(o)).collect();
         // A metric that cannot measure the shifted output (a custom one may
         // panic on it) leaves the gate without its floor, not the run failed.
-        guarded(Role::Metric, trial, || {
+        guarded(device, Role::Metric, trial, || {
             settings.metric.error(&one_ulp, oracle, format)
         })
         .unwrap_or(0.0)

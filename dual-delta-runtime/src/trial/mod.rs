@@ -14,8 +14,10 @@ mod outputs;
 pub(crate) use self::errors::{TrialErrors, measure};
 
 use std::cell::RefCell;
+use std::ops::Deref;
 
 use crate::config::Settings;
+use crate::device::Record;
 use crate::error::{Fault, Role, RunError, TrialFault, TrialId};
 use crate::guard::guarded;
 use crate::output::{NumberFormat, Output};
@@ -63,31 +65,61 @@ pub(crate) enum Candidate<'a, I> {
 }
 
 /// The four functions of a test, erased.
-pub(crate) struct Trial<'a, I> {
+pub(crate) struct Functions<'a, I> {
     pub(crate) candidate: Candidate<'a, I>,
     pub(crate) baseline: Implementation<'a, I>,
     pub(crate) oracle: Implementation<'a, I>,
     pub(crate) input: InputFn<'a, I>,
 }
 
+/// A test's functions as one run calls them: each call's device use goes
+/// to the run's record ([`crate::device`]). Reads as its [`Functions`].
+pub(crate) struct Trial<'r, I> {
+    functions: &'r Functions<'r, I>,
+    /// The device the run's functions used.
+    pub(crate) device: &'r Record,
+}
+
+impl<'r, I> Trial<'r, I> {
+    /// `functions`, called by the run whose device record is `device`.
+    pub(crate) fn of(functions: &'r Functions<'_, I>, device: &'r Record) -> Self {
+        Trial { functions, device }
+    }
+}
+
+impl<'r, I> Deref for Trial<'r, I> {
+    type Target = Functions<'r, I>;
+
+    fn deref(&self) -> &Functions<'r, I> {
+        self.functions
+    }
+}
+
 /// Trial `trial`'s input from `input`, and the kind of input it noted; a
-/// panic becomes an error naming the trial.
-pub(crate) fn draw<I>(input: &InputFn<'_, I>, trial: TrialId) -> Result<(I, String), RunError> {
+/// panic becomes an error naming the trial. A device it uses is
+/// `device`'s.
+pub(crate) fn draw<I>(
+    input: &InputFn<'_, I>,
+    device: &Record,
+    trial: TrialId,
+) -> Result<(I, String), RunError> {
     let mut rng = TrialRng::from_trial_seed(trial.seed);
-    let x = guarded(Role::Input, trial, || input(&mut rng))?;
+    let x = guarded(device, Role::Input, trial, || input(&mut rng))?;
     Ok((x, rng.input_kind().to_owned()))
 }
 
 /// Calls the erased implementation `f` for `role` on `x`: its output
-/// widened, and its format; a panic becomes an error naming the trial.
+/// widened, and its format; a panic becomes an error naming the trial. A
+/// device it uses is `device`'s.
 pub(crate) fn call<I>(
     f: &Implementation<'_, I>,
+    device: &Record,
     role: Role,
     trial: TrialId,
     x: &I,
 ) -> Result<Widened, RunError> {
     let mut values = Vec::new();
-    let format = guarded(role, trial, || f(x, &mut values))?;
+    let format = guarded(device, role, trial, || f(x, &mut values))?;
     Ok(Widened { values, format })
 }
 
@@ -102,10 +134,10 @@ pub(crate) fn implementation<'a, I, O: Output>(
     })
 }
 
-impl<'a, I> Trial<'a, I> {
+impl<I> Trial<'_, I> {
     /// Trial `trial`'s input and the kind of input its generator noted.
     pub(crate) fn draw(&self, trial: TrialId) -> Result<(I, String), RunError> {
-        draw(&self.input, trial)
+        draw(&self.input, self.device, trial)
     }
 
     /// Runs the baseline, then the oracle, on `x` into `refs` (cleared
@@ -129,7 +161,9 @@ impl<'a, I> Trial<'a, I> {
         refs: &mut References,
     ) -> Result<(), RunError> {
         refs.oracle.clear();
-        guarded(Role::Oracle, trial, || (self.oracle)(x, &mut refs.oracle))?;
+        guarded(self.device, Role::Oracle, trial, || {
+            (self.oracle)(x, &mut refs.oracle)
+        })?;
         if let Some(position) = refs.oracle.iter().position(|v| !v.is_finite()) {
             return Err(TrialFault::new(
                 Role::Oracle,
@@ -158,7 +192,7 @@ impl<'a, I> Trial<'a, I> {
             y1.clear();
             let format = self.candidate_one(trial, &x, y1)?;
             self.references(trial, &x, refs)?;
-            measure(settings, trial, y1, format, refs, input_kind)
+            measure(settings, self.device, trial, y1, format, refs, input_kind)
         })
     }
 
@@ -200,7 +234,7 @@ impl<'a, I> Trial<'a, I> {
             self.references(trial, &x, refs)?;
             y1.clear();
             y1.extend_from_slice(&refs.baseline);
-            measure(settings, trial, y1, format, refs, input_kind)
+            measure(settings, self.device, trial, y1, format, refs, input_kind)
         })
     }
 
@@ -212,7 +246,9 @@ impl<'a, I> Trial<'a, I> {
         out: &mut Vec<f64>,
     ) -> Result<(), RunError> {
         out.clear();
-        guarded(Role::Baseline, trial, || (self.baseline)(x, out))?;
+        guarded(self.device, Role::Baseline, trial, || {
+            (self.baseline)(x, out)
+        })?;
         Ok(())
     }
 
@@ -236,7 +272,7 @@ impl<'a, I> Trial<'a, I> {
         let mut refs = References::default();
         refs.baseline.extend_from_slice(baseline);
         self.references_oracle(trial, x, &mut refs)?;
-        measure(settings, trial, y, format, &refs, input_kind).map(Checked::Full)
+        measure(settings, self.device, trial, y, format, &refs, input_kind).map(Checked::Full)
     }
 
     /// The candidate's output on one input, widened into `out`.
@@ -247,9 +283,11 @@ impl<'a, I> Trial<'a, I> {
         out: &mut Vec<f64>,
     ) -> Result<NumberFormat, RunError> {
         match &self.candidate {
-            Candidate::One(f) => guarded(Role::Candidate, trial, || f(x, out)),
+            Candidate::One(f) => guarded(self.device, Role::Candidate, trial, || f(x, out)),
             Candidate::Batched { f, .. } => {
-                let mut outputs = guarded(Role::Candidate, trial, || f(std::slice::from_ref(x)))?;
+                let mut outputs = guarded(self.device, Role::Candidate, trial, || {
+                    f(std::slice::from_ref(x))
+                })?;
                 if outputs.len() != 1 {
                     return Err(TrialFault::new(
                         Role::Candidate,

@@ -5,8 +5,8 @@
 //! runtime claim::` runs one of them. `cli` is built with the `cli`
 //! feature, `ecosystem` with `num-complex`, `ndarray` and `nalgebra` (the
 //! tests crate turns all four on for `cargo test --workspace`).
-//! `device` and `device_use` are binaries of their own: they check what a
-//! process records of its device, which every run of a process reads.
+//! `device` is a binary of its own: it checks the facts a process records
+//! with `record_environment`, which every run of the process reads.
 
 mod child;
 mod common;
@@ -20,6 +20,7 @@ mod cases;
 mod claim;
 mod cli;
 mod damaged;
+mod device_use;
 mod e2e;
 mod early;
 #[cfg(all(feature = "num-complex", feature = "ndarray", feature = "nalgebra"))]

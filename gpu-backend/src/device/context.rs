@@ -4,6 +4,8 @@
 use core::fmt;
 use std::sync::{Arc, OnceLock};
 
+use dual_delta_runtime::device::DeviceFacts;
+
 use super::adapter::{AdapterSummary, choose_adapter, describe, native_f16, request_device};
 use super::options::GpuOptions;
 use crate::error::GpuError;
@@ -39,7 +41,7 @@ pub struct Gpu {
     semantics: DeviceSemantics,
     /// This context's facts for reports: its adapter, the probe's summary
     /// and caveats (`gpu.adapter`, `gpu.semantics`, `gpu.caveats`).
-    pub(crate) facts: dual_delta_runtime::DeviceFacts,
+    pub(crate) facts: DeviceFacts,
 }
 
 impl fmt::Debug for Gpu {
@@ -67,8 +69,9 @@ impl Gpu {
     /// probed ([`Gpu::semantics`]). The adapter
     /// (key `gpu.adapter`), the probe's one-line summary (`gpu.semantics`)
     /// and, where there are any, its caveats (`gpu.caveats`) are recorded
-    /// in the report of every later dual-delta run of this process
-    /// ([`Gpu::record_environment`]).
+    /// as those of a device the process opened
+    /// ([`Gpu::record_environment`]); the report of a dual-delta run names
+    /// them where its functions dispatch a kernel on this context.
     pub fn new(options: &GpuOptions) -> Result<Gpu, GpuError> {
         let adapter = choose_adapter(options)?;
         let info = adapter.get_info();
@@ -119,8 +122,10 @@ impl Gpu {
     /// subgroup operations where they include `SUBGROUP`, and its limits
     /// (a larger `max_storage_buffer_binding_size` allows larger inputs).
     /// Unlike [`Gpu::new`], this writes nothing to the process's state:
-    /// [`Gpu::record_environment`] records the adapter in later reports,
-    /// and [`Gpu::shared`] is untouched. `device` and `queue` are handles:
+    /// [`Gpu::record_environment`] records the adapter as a device the
+    /// process opened, and [`Gpu::shared`] is untouched (the report of a
+    /// run whose functions dispatch a kernel on this context names the
+    /// adapter either way). `device` and `queue` are handles:
     /// pass clones to keep using them.
     ///
     /// ```no_run
@@ -190,15 +195,16 @@ impl Gpu {
         let transform = options.transform();
         let semantics = DeviceSemantics::probe_compiled(&device, &queue, transform)?;
         let summary = AdapterSummary::new(&info, features, options, native);
-        let mut facts = std::collections::BTreeMap::new();
-        facts.insert("gpu.adapter".to_owned(), summary.to_string());
-        facts.insert("gpu.semantics".to_owned(), semantics.to_string());
+        let mut facts = vec![
+            ("gpu.adapter", summary.to_string()),
+            ("gpu.semantics", semantics.to_string()),
+        ];
         let caveats = semantics.caveats();
         if !caveats.is_empty() {
-            facts.insert("gpu.caveats".to_owned(), caveats.join("; "));
+            facts.push(("gpu.caveats", caveats.join("; ")));
         }
         Ok(Gpu {
-            facts: std::sync::Arc::new(facts),
+            facts: DeviceFacts::new(facts),
             adapter: adapter.clone(),
             device,
             queue,
@@ -227,22 +233,20 @@ impl Gpu {
 
     /// Records this context's adapter (key `gpu.adapter`), the probe's
     /// one-line summary (`gpu.semantics`) and, where there are any, its
-    /// caveats (`gpu.caveats`) as the process's device facts
-    /// ([`dual_delta_runtime::record_device`]). A run whose functions
-    /// dispatch a kernel on a context records that context's own facts
-    /// whatever this recorded (each dispatch notes them,
-    /// [`dual_delta_runtime::note_device_use_of`]); these are for a run
-    /// that used a device some other way. [`Gpu::new`] does this itself.
+    /// caveats (`gpu.caveats`) as those of a device the process opened
+    /// ([`dual_delta_runtime::device::opened`]), which
+    /// [`dual_delta_runtime::environment`] lists. A run's report names a
+    /// context's facts only where its functions dispatched a kernel on it
+    /// (each dispatch notes them, [`dual_delta_runtime::device::used`]),
+    /// whether this was called or not. [`Gpu::new`] does this itself.
     pub fn record_environment(&self) {
-        for (key, value) in self.facts.iter() {
-            dual_delta_runtime::record_device(key.clone(), value.clone());
-        }
+        dual_delta_runtime::device::opened(&self.facts);
     }
 
     /// This context's facts for reports: its adapter (`gpu.adapter`), the
     /// probe's summary (`gpu.semantics`) and caveats (`gpu.caveats`).
     pub fn facts(&self) -> &std::collections::BTreeMap<String, String> {
-        &self.facts
+        self.facts.as_map()
     }
 
     /// The adapter this context runs on and the `f16` path in use.

@@ -5,6 +5,7 @@ use core::fmt;
 
 use rayon::prelude::*;
 
+use crate::device::Record;
 use crate::error::{Role, RunError, TrialId};
 use crate::guard::guarded;
 use crate::metric::Metric;
@@ -183,9 +184,11 @@ impl<'a, I> Separation<'a, I> {
 
     fn trial(&self, seed: u64, index: usize) -> Result<SampledErrors, SeparationError> {
         let trial = TrialId::of(seed, index);
-        let (x, input_kind) = draw(&self.input, trial)?;
+        // A device the functions use is named in no report: this is no run.
+        let device = &Record::default();
+        let (x, input_kind) = draw(&self.input, device, trial)?;
         // The reference is the oracle of this check.
-        let reference = call(&self.reference, Role::Oracle, trial, &x)?.values;
+        let reference = call(&self.reference, device, Role::Oracle, trial, &x)?.values;
         if let Some(position) = reference.iter().position(|v| !v.is_finite()) {
             return Err(SeparationError::ReferenceNotFinite {
                 trial,
@@ -196,10 +199,10 @@ impl<'a, I> Separation<'a, I> {
         let outputs = self
             .implementations
             .iter()
-            .map(|(name, f)| Ok((name.as_str(), call(f, Role::Candidate, trial, &x)?)))
+            .map(|(name, f)| Ok((name.as_str(), call(f, device, Role::Candidate, trial, &x)?)))
             .collect::<Result<Vec<_>, RunError>>()?;
         let format = outputs.first().map_or(NumberFormat::F64, |(_, y)| y.format);
-        let oracle = call(&self.oracle, Role::Oracle, trial, &x)?.values;
+        let oracle = call(&self.oracle, device, Role::Oracle, trial, &x)?.values;
         let measure = |what: &str, y: &[f64]| {
             if y.len() != reference.len() {
                 return Err(SeparationError::LengthMismatch {
@@ -209,7 +212,7 @@ impl<'a, I> Separation<'a, I> {
                     reference_len: reference.len(),
                 });
             }
-            Ok(guarded(Role::Metric, trial, || {
+            Ok(guarded(device, Role::Metric, trial, || {
                 self.metric.error(y, &reference, format)
             })?)
         };
