@@ -31,6 +31,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// The facts of one device for reports, by key (`gpu.adapter`,
@@ -113,13 +114,31 @@ thread_local! {
 }
 
 /// The device a run's functions used: one for each run, held by the run
-/// and given to each call of its functions ([`Record::during`]).
-#[derive(Debug, Default)]
+/// and given to each call of its functions ([`Record::during`]). Each
+/// record has a number of its own, which names its run to the watchdog
+/// (two runs of one seed at once are two runs).
+#[derive(Debug)]
 pub(crate) struct Record {
+    run: u64,
     used: Mutex<Option<DeviceFacts>>,
 }
 
+impl Default for Record {
+    fn default() -> Self {
+        static RUNS: AtomicU64 = AtomicU64::new(0);
+        Record {
+            run: RUNS.fetch_add(1, Ordering::Relaxed),
+            used: Mutex::new(None),
+        }
+    }
+}
+
 impl Record {
+    /// The run's number: no other record of the process has it.
+    pub(crate) fn run(&self) -> u64 {
+        self.run
+    }
+
     /// The facts of the device the run's functions used last, if any.
     pub(crate) fn facts(&self) -> Option<DeviceFacts> {
         lock(&self.used).clone()

@@ -33,7 +33,7 @@ pub(crate) fn guarded<T>(
     f: impl FnOnce() -> T,
 ) -> Result<T, RunError> {
     install_hook();
-    let _call = Call::start(role, trial);
+    let _call = Call::start(device.run(), role, trial);
     DEPTH.with(|d| d.set(d.get() + 1));
     let result = device.during(|| catch_unwind(AssertUnwindSafe(f)));
     DEPTH.with(|d| d.set(d.get() - 1));
@@ -52,13 +52,11 @@ pub(crate) fn guarded<T>(
     })
 }
 
-/// Wraps the panic hook in place once: inside [`guarded`] it only notes
-/// where the panic happened; elsewhere it calls the hook it replaced.
-/// The runs being watched, by base seed: the test's name and its per-trial
-/// limit.
-static RUNS: Mutex<Vec<(u64, String, Duration)>> = Mutex::new(Vec::new());
-/// The calls under way, by thread: the role, the trial and when it began.
-static CALLS: Mutex<Vec<(ThreadId, Role, TrialId, Instant)>> = Mutex::new(Vec::new());
+/// The runs being watched, by number ([`crate::device::Record::run`]): the
+/// test's name and its per-trial limit.
+static RUNS: Mutex<Vec<Watched>> = Mutex::new(Vec::new());
+/// The calls under way, by thread.
+static CALLS: Mutex<Vec<Running>> = Mutex::new(Vec::new());
 
 /// What the watchdog calls before it ends the process: the test, why and
 /// the command that replays it (set by the layer that keeps records; none
@@ -77,30 +75,31 @@ pub(crate) fn on_hang(record: Record) {
 
 /// A run watched for hung calls until it is dropped.
 pub(crate) struct Watch {
-    seed: u64,
+    run: u64,
 }
 
-/// Watches the run with base seed `seed` of test `test`: a call of one of
-/// its functions that runs longer than `limit` ends the process with a
-/// message naming the trial, its seed and the replay command. Called on
-/// the thread the run starts on, whose name selects the test.
-pub(crate) fn watch(seed: u64, test: &str, limit: Duration) -> Watch {
+/// Watches the run numbered `run` (its device record's,
+/// [`crate::device::Record::run`]) of test `test`: a call of one of its
+/// functions that runs longer than `limit` ends the process with a message
+/// naming the trial, its seed and the replay command. Called on the thread
+/// the run starts on, whose name selects the test.
+pub(crate) fn watch(run: u64, test: &str, limit: Duration) -> Watch {
     static WATCHDOG: Once = Once::new();
     crate::replay::register_thread(test);
-    lock(&RUNS).push((seed, test.to_owned(), limit));
+    lock(&RUNS).push((run, test.to_owned(), limit));
     WATCHDOG.call_once(|| {
         std::thread::Builder::new()
             .name("dual-delta watchdog".to_owned())
             .spawn(watchdog)
             .expect("the watchdog thread starts");
     });
-    Watch { seed }
+    Watch { run }
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
         let mut runs = lock(&RUNS);
-        if let Some(i) = runs.iter().position(|r| r.0 == self.seed) {
+        if let Some(i) = runs.iter().position(|r| r.0 == self.run) {
             runs.swap_remove(i);
         }
     }
@@ -110,11 +109,17 @@ impl Drop for Watch {
 struct Call;
 
 impl Call {
-    fn start(role: Role, trial: TrialId) -> Option<Call> {
+    fn start(run: u64, role: Role, trial: TrialId) -> Option<Call> {
         if lock(&RUNS).is_empty() {
             return None;
         }
-        lock(&CALLS).push((std::thread::current().id(), role, trial, Instant::now()));
+        lock(&CALLS).push((
+            std::thread::current().id(),
+            run,
+            role,
+            trial,
+            Instant::now(),
+        ));
         Some(Call)
     }
 }
@@ -135,6 +140,28 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// A run being watched: its number, its test and its per-trial limit.
+type Watched = (u64, String, Duration);
+/// A call under way: its thread, its run's number, the role, the trial and
+/// when it began.
+type Running = (ThreadId, u64, Role, TrialId, Instant);
+
+/// The first call under way that has run past its own run's limit at
+/// `now`: its run's test, the call, how long it has run and the limit.
+/// Each call is matched to its run by the run's number, never by seed: two
+/// runs of one seed at once are told apart.
+fn overdue<'r>(
+    runs: &'r [Watched],
+    calls: &[Running],
+    now: Instant,
+) -> Option<(&'r str, Role, TrialId, Duration, Duration)> {
+    calls.iter().find_map(|&(_, run, role, trial, start)| {
+        let (_, test, limit) = runs.iter().find(|r| r.0 == run)?;
+        let elapsed = now.saturating_duration_since(start);
+        (elapsed > *limit).then_some((test.as_str(), role, trial, elapsed, *limit))
+    })
+}
+
 /// Checks the calls under way every quarter second and ends the process
 /// on the first over its run's limit.
 fn watchdog() {
@@ -142,42 +169,40 @@ fn watchdog() {
         std::thread::sleep(Duration::from_millis(250));
         let runs = lock(&RUNS).clone();
         let calls = lock(&CALLS).clone();
-        for (_, role, trial, start) in calls {
-            let Some((_, test, limit)) = runs.iter().find(|r| r.0 == trial.base_seed) else {
-                continue;
-            };
-            let elapsed = start.elapsed();
-            if elapsed > *limit {
-                // Straight to the process's standard error: libtest
-                // captures `eprintln!` (this thread inherits the capture
-                // of the test that started it), and its capture is never
-                // printed once the process ends here.
-                let reason = format!(
-                    "the {role} has run for {:.0} s on trial {} (trial seed {:#018x}), over the \
-                     per-trial limit of {} s (DUAL_DELTA_TRIAL_TIMEOUT)",
-                    elapsed.as_secs_f64(),
-                    trial.index,
-                    trial.seed,
-                    limit.as_secs_f64(),
-                );
-                let replay = crate::replay::command(test, trial.base_seed);
-                let record = ON_HANG
-                    .get()
-                    .and_then(|record| record(test, &reason, &replay))
-                    .map_or_else(String::new, |p| format!("  record: {}\n", p.display()));
-                let message = format!(
-                    "dual-delta: {test}: {reason}; ending the process. Replay it with \
-                     {replay}\n{record}"
-                );
-                let mut stderr = std::io::stderr().lock();
-                let _ = stderr.write_all(message.as_bytes());
-                let _ = stderr.flush();
-                std::process::exit(124);
-            }
-        }
+        let Some((test, role, trial, elapsed, limit)) = overdue(&runs, &calls, Instant::now())
+        else {
+            continue;
+        };
+        // Straight to the process's standard error: libtest captures
+        // `eprintln!` (this thread inherits the capture of the test that
+        // started it), and its capture is never printed once the process
+        // ends here.
+        let reason = format!(
+            "the {role} has run for {:.0} s on trial {} (trial seed {:#018x}), over the \
+             per-trial limit of {} s (DUAL_DELTA_TRIAL_TIMEOUT)",
+            elapsed.as_secs_f64(),
+            trial.index,
+            trial.seed,
+            limit.as_secs_f64(),
+        );
+        let replay = crate::replay::command(test, trial.base_seed);
+        let record = ON_HANG
+            .get()
+            .and_then(|record| record(test, &reason, &replay))
+            .map_or_else(String::new, |p| format!("  record: {}\n", p.display()));
+        let message = format!(
+            "dual-delta: {test}: {reason}; ending the process. Replay it with \
+             {replay}\n{record}"
+        );
+        let mut stderr = std::io::stderr().lock();
+        let _ = stderr.write_all(message.as_bytes());
+        let _ = stderr.flush();
+        std::process::exit(124);
     }
 }
 
+/// Wraps the panic hook in place once: inside [`guarded`] it only notes
+/// where the panic happened; elsewhere it calls the hook it replaced.
 fn install_hook() {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
@@ -260,5 +285,38 @@ mod tests {
                 reason: "no GPU".to_owned()
             })
         );
+    }
+
+    #[test]
+    fn an_overdue_call_names_its_own_run_not_another_of_the_same_seed() {
+        let (seed, now) = (7, Instant::now());
+        let runs = [
+            (1, "twin::steady".to_owned(), Duration::from_secs(60)),
+            (2, "twin::hangs".to_owned(), Duration::from_secs(1)),
+        ];
+        let thread = std::thread::current().id();
+        let call = |run, secs| {
+            let trial = TrialId::of(seed, 3);
+            (
+                thread,
+                run,
+                Role::Candidate,
+                trial,
+                now - Duration::from_secs(secs),
+            )
+        };
+        // The steady run's call is 5 s old, within its minute; the other's
+        // 2 s, past its second: the hang is the second run's.
+        let calls = [call(1, 5), call(2, 2)];
+        let (test, _, trial, elapsed, limit) = overdue(&runs, &calls, now).unwrap();
+        assert_eq!(
+            (test, trial.base_seed, trial.index),
+            ("twin::hangs", seed, 3)
+        );
+        assert_eq!(
+            (elapsed, limit),
+            (Duration::from_secs(2), Duration::from_secs(1))
+        );
+        assert!(overdue(&runs, &calls[..1], now).is_none());
     }
 }

@@ -52,7 +52,7 @@ pub(crate) fn run<I: Send + Sync>(
     // Watched until the run returns.
     let _watch = settings
         .trial_timeout
-        .map(|limit| crate::guard::watch(settings.seed, &names.test, limit));
+        .map(|limit| crate::guard::watch(device.run(), &names.test, limit));
     let start = Instant::now();
     // Drawn only on a terminal, outside CI, for runs longer than half a
     // second.
