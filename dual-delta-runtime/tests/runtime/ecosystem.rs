@@ -72,8 +72,8 @@ fn in_pairs<T: Copy>(sums: Vec<T>) -> Vec<Complex<T>> {
 fn assert_same_run(vec: &Outcome, twin: &Outcome) {
     let bits = |v: &[f64]| v.iter().map(|d| d.to_bits()).collect::<Vec<_>>();
     assert_eq!(vec.trials_run(), twin.trials_run());
-    assert_eq!(bits(&vec.delta1()), bits(&twin.delta1()));
-    assert_eq!(bits(&vec.delta2()), bits(&twin.delta2()));
+    assert_eq!(bits(vec.delta1()), bits(twin.delta1()));
+    assert_eq!(bits(vec.delta2()), bits(twin.delta2()));
     let judgement = |o: &Outcome| -> Judgement { *o.judgement() };
     assert_eq!(judgement(vec), judgement(twin));
     let p = |o: &Outcome| {
@@ -98,7 +98,7 @@ fn vec_runs() -> (Outcome, Outcome) {
     assert_eq!(fails.judgement().accuracy(), Accuracy::LessAccurate);
     assert!(fails.trials_run() < 200, "{}", fails.trials_run());
     let mean = |d: &[f64]| d.iter().sum::<f64>() / d.len() as f64;
-    assert!(mean(&fails.delta1()) > 3.0 * mean(&fails.delta2()));
+    assert!(mean(fails.delta1()) > 3.0 * mean(fails.delta2()));
     let passes = DualDelta::new(pairwise, naive, exact, matrix)
         .seed(SEED)
         .n(200)

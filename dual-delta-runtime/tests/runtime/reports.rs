@@ -197,7 +197,7 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     assert_eq!(j["timestamp"].as_u64(), Some(ts / 1000));
     assert!(j["time_utc"].as_str().unwrap().ends_with('Z'));
 
-    assert_eq!(j["names"], serde_json::to_value(&o.names()).unwrap());
+    assert_eq!(j["names"], serde_json::to_value(o.names()).unwrap());
     let st = &j["settings"];
     assert_eq!(st["n"].as_u64(), Some(s.n() as u64));
     assert_num(&st["alpha"], s.alpha(), "alpha");
@@ -306,11 +306,11 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
     let sums = &j["summaries"];
     assert_eq!(
         sums["candidate"]["non_finite"].as_u64(),
-        Some(nf(&o.delta1()))
+        Some(nf(o.delta1()))
     );
     assert_eq!(
         sums["baseline"]["non_finite"].as_u64(),
-        Some(nf(&o.delta2()))
+        Some(nf(o.delta2()))
     );
     let outputs = &j["non_finite_outputs"];
     let listed = |side: &str| outputs[side].as_array().map(Vec::len);
@@ -335,7 +335,7 @@ fn check_json(j: &Value, o: &Outcome, before: SystemTime, after: SystemTime) {
 
     assert_eq!(
         j["environment"],
-        serde_json::to_value(&o.environment()).unwrap()
+        serde_json::to_value(o.environment()).unwrap()
     );
     assert_num(
         &j["timings"]["trials_seconds"],
@@ -852,8 +852,8 @@ fn svg_plots_of_a_run_are_well_formed_with_both_series() {
         let svgs = PLOT_FILES.map(|f| fs::read_to_string(dir.join(f)).unwrap());
         check_plots(
             &svgs,
-            &o.delta1(),
-            &o.delta2(),
+            o.delta1(),
+            o.delta2(),
             &o.names().candidate,
             &o.names().baseline,
         );

@@ -360,9 +360,9 @@ fn the_stability_gate_holds_its_level_in_full_runs() {
         let (mut unstable, mut failed) = (0, 0);
         for seed in 0..seeds as u64 {
             let o = full_run(pair, seed, Expect::NoWorse, true);
-            unstable += usize::from(less(&o.verdict()));
+            unstable += usize::from(less(o.verdict()));
             failed += usize::from(!o.passed());
-            if less(&o.verdict()) {
+            if less(o.verdict()) {
                 let s = o.stability_sentence();
                 assert!(s.contains("significantly less stable"), "{s}");
             }

@@ -152,8 +152,8 @@ fn parallel_and_serial_runs_are_bit_identical() {
         .run()
         .unwrap();
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-    assert_eq!(bits(&parallel.delta1()), bits(&serial.delta1()));
-    assert_eq!(bits(&parallel.delta2()), bits(&serial.delta2()));
+    assert_eq!(bits(parallel.delta1()), bits(serial.delta1()));
+    assert_eq!(bits(parallel.delta2()), bits(serial.delta2()));
     assert_eq!(parallel.settings().seed(), serial.settings().seed());
 }
 
@@ -180,8 +180,8 @@ fn the_wilcoxon_p_value_reported_is_the_statistics_modules() {
         .run()
         .unwrap();
     let direct = dual_delta_runtime::stats::wilcoxon(
-        &outcome.delta1(),
-        &outcome.delta2(),
+        outcome.delta1(),
+        outcome.delta2(),
         Alternative::Greater,
         Default::default(),
         false,
