@@ -8,7 +8,7 @@ use crate::baseline::Regression;
 use crate::config::Settings;
 use crate::decide::GrossError;
 use crate::decide::claim::Claim;
-use crate::decide::{DecidedBy, Judgement, check_failed};
+use crate::decide::{DecidedBy, Judgement, Levels, check_failed};
 pub use crate::evidence::{NonFinite, NonFiniteTrial, SequentialEvidence, Summaries};
 use crate::output::NumberFormat;
 use crate::rng::trial_seed;
@@ -134,6 +134,9 @@ pub struct Outcome {
     pub(crate) verdict: Verdict,
     /// The decision: what passed or failed the run, and why.
     pub(crate) judgement: Judgement,
+    /// The levels the run was held to, derived once when it was planned:
+    /// what reports say of thresholds they read here.
+    pub(crate) levels: Levels,
     /// Time spent in the trials.
     pub(crate) trial_time: Duration,
     /// Total time of the run.

@@ -49,6 +49,12 @@ pub(crate) struct Levels {
 }
 
 impl Levels {
+    /// `log10` of the e-value an early pass needs (the quick mode, `expect
+    /// = worse`): `1 / α_pass`, the pass side's share of α.
+    pub(crate) fn pass_evidence_log10(&self) -> f64 {
+        -self.split.pass.log10()
+    }
+
     /// The levels of a run with `settings`.
     pub(crate) fn of(settings: &Settings) -> Levels {
         let split = alpha_split(settings.expect, settings.alpha);

@@ -78,12 +78,10 @@ fn evidence(o: &Outcome) -> String {
     plot::evidence(&plot::Evidence {
         fail: &fail,
         pass: &pass,
-        // Where the run would stop: as the monitor does, and the terminal
-        // and the page say.
-        fail_threshold: crate::decide::claim::STOP_EVIDENCE
-            .max(1.0 / q.alpha_split.fail)
-            .log10(),
-        pass_threshold: -q.alpha_split.pass.log10(),
+        // Where the run would stop: the run's levels, which the monitor
+        // held it to and the terminal and the page say.
+        fail_threshold: o.levels.stop_evidence_log10,
+        pass_threshold: o.levels.pass_evidence_log10(),
         stopped_after: match o.judgement.ending {
             Ending::Decided { after } => Some(after),
             _ => None,

@@ -468,6 +468,7 @@ fn publish(
         metric_advice: c.metric_advice,
         verdict: d.verdict,
         judgement: d.judgement,
+        levels: plan.levels,
         trial_time,
         elapsed,
         environment: d.environment,

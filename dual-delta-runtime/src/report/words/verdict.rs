@@ -246,7 +246,7 @@ impl Outcome {
                     " (anytime-valid sequential test, e-value 10^{e:.1}: evidence against \
                      \"not less accurate\" that chance reaches with probability at most \
                      10^-{e:.1}, over the threshold 10^{:.1})",
-                    (1.0 / self.sequential.alpha_split.fail).log10().max(4.0),
+                    self.levels.stop_evidence_log10,
                     e = t.log10_fail,
                 ),
                 _ => " (anytime-valid sequential test)".to_owned(),
