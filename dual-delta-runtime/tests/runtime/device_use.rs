@@ -1,7 +1,8 @@
 //! A report names a device only where the run's own functions used it: a
 //! test on the CPU never shows the GPU adapter that another test of the
 //! same process used, whatever the order the tests run in, and two runs
-//! at the same time, with the same seed or not, each name only their own.
+//! at the same time, with the same seed or not, each name only their own;
+//! and every report of a run that used a device names it and its caveats.
 
 #![allow(clippy::ptr_arg)]
 
@@ -136,4 +137,58 @@ fn a_device_opened_is_the_processs_fact_not_a_runs() {
     );
     assert_eq!(environment["gpu.semantics"], "f16 rounds per op");
     assert!(!names_the_device(&run(naive, 6)));
+}
+
+/// The adapter line of the terminal table, the verdict in words (where the
+/// device rounds differently from lavapipe), `summary.json`'s environment
+/// and the step summary's row.
+#[test]
+fn the_device_and_its_caveats_are_in_every_report_of_a_run_that_used_it() {
+    static H100: LazyLock<DeviceFacts> = LazyLock::new(|| {
+        DeviceFacts::new([
+            ("gpu.adapter", "NVIDIA H100 80GB HBM3 (vulkan, DiscreteGpu)"),
+            ("gpu.semantics", "f16 rounds per op, round trips removed"),
+            (
+                "gpu.caveats",
+                "on this device f32 subnormals are flushed to zero; a kernel that relies on them \
+                 may be less accurate here than on lavapipe",
+            ),
+        ])
+    });
+    let on_the_h100 = |x: &Vec<f32>| {
+        device::used(&H100);
+        naive(x)
+    };
+    let o = DualDelta::new(on_the_h100, naive, exact, input)
+        .n(20)
+        .run()
+        .unwrap();
+    let table = o.table();
+    assert!(
+        table.contains(
+            "  adapter: NVIDIA H100 80GB HBM3 (vulkan, DiscreteGpu); f16 rounds per op, round \
+             trips removed\n"
+        ),
+        "{table}"
+    );
+    let sentence = o.verdict_sentence();
+    assert!(
+        sentence.contains(
+            "Device (NVIDIA H100 80GB HBM3): on this device f32 subnormals are flushed to zero"
+        ),
+        "{sentence}"
+    );
+    let summary = dual_delta_runtime::report::json::to_value(&o, std::time::SystemTime::now());
+    assert_eq!(
+        summary["environment"]["gpu.semantics"],
+        "f16 rounds per op, round trips removed"
+    );
+    let row = dual_delta_runtime::report::step_summary::row(
+        &dual_delta_runtime::ended::Ended::Ran(Box::new(o.clone())),
+        Err("not asked"),
+    );
+    assert!(
+        row.contains("Adapter: NVIDIA H100 80GB HBM3 (vulkan, DiscreteGpu); f16 rounds per op"),
+        "{row}"
+    );
 }

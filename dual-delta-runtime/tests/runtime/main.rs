@@ -4,9 +4,9 @@
 //! Each module is one subject; `cargo test -p dual-delta-runtime --test
 //! runtime claim::` runs one of them. `cli` is built with the `cli`
 //! feature, `ecosystem` with `num-complex`, `ndarray` and `nalgebra` (the
-//! tests crate turns all four on for `cargo test --workspace`).
-//! `device` is a binary of its own: it checks the facts a process records
-//! with `record_environment`, which every run of the process reads.
+//! tests crate turns all four on for `cargo test --workspace`). The
+//! runtime has no other test binary: a device's facts are the run's own
+//! (`device_use`), so no test reads another's.
 
 mod child;
 mod common;
