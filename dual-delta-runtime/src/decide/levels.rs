@@ -51,6 +51,7 @@ pub(crate) struct Levels {
 impl Levels {
     /// `log10` of the e-value an early pass needs (the quick mode, `expect
     /// = worse`): `1 / α_pass`, the pass side's share of α.
+    #[cfg(feature = "html")]
     pub(crate) fn pass_evidence_log10(&self) -> f64 {
         -self.split.pass.log10()
     }

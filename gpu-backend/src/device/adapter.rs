@@ -15,6 +15,7 @@ pub(crate) const SUBGROUP_MIN: u32 = 8;
 
 /// The adapter a [`Gpu`](crate::Gpu) runs on, as recorded in reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct AdapterSummary {
     /// The adapter's name (`llvmpipe (LLVM 15.0.6, 256 bits)`).
     pub name: String,

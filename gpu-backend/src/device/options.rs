@@ -12,6 +12,7 @@ use crate::wgsl::SourceTransform;
 
 /// How the kernels store and convert `f16` values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum F16Path {
     /// Native `f16` when the adapter has `SHADER_F16`, the fallback
     /// otherwise.
@@ -45,6 +46,7 @@ impl F16Path {
 
 /// Whether the matmul kernels share values through subgroup operations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Subgroups {
     /// Where the adapter has wgpu's `SUBGROUP` feature with subgroups of
     /// at least 8 invocations (llvmpipe at 256 bits: exactly 8), the
@@ -71,6 +73,7 @@ impl Subgroups {
 /// Which tile kernels the matmuls use. Every choice gives the same bits:
 /// each output sums its products in the same order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum MatmulTiling {
     /// [`MatmulTiling::Shared`] on discrete and integrated GPUs,
     /// [`MatmulTiling::Registers`] elsewhere (CPU drivers such as llvmpipe,
@@ -192,6 +195,7 @@ fn parse_round_trips(value: &str) -> Result<bool, GpuError> {
 /// What to do when no GPU is usable, and whether a CPU adapter counts as
 /// one, from `DUAL_DELTA_GPU`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum GpuPolicy {
     /// Fail the test, with a message saying how to get an adapter (the
     /// default: a GPU test never passes silently).

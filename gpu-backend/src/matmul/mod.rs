@@ -27,6 +27,7 @@ pub use self::reference::{matmul_cpu_f16, matmul_dd, matmul_f64, matmul_input};
 /// values is exact in `f32`, so the strategies differ only in where sums are
 /// rounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Accumulation {
     /// Accumulate in `f32` over the whole of `k`, round once to `f16`.
     ///

@@ -6,6 +6,7 @@
 /// How a device runs genuine `f16` arithmetic (`f16 + f16` in a shader
 /// with `enable f16;`).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum F16Arithmetic {
     /// Every operation is rounded to `f16`: 4096 additions of `1.0h` give
     /// `2048`.
@@ -21,6 +22,7 @@ pub enum F16Arithmetic {
 /// `unpack2x16float(pack2x16float(v))`) still rounds `v` to `f16` once
 /// the driver has compiled it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum RoundTrip {
     /// It rounds: 4096 additions of `1.0` rounded this way give `2048`.
     Kept,
@@ -32,6 +34,7 @@ pub enum RoundTrip {
 
 /// Whether `fma(a, b, c)` (or a contracted `a·b + c`) rounds once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Fusion {
     /// One rounding.
     Fused,
@@ -41,6 +44,7 @@ pub enum Fusion {
 
 /// What the device does to subnormal values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Subnormals {
     /// Kept, as IEEE-754 says (every probe).
     Kept,
@@ -52,6 +56,7 @@ pub enum Subnormals {
 
 /// How `f32 → f16` conversions round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ConversionRounding {
     /// To nearest, ties to even, overflowing to infinity: every probe value
     /// as `half` rounds it on the CPU.
@@ -86,6 +91,7 @@ pub enum Exactness {
 
 /// What `max` and `min` return when one operand is NaN.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum NanInMaxMin {
     /// The other operand (as Rust's `f32::max` does), either order.
     Number,
@@ -101,6 +107,7 @@ pub enum NanInMaxMin {
 /// Invariant: `min ≤ max`, both powers of two, and `measured` (when
 /// present) within `min..=max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct SubgroupSizes {
     min: u32,
     max: u32,

@@ -42,6 +42,7 @@ use crate::wgsl::SourceTransform;
 /// Built only from a probe's measurements; the `f16` facts are `None`
 /// exactly where the device has no native `f16` (`SHADER_F16`).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct DeviceSemantics {
     f16_arithmetic: Option<F16Arithmetic>,
     round_trip_f16: Option<RoundTrip>,
