@@ -25,8 +25,8 @@
 //! };
 //! let gpu = DualDelta::new(on_the_device, naive, exact, input).n(40).run().unwrap();
 //! let cpu = DualDelta::new(naive, naive, exact, input).n(40).run().unwrap();
-//! assert_eq!(gpu.environment["gpu.adapter"], "My GPU (Vulkan)");
-//! assert!(!cpu.environment.contains_key("gpu.adapter"));
+//! assert_eq!(gpu.environment()["gpu.adapter"], "My GPU (Vulkan)");
+//! assert!(!cpu.environment().contains_key("gpu.adapter"));
 //! ```
 
 use std::cell::RefCell;
