@@ -79,7 +79,7 @@ impl DeviceFacts {
 /// Notes that the calling thread used the device whose facts are `facts`:
 /// a backend calls it on each dispatch. The run whose function (candidate,
 /// baseline, oracle, input generator or metric) made the call on this
-/// thread records these facts in its report ([`crate::Outcome`]'s
+/// thread records these facts in its report ([`crate::outcome::Outcome`]'s
 /// `environment`, the terminal table's `adapter:` line), and no other run
 /// does. Where a run's functions used several devices, the report names
 /// the one used last. Outside a call of a run's function (on a thread the
