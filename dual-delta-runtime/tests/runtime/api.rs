@@ -50,11 +50,27 @@ fn listing(root: &Path, file: &Path, rows: &mut Vec<String>) {
     // Unit tests at the end of a file (`#[cfg(test)] mod tests { … }`)
     // are not the surface.
     let code = text.split("#[cfg(test)]\nmod tests {").next().unwrap();
-    for line in code.lines() {
-        let line = line.trim();
-        if line.starts_with("pub ") {
-            rows.push(format!("{name}: {line}"));
+    let mut lines = code.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if !line.starts_with("pub ") {
+            continue;
         }
+        // A declaration over several lines (a `use` list, a signature) is
+        // one row, so that a name added inside it shows too.
+        let mut row = line.to_owned();
+        let ended = |row: &str| match row.starts_with("pub use ") {
+            true => row.ends_with(';'),
+            false => row.ends_with([';', '{', ',', '}']),
+        };
+        while !ended(&row)
+            && let Some(next) = lines.next()
+        {
+            if !row.ends_with(['(', '{', '<']) && !next.starts_with([')', '}', '>']) {
+                row.push(' ');
+            }
+            row.push_str(next);
+        }
+        rows.push(format!("{name}: {row}"));
     }
 }
 
