@@ -43,7 +43,8 @@
 //! one named module: [`outcome`] (what a run found), [`decision`] (the
 //! judgement, the verdicts and the claim), [`settings`], [`error`],
 //! [`ended`] (how a test ended), [`output`] (what an implementation may
-//! return), [`regions`] (where the loss is), [`generate`] (inputs),
+//! return), [`regions`] (where the loss is), [`device`] (the device a
+//! run's functions used), [`generate`] (inputs),
 //! [`oracle`] (high-precision references), [`stats`] (the tests,
 //! SciPy-exact), [`screen`] (every input checked before an early pass),
 //! [`worst`], [`baseline`], [`suite`] and [`report`].
@@ -156,9 +157,11 @@ pub use rand;
 pub use half;
 
 /// Everything a test file needs: the attribute (with its `case` and
-/// `matrix`, so that a misplaced one is explained), the builder, the
-/// outcome and its verdicts, the settings' types, and `rand`'s `RngExt`
-/// (for `rng.random_range(..)` on a [`TrialRng`]) in scope.
+/// `matrix`, so that a misplaced one is explained, and the `Coordinates`
+/// derive and trait), the builder, the values a test sets, [`TrialRng`],
+/// the 8-bit formats with `half`'s `f16` and `bf16`, the outcome, the
+/// run's error and `skip`, and `rand`'s `RngExt` (for
+/// `rng.random_range(..)` on a [`TrialRng`]) in scope.
 pub mod prelude {
     pub use crate::error::{RunError, skip};
     pub use crate::outcome::Outcome;

@@ -292,9 +292,10 @@ impl Outcome {
         self.regression.as_ref()
     }
 
-    /// Facts about the process recorded with
-    /// [`crate::record_environment`] (such as the GPU adapter), at the end
-    /// of the run.
+    /// The facts the run records: the process's, recorded with
+    /// [`crate::record_environment`] by the end of the run, and those of
+    /// the device its own functions used ([`crate::device::used`]), such
+    /// as the GPU adapter.
     pub fn environment(&self) -> &std::collections::BTreeMap<String, String> {
         &self.environment
     }
@@ -356,22 +357,24 @@ impl Outcome {
         self.judgement.accuracy_met
     }
 
-    /// The number of trials run: `settings.n`, or fewer when the run
-    /// stopped as soon as the sequential verdict was known.
+    /// The number of full trials run (the inputs the oracle ran on, as
+    /// [`Outcome::trials`]): `n`, or fewer where the run stopped before its
+    /// `n` inputs or the oracle skipped ties.
     pub fn trials_run(&self) -> usize {
         self.delta1.len()
     }
 
     /// The level at which the fixed-N tests decided: α, or the fallback
-    /// share of α when early stopping was on and nothing was decided early
+    /// share of α when early stopping was on and the run did not stop at
+    /// the sequential decision, or stopped at a quick pass
     /// ([`Judgement::fixed_alpha`]).
     pub fn fixed_alpha(&self) -> f64 {
         self.judgement.fixed_alpha
     }
 
-    /// Whether a gate decided this run: the candidate returned a NaN or an
-    /// infinity where the baseline and the oracle were finite (and
-    /// [`Settings::allow_non_finite`] is off), or made a gross error.
+    /// Whether the non-finite gate decided this run: the candidate
+    /// returned a NaN or an infinity where the baseline and the oracle were
+    /// finite (and [`Settings::allow_non_finite`] is off).
     pub fn non_finite_gate(&self) -> bool {
         matches!(self.judgement.decided_by, DecidedBy::NonFinite { .. })
     }

@@ -42,7 +42,8 @@
 //! probe below is [`DeviceSemantics::probe`](semantics::DeviceSemantics::probe)
 //! on any device. The adapter chosen (name, backend, driver, `f16` path) is
 //! [`Gpu::adapter_info`], and is recorded under the key `gpu.adapter` in
-//! every dual-delta report of the process.
+//! the report of every dual-delta run whose functions dispatch a kernel on
+//! the context.
 //!
 //! When a context is created, a probe of a few small shaders measures what
 //! the device does to floating-point arithmetic ([`Gpu::semantics`],

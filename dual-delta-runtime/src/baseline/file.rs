@@ -38,7 +38,8 @@ pub struct Baseline {
     pub crate_version: String,
     /// The settings of the run that saved it.
     pub settings: BaselineSettings,
-    /// The facts the process recorded (`gpu.adapter`, ...).
+    /// The facts the run that saved it recorded: the process's, and those
+    /// of the device its functions used (`gpu.adapter`, ...).
     pub environment: BTreeMap<String, String>,
     /// The trials, in trial order.
     pub trials: Vec<BaselineTrial>,

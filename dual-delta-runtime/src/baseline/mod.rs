@@ -41,7 +41,8 @@
 //! `GITHUB_SHA` or `git rev-parse HEAD` of the run that saved it, or
 //! `null`), `time_utc`, `crate_version`, `settings` (`n`, `seed_hex`,
 //! `alpha`, `metric`, `margin`, `expect`), `environment` (the facts the
-//! process recorded, such as `gpu.adapter`), and `trials`: one object per
+//! run recorded, the process's and its device's, such as `gpu.adapter`),
+//! and `trials`: one object per
 //! trial run, in trial order, with `index`, `seed_hex` (the trial's seed),
 //! `delta1` and `delta2` (the candidate's and the baseline's errors; `"inf"`
 //! where infinite) and `fingerprint` (16 hexadecimal digits); then

@@ -94,7 +94,8 @@ pub enum DecidedBy {
     },
     /// The claim's two criteria over every trial run, at level `alpha`.
     FixedN {
-        /// The level (α, or its share left to the fallback at the cap).
+        /// The level (α, or its share left to the fallback at the cap or
+        /// after a quick pass).
         #[serde(with = "crate::json_number")]
         alpha: f64,
     },
@@ -138,7 +139,7 @@ pub struct Judgement {
     /// How the trials ended.
     pub(crate) ending: Ending,
     /// The level at which the fixed-N tests ran: α, or the share of α left
-    /// to them at the cap.
+    /// to them at the cap or after a quick pass.
     #[serde(with = "crate::json_number")]
     pub(crate) fixed_alpha: f64,
     /// A significant difference inside the margin, if there is one.
@@ -192,7 +193,7 @@ impl Judgement {
     }
 
     /// The level at which the fixed-N tests ran: α, or the share of α left
-    /// to them at the cap.
+    /// to them at the cap or after a quick pass.
     pub fn fixed_alpha(&self) -> f64 {
         self.fixed_alpha
     }

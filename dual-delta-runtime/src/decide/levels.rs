@@ -1,7 +1,9 @@
 //! Every level a run's tests are held to, computed once from its settings
 //! in the run's plan stage and passed to whatever reads a level: the
 //! monitor, the tests over every input, the claim, the comparison with a
-//! saved baseline and the judgement. Nothing else derives a level.
+//! saved baseline and the judgement. Nothing else derives a level, save
+//! the sequential test, which splits α between its two sides by the same
+//! rule ([`crate::stats::sequential::alpha_split`]).
 //!
 //! α is shared between the anytime-valid sequential test, which may stop a
 //! run early, and the tests over every input at the cap

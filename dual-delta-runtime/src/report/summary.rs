@@ -146,7 +146,8 @@ pub struct Summary<'a> {
     /// --exact`). Empty in a summary written before it was recorded.
     #[serde(default)]
     pub replay_command: String,
-    /// Facts recorded by the process, string to string (`gpu.adapter`).
+    /// The facts the run recorded, string to string: the process's, and
+    /// those of the device its functions used (`gpu.adapter`).
     pub environment: Cow<'a, BTreeMap<String, String>>,
     /// How long the run took.
     pub timings: Timings,

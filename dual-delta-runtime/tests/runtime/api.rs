@@ -2,7 +2,7 @@
 //! `public-api.txt` lists, file by file, the lines that declare a `pub`
 //! item (a re-export, a module, a type, a field, a function, a method),
 //! every one of them reachable by a user (the workspace's lints warn of an
-//! unreachable `pub` and its checks deny warnings), and this test keeps the listing equal to the code,
+//! unreachable `pub`), and this test keeps the listing equal to the code,
 //! so that every change to the surface shows in review.
 //! `DUAL_DELTA_BLESS=1` writes the listings anew.
 
@@ -41,8 +41,8 @@ fn sources(dir: &Path, files: &mut Vec<PathBuf>) {
 }
 
 /// The `pub` declarations of `file`, as `file: line` rows. The workspace
-/// lints `unreachable_pub` (denied with the other warnings), so every `pub`
-/// item of any module is reachable from the crate's root: the rows are the surface, wherever
+/// warns of an unreachable `pub` (`unreachable_pub`), so every `pub` item
+/// of any module is reachable from the crate's root: the rows are the surface, wherever
 /// the item is re-exported.
 fn listing(root: &Path, file: &Path, rows: &mut Vec<String>) {
     let text = std::fs::read_to_string(file).unwrap();

@@ -262,9 +262,10 @@ impl Outcome {
         parts.join(" ")
     }
 
-    /// What the GPU this process used does to floating-point arithmetic,
-    /// where it differs from lavapipe (`gpu.caveats`, recorded by the GPU
-    /// backend's probe), in one sentence; empty where nothing was recorded.
+    /// What the GPU this run's functions used does to floating-point
+    /// arithmetic, where it differs from lavapipe (`gpu.caveats`, recorded
+    /// by the GPU backend's probe), in one sentence; empty where nothing was
+    /// recorded.
     pub fn device_sentence(&self) -> String {
         match self.environment.get("gpu.caveats") {
             Some(c) if !c.is_empty() => {
