@@ -22,6 +22,7 @@ pub mod claim;
 mod expectation;
 mod fixed;
 mod gates;
+mod judge;
 mod judgement;
 mod levels;
 mod monitor;
@@ -34,8 +35,8 @@ pub(crate) use self::gates::{
     exceeds, fails_non_finite, gross_errors, gross_p_value, gross_shown, over_bound,
     reference_scale,
 };
+pub(crate) use self::judge::{Evidence, check_failed, judge};
 pub use self::judgement::{DecidedBy, Ending, Judgement};
-pub(crate) use self::judgement::{Evidence, check_failed, judge};
 pub(crate) use self::levels::Levels;
 pub(crate) use self::monitor::Monitor;
 pub(crate) use self::paper::paper_accuracy;
