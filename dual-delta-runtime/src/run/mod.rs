@@ -26,13 +26,16 @@ use crate::schedule;
 use crate::screen::{Mode, Screen};
 use crate::stats;
 use crate::stats::sequential::Sequential;
-use crate::trial::{Checked, Functions, References, Trial, TrialErrors, measure};
+use crate::trial::{Checked, Functions, Trial, TrialErrors};
 use crate::verdict::{self, Analysis, PairedTest, Verdict};
-use crate::worst::{self, AtWorst, ReplayedTrial, WorstInput};
+use crate::worst::{self, AtWorst, WorstInput};
 
 mod locate;
+mod one_trial;
 pub(crate) use self::locate::FeatureFn;
 use self::locate::{Measured, WorstElement, locate};
+use self::one_trial::Describe;
+pub(crate) use self::one_trial::replay_trial;
 use crate::regions::Localization;
 
 /// Runs `functions` as test `names.test` with `overrides`: the body of
@@ -395,45 +398,6 @@ fn show_worst<I>(
             }
         })
         .collect()
-}
-
-/// How a test describes an input, cut as [`worst::Cut`] says.
-type Describe<'a, I> = dyn Fn(&I, &worst::Cut) -> String + Sync + 'a;
-
-/// Trial `seed` run on its own, in full: the body of
-/// [`crate::DualDelta::replay_trial`].
-pub(crate) fn replay_trial<I>(
-    functions: &Functions<'_, I>,
-    names: &Names,
-    overrides: &Overrides,
-    describe: Option<&Describe<'_, I>>,
-    seed: u64,
-) -> Result<ReplayedTrial, RunError> {
-    let settings = Settings::resolve(&names.test, overrides)?;
-    let index = (0..settings.n).find(|&i| trial_seed(settings.seed, i) == seed);
-    let id = TrialId {
-        index: index.unwrap_or(0),
-        seed,
-        base_seed: settings.seed,
-    };
-    let device = Record::default();
-    let trial = Trial::of(functions, &device);
-    let (x, kind) = trial.draw(id)?;
-    let mut candidate = Vec::new();
-    let format = trial.candidate_one(id, &x, &mut candidate)?;
-    let mut refs = References::default();
-    trial.references(id, &x, &mut refs)?;
-    let errors = measure(&settings, &device, id, &candidate, format, &refs, kind)?;
-    Ok(ReplayedTrial {
-        index,
-        seed,
-        input: describe.map(|d| d(&x, &worst::Cut::chars(worst::REPLAY_CHARS))),
-        candidate,
-        baseline: refs.baseline,
-        oracle: refs.oracle,
-        delta1: errors.candidate,
-        delta2: errors.baseline,
-    })
 }
 
 /// The outcome of the run, and the baseline it saves if asked to.
