@@ -329,19 +329,21 @@ fn false_failures_on_a_noisy_null_stay_below_alpha_with_the_screen_on() {
     }
 }
 
+/// The naive sum with its error `k` times as large on the inputs whose
+/// first element is in `[0.5, below)`.
+fn naive_times_on(below: f32, k: f64) -> impl Fn(&Vec<f32>) -> f64 + Sync + Copy {
+    move |x| {
+        let o = oracle(x);
+        let k = if (0.5..below).contains(&x[0]) { k } else { 1.0 };
+        o + k * (f64::from(naive(x)) - o)
+    }
+}
+
 #[test]
 fn a_custom_threshold_or_no_gate() {
     // A candidate 3 × worse on 2% of inputs: no gross error at G = 100,
     // one at G = 2.
-    let c = |x: &Vec<f32>| {
-        let o = oracle(x);
-        let k = if (0.5..0.52).contains(&x[0]) {
-            3.0
-        } else {
-            1.0
-        };
-        o + k * (f64::from(naive(x)) - o)
-    };
+    let c = naive_times_on(0.52, 3.0);
     let o = DualDelta::new(c, naive, oracle, input)
         .seed(5)
         .run()
@@ -364,15 +366,7 @@ fn a_custom_threshold_or_no_gate() {
     );
     assert!(o.verdict_sentence().contains("made a gross error on"));
     // 30 × worse on 5% of the inputs: many gross errors, the gate fails it.
-    let many = |x: &Vec<f32>| {
-        let o = oracle(x);
-        let k = if (0.5..0.55).contains(&x[0]) {
-            30.0
-        } else {
-            1.0
-        };
-        o + k * (f64::from(naive(x)) - o)
-    };
+    let many = naive_times_on(0.55, 30.0);
     let o = DualDelta::new(many, naive, oracle, input)
         .seed(5)
         .stop_early(false)
