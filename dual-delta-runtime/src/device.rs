@@ -32,7 +32,9 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
+
+use crate::lock::lock;
 
 /// The facts of one device for reports, by key (`gpu.adapter`,
 /// `gpu.semantics`, `gpu.caveats`, ...): made once, where the device is
@@ -171,11 +173,6 @@ impl Drop for Restore<'_> {
             *lock(&self.record.used) = Some(facts);
         }
     }
-}
-
-/// Locks `m`, whatever a panicking holder left (the facts stay valid).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]

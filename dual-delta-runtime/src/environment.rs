@@ -6,12 +6,9 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use crate::device::DeviceFacts;
+use crate::lock::lock;
 
 static ENVIRONMENT: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// Records a fact about this process, included in the report of every run
 /// that ends after this call. A later value for the same key replaces the

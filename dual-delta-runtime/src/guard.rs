@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::device::Record as DeviceRecord;
 use crate::error::{Fault, Role, RunError, SkipPayload, TrialFault, TrialId};
+use crate::lock::lock;
 
 thread_local! {
     /// How many [`guarded`] calls this thread is inside.
@@ -133,11 +134,6 @@ impl Drop for Call {
             calls.remove(i);
         }
     }
-}
-
-/// Locks `m`, whatever a panicking holder left (the lists stay valid).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A run being watched: its number, its test and its per-trial limit.

@@ -87,6 +87,7 @@ mod guard;
 pub mod guide;
 mod harness;
 mod json_number;
+mod lock;
 mod metric;
 mod numerics;
 pub mod oracle;

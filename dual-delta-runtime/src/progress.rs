@@ -130,9 +130,7 @@ impl Drop for Progress {
 }
 
 fn lock_active() -> std::sync::MutexGuard<'static, Vec<Arc<Inner>>> {
-    ACTIVE
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    crate::lock::lock(&ACTIVE)
 }
 
 /// Draws the line of every active counter.

@@ -83,9 +83,7 @@ struct Selector {
 static SELECTORS: Mutex<BTreeMap<String, Selector>> = Mutex::new(BTreeMap::new());
 
 fn selectors() -> std::sync::MutexGuard<'static, BTreeMap<String, Selector>> {
-    SELECTORS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    crate::lock::lock(&SELECTORS)
 }
 
 /// Registers the annotated test `test` (`crate::module::function`, or

@@ -42,9 +42,7 @@ pub fn append(file: &Path, ended: &Ended, report: ReportAt<'_>) -> io::Result<()
 fn append_row(file: &Path, row: &str) -> io::Result<()> {
     // Tests of one binary run on several threads.
     static LOCK: Mutex<()> = Mutex::new(());
-    let _guard = LOCK
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _guard = crate::lock::lock(&LOCK);
     let mut f = OpenOptions::new()
         .read(true)
         .append(true)

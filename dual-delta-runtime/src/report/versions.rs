@@ -65,9 +65,7 @@ pub(super) fn replace(dir: &Path, files: &[(&'static str, String)]) -> io::Resul
 #[cfg(unix)]
 fn swap_in(parent: &Path, version: &str, dir: &Path) -> io::Result<()> {
     static SWAP: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one_at_a_time = SWAP
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one_at_a_time = crate::lock::lock(&SWAP);
     let link = parent.join(unique_hidden_name("link@"));
     std::os::unix::fs::symlink(version, &link)?;
     let old = fs::read_link(dir).ok();
