@@ -177,6 +177,24 @@ impl Tally {
         }
     }
 
+    /// `got` held against the reference `case`: its error where SciPy
+    /// gave one, else its statistic, p-value and method.
+    fn against(&mut self, label: &str, got: Result<TestResult, StatsError>, case: &Value) {
+        if let Some(kind) = case["error"].as_str() {
+            return self.expect_error(label, got, kind);
+        }
+        match got {
+            Ok(r) => self.compare(
+                label,
+                &r,
+                num(&case["statistic"]),
+                num(&case["pvalue"]),
+                method(&case["method"]),
+            ),
+            Err(e) => self.failures.push(format!("{label}: unexpected error {e}")),
+        }
+    }
+
     fn expect_error(&mut self, case: &str, got: Result<TestResult, StatsError>, kind: &str) {
         self.path(&format!("error:{kind}"));
         match got {
@@ -230,31 +248,17 @@ fn wilcoxon_matches_scipy_on_every_reference_case() {
             case["alternative"].as_str().unwrap()
         );
         let got = wilcoxon(&d1, &d2, alt, zm, correction);
-        if let Some(kind) = case["error"].as_str() {
-            tally.expect_error(&label, got, kind);
-            continue;
+        if case["error"].is_null() {
+            *combos
+                .entry((
+                    method(&case["method"]).to_string(),
+                    case["zero_method"].as_str().unwrap().to_owned(),
+                    case["alternative"].as_str().unwrap().to_owned(),
+                    correction,
+                ))
+                .or_default() += 1;
         }
-        let want_method = method(&case["method"]);
-        *combos
-            .entry((
-                want_method.to_string(),
-                case["zero_method"].as_str().unwrap().to_owned(),
-                case["alternative"].as_str().unwrap().to_owned(),
-                correction,
-            ))
-            .or_default() += 1;
-        match got {
-            Ok(r) => tally.compare(
-                &label,
-                &r,
-                num(&case["statistic"]),
-                num(&case["pvalue"]),
-                want_method,
-            ),
-            Err(e) => tally
-                .failures
-                .push(format!("{label}: unexpected error {e}")),
-        }
+        tally.against(&label, got, case);
     }
     // Every path is exercised with every zero method, alternative and
     // correction setting (the exact path needs no zeros, so the zero method
@@ -357,22 +361,7 @@ fn sign_test_matches_scipy_binomtest_on_every_reference_case() {
             )
         };
         let got = sign_test(&d1, &d2, alt);
-        if let Some(kind) = case["error"].as_str() {
-            tally.expect_error(&label, got, kind);
-            continue;
-        }
-        match got {
-            Ok(r) => tally.compare(
-                &label,
-                &r,
-                num(&case["statistic"]),
-                num(&case["pvalue"]),
-                method(&case["method"]),
-            ),
-            Err(e) => tally
-                .failures
-                .push(format!("{label}: unexpected error {e}")),
-        }
+        tally.against(&label, got, case);
     }
     assert!(tally.count("exact") >= 500, "{:?}", tally.per_path);
     tally.finish("sign test");
@@ -388,22 +377,7 @@ fn paired_t_matches_scipy_ttest_rel_on_every_reference_case() {
         let alt = alternative(&case["alternative"]);
         let label = format!("{name} [{}]", case["alternative"]);
         let got = paired_t(&d1, &d2, alt);
-        if let Some(kind) = case["error"].as_str() {
-            tally.expect_error(&label, got, kind);
-            continue;
-        }
-        match got {
-            Ok(r) => tally.compare(
-                &label,
-                &r,
-                num(&case["statistic"]),
-                num(&case["pvalue"]),
-                method(&case["method"]),
-            ),
-            Err(e) => tally
-                .failures
-                .push(format!("{label}: unexpected error {e}")),
-        }
+        tally.against(&label, got, case);
     }
     assert!(tally.count("asymptotic") >= 150, "{:?}", tally.per_path);
     assert!(tally.count("error:constant_data") >= 2);
@@ -422,23 +396,8 @@ fn paired_spread_matches_scipy_reference() {
         let alt = alternative(&case["alternative"]);
         let label = format!("{name} [{}]", case["alternative"]);
         let got = paired_spread(&d1, &d2, alt);
-        if let Some(kind) = case["error"].as_str() {
-            tally.expect_error(&label, got, kind);
-            continue;
-        }
-        by_design += usize::from(case["note"].is_string());
-        match got {
-            Ok(r) => tally.compare(
-                &label,
-                &r,
-                num(&case["statistic"]),
-                num(&case["pvalue"]),
-                method(&case["method"]),
-            ),
-            Err(e) => tally
-                .failures
-                .push(format!("{label}: unexpected error {e}")),
-        }
+        by_design += usize::from(case["error"].is_null() && case["note"].is_string());
+        tally.against(&label, got, case);
     }
     for (path, least) in [("exact", 100), ("permutation", 3), ("asymptotic", 30)] {
         assert!(tally.count(path) >= least, "{path}: {:?}", tally.per_path);
